@@ -8,6 +8,7 @@ import { VERSION } from "../version.js";
 import type { ContextMode } from "../mine/pair-format.js";
 import { CONTEXT_MODES, type PrepareOptions } from "./inputs.js";
 import { GloveBiLstmEncoder, type Encoder } from "./encoder.js";
+import { TransformersEncoder } from "./transformers.js";
 import { decodeEmbeddingTable, encodeEmbeddingTable, type EmbeddingTable } from "./glove.js";
 import { RankerModel, type HeadConfig } from "./model.js";
 import { packTensors, assignTensors, type TensorEntry } from "./tensors.js";
@@ -57,8 +58,7 @@ export async function createModel(spec: ModelSpec, table: EmbeddingTable | undef
     if (!table) throw new InputError("glove-bilstm needs an embedding table");
     enc = new GloveBiLstmEncoder(table, { hidden: Number(spec.encoder.hidden), dropout: Number(spec.encoder.dropout ?? 0) }, rng);
   } else if (spec.encoder.kind.startsWith("transformers:")) {
-    void modelDir;
-    throw new InputError(`encoder '${spec.encoder.kind}' is not available in this build of proneval (only glove-bilstm)`);
+    enc = await TransformersEncoder.load(spec.encoder, { modelDir });
   } else {
     throw new InputError(`unknown encoder '${spec.encoder.kind}' (expected glove-bilstm or transformers:<model>)`);
   }

@@ -17,6 +17,7 @@ import type { PreparedSide, PrepareOptions } from "./inputs.js";
 import { marginLoss, type HeadKind, type RankerModel } from "./model.js";
 import { packTensors, assignTensors } from "./tensors.js";
 import { Rng } from "./prng.js";
+import { modelNameOf } from "./transformers.js";
 import { TRAIN_DEFAULTS } from "./defaults.js";
 
 export interface TrainOptions {
@@ -124,8 +125,7 @@ function optionsKey(o: TrainOptions, sigs: Record<string, unknown>): string {
 
 function encoderSpec(o: TrainOptions): EncoderSpec {
   if (o.encoder === "glove-bilstm") return { kind: "glove-bilstm", hidden: o.hidden, dropout: o.dropout };
-  if (o.encoder.startsWith("transformers:"))
-    throw new InputError(`encoder '${o.encoder}' is not available in this build of proneval (only glove-bilstm); see docs/ranker.md`);
+  if (o.encoder.startsWith("transformers:")) return { kind: `transformers:${modelNameOf(o.encoder)}`, dropout: o.dropout };
   throw new InputError(`unknown encoder '${o.encoder}' (expected glove-bilstm or transformers:<model>)`);
 }
 

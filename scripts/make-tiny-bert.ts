@@ -1,0 +1,312 @@
+/**
+ * Writes a tiny BERT-shaped encoder with random (seeded) weights, in the layout transformers.js
+ * loads (config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx), for the tests of the
+ * transformers:<model> encoder. The ONNX protobuf is written directly (a small hand-written encoder
+ * below), so no Python and no protobuf library is needed; the same seed gives the same bytes.
+ *
+ * Graph: word + position + token-type embeddings, LayerNorm, 2 post-LN transformer layers
+ * (4-head self-attention with the attention mask, GELU feed-forward). Outputs: last_hidden_state
+ * and hidden_states.0 (embeddings) .. hidden_states.2, the per-layer states the encoder mixes.
+ *
+ * Usage: node dist/scripts/make-tiny-bert.js test/fixtures/tiny-bert [seed]
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../src/io/atomic.js";
+import { Rng } from "../src/ranker/prng.js";
+
+// ---- protobuf wire format (only what ONNX needs: varints, length-delimited fields, packed int64) ----
+
+class Pb {
+  private chunks: Uint8Array[] = [];
+
+  private push(b: Uint8Array | number[]): void {
+    this.chunks.push(b instanceof Uint8Array ? b : Uint8Array.from(b));
+  }
+
+  private varint(v: number | bigint): void {
+    let x = BigInt.asUintN(64, BigInt(v));
+    const out: number[] = [];
+    do {
+      let byte = Number(x & 0x7fn);
+      x >>= 7n;
+      if (x) byte |= 0x80;
+      out.push(byte);
+    } while (x);
+    this.push(out);
+  }
+
+  private key(field: number, wire: number): void {
+    this.varint((field << 3) | wire);
+  }
+
+  int(field: number, v: number): this {
+    this.key(field, 0);
+    this.varint(v);
+    return this;
+  }
+
+  bytes(field: number, b: Uint8Array): this {
+    this.key(field, 2);
+    this.varint(b.length);
+    this.push(b);
+    return this;
+  }
+
+  str(field: number, s: string): this {
+    return this.bytes(field, new TextEncoder().encode(s));
+  }
+
+  msg(field: number, m: Pb): this {
+    return this.bytes(field, m.finish());
+  }
+
+  float(field: number, v: number): this {
+    this.key(field, 5);
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setFloat32(0, v, true);
+    this.push(b);
+    return this;
+  }
+
+  packedInts(field: number, vs: number[]): this {
+    const inner = new Pb();
+    for (const v of vs) inner.varint(v);
+    return this.bytes(field, inner.finish());
+  }
+
+  finish(): Uint8Array {
+    const n = this.chunks.reduce((a, c) => a + c.length, 0);
+    const out = new Uint8Array(n);
+    let o = 0;
+    for (const c of this.chunks) {
+      out.set(c, o);
+      o += c.length;
+    }
+    return out;
+  }
+}
+
+// ---- ONNX messages (field numbers from onnx.proto) ----
+
+const FLOAT = 1;
+const INT64 = 7;
+
+function tensorProto(name: string, dims: number[], type: number, data: Float32Array | BigInt64Array): Pb {
+  return new Pb().packedInts(1, dims).int(2, type).str(8, name).bytes(9, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+}
+
+type Attr = { name: string } & ({ i: number } | { f: number } | { ints: number[] } | { t: Pb });
+
+function attrProto(a: Attr): Pb {
+  const p = new Pb().str(1, a.name);
+  if ("i" in a) return p.int(3, a.i).int(20, 2);
+  if ("f" in a) return p.float(2, a.f).int(20, 1);
+  if ("ints" in a) return p.packedInts(8, a.ints).int(20, 7);
+  return p.msg(5, a.t).int(20, 4);
+}
+
+function valueInfo(name: string, type: number, dims: Array<number | string>): Pb {
+  const shape = new Pb();
+  for (const d of dims) shape.msg(1, typeof d === "number" ? new Pb().int(1, d) : new Pb().str(2, d));
+  return new Pb().str(1, name).msg(2, new Pb().msg(1, new Pb().int(1, type).msg(2, shape)));
+}
+
+class Graph {
+  nodes: Pb[] = [];
+  inits: Pb[] = [];
+  private n = 0;
+
+  constructor(private readonly rng: Rng) {}
+
+  /** Adds a node; returns its (single) output name. */
+  op(type: string, inputs: string[], attrs: Attr[] = [], output?: string): string {
+    const out = output ?? `${type.toLowerCase()}_${this.n++}`;
+    const node = new Pb();
+    for (const i of inputs) node.str(1, i);
+    node.str(2, out).str(3, `${type}_${this.n++}`).str(4, type);
+    for (const a of attrs) node.msg(5, attrProto(a));
+    this.nodes.push(node);
+    return out;
+  }
+
+  floats(name: string, dims: number[], fill: (rng: Rng) => number): string {
+    const n = dims.reduce((a, b) => a * b, 1);
+    const v = new Float32Array(n);
+    for (let k = 0; k < n; k++) v[k] = Math.fround(fill(this.rng));
+    this.inits.push(tensorProto(name, dims, FLOAT, v));
+    return name;
+  }
+
+  ints(name: string, values: number[]): string {
+    this.inits.push(tensorProto(name, [values.length], INT64, BigInt64Array.from(values.map(BigInt))));
+    return name;
+  }
+
+  scalar(name: string, v: number): string {
+    this.inits.push(tensorProto(name, [], FLOAT, Float32Array.of(v)));
+    return name;
+  }
+}
+
+// ---- the model ----
+
+interface Dims {
+  vocab: number;
+  hidden: number;
+  heads: number;
+  ffn: number;
+  layers: number;
+  maxPos: number;
+}
+
+function buildModel(d: Dims, seed: number): Uint8Array {
+  const g = new Graph(new Rng(seed));
+  const normal = (sd: number) => (r: Rng) => r.normal() * sd;
+  const H = d.hidden;
+  const hd = H / d.heads;
+  g.ints("axes_12", [1, 2]);
+  g.scalar("eps", 1e-12);
+  g.scalar("one", 1);
+  g.scalar("neg_big", -10000);
+  g.scalar("half", 0.5);
+  g.scalar("inv_sqrt2", Math.SQRT1_2);
+  g.scalar("inv_sqrt_hd", 1 / Math.sqrt(hd));
+  g.ints("heads_shape", [0, 0, d.heads, hd]);
+  g.ints("merge_shape", [0, 0, H]);
+  g.ints("i0", [0]);
+  g.ints("i1", [1]);
+  g.ints("i2", [2]);
+
+  const layerNorm = (x: string, p: string): string => {
+    const gamma = g.floats(`${p}.weight`, [H], (r) => 1 + r.normal() * 0.05);
+    const beta = g.floats(`${p}.bias`, [H], normal(0.05));
+    const mean = g.op("ReduceMean", [x], [{ name: "axes", ints: [-1] }, { name: "keepdims", i: 1 }]);
+    const c = g.op("Sub", [x, mean]);
+    const v = g.op("ReduceMean", [g.op("Mul", [c, c])], [{ name: "axes", ints: [-1] }, { name: "keepdims", i: 1 }]);
+    const n = g.op("Div", [c, g.op("Sqrt", [g.op("Add", [v, "eps"])])]);
+    return g.op("Add", [g.op("Mul", [n, gamma]), beta]);
+  };
+  const linear = (x: string, p: string, nin: number, nout: number): string =>
+    g.op("Add", [g.op("MatMul", [x, g.floats(`${p}.weight`, [nin, nout], normal(1 / Math.sqrt(nin)))]), g.floats(`${p}.bias`, [nout], normal(0.02))]);
+
+  // Embeddings: positions 0..S-1 sliced from the position table (S = the input's length).
+  const seqLen = g.op("Slice", [g.op("Shape", ["input_ids"]), "i1", "i2"]);
+  const pos = g.op("Slice", [g.floats("embeddings.position_embeddings.weight", [d.maxPos, H], normal(0.5)), "i0", seqLen, "i0"]);
+  const words = g.op("Gather", [g.floats("embeddings.word_embeddings.weight", [d.vocab, H], normal(1)), "input_ids"]);
+  const types = g.op("Gather", [g.floats("embeddings.token_type_embeddings.weight", [2, H], normal(0.5)), "token_type_ids"]);
+  let x = layerNorm(g.op("Add", [g.op("Add", [words, pos]), types]), "embeddings.LayerNorm");
+  x = g.op("Identity", [x], [], "hidden_states.0");
+
+  // Additive mask [B,1,1,S]: 0 for real tokens, -10000 for padding (as BERT does).
+  const maskF = g.op("Cast", ["attention_mask"], [{ name: "to", i: FLOAT }]);
+  const bias = g.op("Unsqueeze", [g.op("Mul", [g.op("Sub", ["one", maskF]), "neg_big"]), "axes_12"]);
+
+  for (let l = 0; l < d.layers; l++) {
+    const p = `encoder.layer.${l}`;
+    const split = (t: string, perm: number[]): string => g.op("Transpose", [g.op("Reshape", [t, "heads_shape"])], [{ name: "perm", ints: perm }]);
+    const q = split(linear(x, `${p}.attention.self.query`, H, H), [0, 2, 1, 3]); // [B,h,S,hd]
+    const k = split(linear(x, `${p}.attention.self.key`, H, H), [0, 2, 3, 1]); // [B,h,hd,S]
+    const v = split(linear(x, `${p}.attention.self.value`, H, H), [0, 2, 1, 3]);
+    const scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, k]), "inv_sqrt_hd"]), bias]);
+    const probs = g.op("Softmax", [scores], [{ name: "axis", i: -1 }]);
+    const ctx = g.op("Reshape", [g.op("Transpose", [g.op("MatMul", [probs, v])], [{ name: "perm", ints: [0, 2, 1, 3] }]), "merge_shape"]);
+    const att = layerNorm(g.op("Add", [linear(ctx, `${p}.attention.output.dense`, H, H), x]), `${p}.attention.output.LayerNorm`);
+    const h = linear(att, `${p}.intermediate.dense`, H, d.ffn);
+    const gelu = g.op("Mul", [g.op("Mul", [h, "half"]), g.op("Add", ["one", g.op("Erf", [g.op("Mul", [h, "inv_sqrt2"])])])]);
+    x = layerNorm(g.op("Add", [linear(gelu, `${p}.output.dense`, d.ffn, H), att]), `${p}.output.LayerNorm`);
+    x = g.op("Identity", [x], [], `hidden_states.${l + 1}`);
+  }
+  g.op("Identity", [x], [], "last_hidden_state");
+
+  const graph = new Pb();
+  for (const n of g.nodes) graph.msg(1, n);
+  graph.str(2, "tiny-bert");
+  for (const t of g.inits) graph.msg(5, t);
+  for (const name of ["input_ids", "attention_mask", "token_type_ids"]) graph.msg(11, valueInfo(name, INT64, ["batch_size", "sequence_length"]));
+  graph.msg(12, valueInfo("last_hidden_state", FLOAT, ["batch_size", "sequence_length", H]));
+  for (let l = 0; l <= d.layers; l++) graph.msg(12, valueInfo(`hidden_states.${l}`, FLOAT, ["batch_size", "sequence_length", H]));
+  return new Pb()
+    .int(1, 8) // ir_version
+    .str(2, "proneval make-tiny-bert")
+    .msg(8, new Pb().str(1, "").int(2, 13)) // opset ai.onnx 13
+    .msg(7, graph)
+    .finish();
+}
+
+// ---- tokenizer: a WordPiece vocabulary that covers any text through single-character pieces ----
+
+const SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
+const WORDS = (
+  "the a an and of to in is was it he she they we you i me him her them us his hers its their our your my " +
+  "this that who said says not do does did be been have has had will would can could there here what when " +
+  "It He She They We You I The This That There"
+).split(" ");
+
+function vocabulary(): string[] {
+  const chars = [..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"];
+  const punct = [...".,;:!?'\"()[]-_/&%$#@*+=<>`~"];
+  // Enough ## pieces that frequent words split into a few pieces (the pooling tests need that).
+  const suffixes = ["##s", "##ed", "##ing", "##er", "##ly"];
+  const v = new Set<string>([...SPECIALS, ...punct, ...chars, ...chars.map((c) => `##${c}`), ...suffixes, ...WORDS]);
+  return [...v];
+}
+
+function tokenizerJson(vocab: string[], maxPos: number): unknown {
+  const ids = Object.fromEntries(vocab.map((w, i) => [w, i]));
+  const special = (t: string) => ({ id: ids[t], content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  return {
+    version: "1.0",
+    truncation: null,
+    padding: null,
+    added_tokens: SPECIALS.map(special),
+    normalizer: { type: "BertNormalizer", clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: false },
+    pre_tokenizer: { type: "BertPreTokenizer" },
+    post_processor: {
+      type: "TemplateProcessing",
+      single: [{ SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } }],
+      pair: [
+        { SpecialToken: { id: "[CLS]", type_id: 0 } },
+        { Sequence: { id: "A", type_id: 0 } },
+        { SpecialToken: { id: "[SEP]", type_id: 0 } },
+        { Sequence: { id: "B", type_id: 1 } },
+        { SpecialToken: { id: "[SEP]", type_id: 1 } },
+      ],
+      special_tokens: Object.fromEntries(["[CLS]", "[SEP]"].map((t) => [t, { id: t, ids: [ids[t]], tokens: [t] }])),
+    },
+    decoder: { type: "WordPiece", prefix: "##", cleanup: true },
+    model: { type: "WordPiece", unk_token: "[UNK]", continuing_subword_prefix: "##", max_input_chars_per_word: maxPos * 4, vocab: ids },
+  };
+}
+
+const [outDir, seedArg = "20190711"] = process.argv.slice(2);
+if (!outDir) {
+  process.stderr.write("usage: make-tiny-bert OUT_DIR [SEED]\n");
+  process.exit(2);
+}
+const vocab = vocabulary();
+// max positions kept small so the tests can exercise inputs longer than the model accepts.
+const dims: Dims = { vocab: vocab.length, hidden: 32, heads: 4, ffn: 64, layers: 2, maxPos: 64 };
+const config = {
+  _name_or_path: "proneval/tiny-bert-random",
+  architectures: ["BertModel"],
+  model_type: "bert",
+  hidden_size: dims.hidden,
+  num_attention_heads: dims.heads,
+  num_hidden_layers: dims.layers,
+  intermediate_size: dims.ffn,
+  max_position_embeddings: dims.maxPos,
+  type_vocab_size: 2,
+  vocab_size: dims.vocab,
+  hidden_act: "gelu",
+  layer_norm_eps: 1e-12,
+  pad_token_id: 0,
+};
+const tokCfg = { tokenizer_class: "BertTokenizer", do_lower_case: false, model_max_length: dims.maxPos, unk_token: "[UNK]", sep_token: "[SEP]", pad_token: "[PAD]", cls_token: "[CLS]", mask_token: "[MASK]" };
+mkdirSync(join(outDir, "onnx"), { recursive: true });
+const onnx = buildModel(dims, Number(seedArg));
+writeFileAtomic(join(outDir, "onnx", "model.onnx"), onnx);
+writeFileAtomic(join(outDir, "config.json"), JSON.stringify(config, null, 2) + "\n");
+writeFileAtomic(join(outDir, "tokenizer.json"), JSON.stringify(tokenizerJson(vocab, dims.maxPos)) + "\n");
+writeFileAtomic(join(outDir, "tokenizer_config.json"), JSON.stringify(tokCfg, null, 2) + "\n");
+process.stderr.write(`wrote ${outDir}: vocabulary ${vocab.length}, hidden ${dims.hidden}, ${dims.layers} layers, max positions ${dims.maxPos}, model.onnx ${onnx.length} bytes\n`);
