@@ -8,7 +8,7 @@
  * (4-head self-attention with the attention mask, GELU feed-forward). Outputs: last_hidden_state
  * and hidden_states.0 (embeddings) .. hidden_states.2, the per-layer states the encoder mixes.
  *
- * Usage: node dist/scripts/make-tiny-bert.js test/fixtures/tiny-bert [seed]
+ * Usage: node dist/scripts/make-tiny-bert.js test/fixtures/tiny-bert [SEED] [tiny|base]
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -279,14 +279,18 @@ function tokenizerJson(vocab: string[], maxPos: number): unknown {
   };
 }
 
-const [outDir, seedArg = "20190711"] = process.argv.slice(2);
-if (!outDir) {
-  process.stderr.write("usage: make-tiny-bert OUT_DIR [SEED]\n");
+const [outDir, seedArg = "20190711", size = "tiny"] = process.argv.slice(2);
+if (!outDir || (size !== "tiny" && size !== "base")) {
+  process.stderr.write("usage: make-tiny-bert OUT_DIR [SEED] [tiny|base]\n");
   process.exit(2);
 }
 const vocab = vocabulary();
-// max positions kept small so the tests can exercise inputs longer than the model accepts.
-const dims: Dims = { vocab: vocab.length, hidden: 32, heads: 4, ffn: 64, layers: 2, maxPos: 64 };
+// tiny: the test fixture; max positions kept small so the tests exercise inputs longer than the
+// model accepts. base: BERT-base's layer sizes (not its vocabulary), for speed measurements only.
+const dims: Dims =
+  size === "tiny"
+    ? { vocab: vocab.length, hidden: 32, heads: 4, ffn: 64, layers: 2, maxPos: 64 }
+    : { vocab: vocab.length, hidden: 768, heads: 12, ffn: 3072, layers: 12, maxPos: 512 };
 const config = {
   _name_or_path: "proneval/tiny-bert-random",
   architectures: ["BertModel"],

@@ -278,7 +278,7 @@ export interface LoadScorerOptions {
   modelDir?: string;
   /**
    * Threads for scoring large inputs: a number, or "auto" = 1 on the native tfjs-node backends
-   * (multi-threaded already), else up to 2 (the cores of the target machines). Default 1.
+   * and for transformers encoders (both multi-threaded already), else up to 2 (the cores of the target machines). Default 1.
    * Worker threads need the compiled dist/ build.
    */
   threads?: number | "auto";
@@ -291,7 +291,9 @@ export async function loadScorer(dir?: string, opts: LoadScorerOptions = {}): Pr
     throw new InputError(`no checkpoint given and the default checkpoint is missing (${d}); train one with 'proneval train' and pass --checkpoint`);
   const backend = await selectBackend(opts.backend ?? "auto");
   const { config, model } = await loadCheckpoint(d, opts.modelDir);
-  const threads = opts.threads === "auto" ? (backend.backend === "tensorflow" ? 1 : Math.min(2, availableParallelism())) : Math.max(1, opts.threads ?? 1);
+  // ONNX Runtime (transformers encoders) already uses every core: a second worker would only oversubscribe them.
+  const oneThread = backend.backend === "tensorflow" || config.encoder.kind.startsWith("transformers:");
+  const threads = opts.threads === "auto" ? (oneThread ? 1 : Math.min(2, availableParallelism())) : Math.max(1, opts.threads ?? 1);
   return new Scorer(d, config, model, backend, threads, opts);
 }
 

@@ -269,6 +269,11 @@ export class TransformersEncoder implements Encoder<TransformersFeatures> {
     return p;
   }
 
+  /** Word pieces the model sees for a side's words (without special tokens). */
+  countPieces(side: PreparedSide): number {
+    return side.tokens.reduce((a, w, t) => a + this.pieces(w, t === 0).length, 0);
+  }
+
   /**
    * Splits a side into windows that fit the model's positions. The last window (target sentence
    * plus as much preceding context as fits) is cut first, from the end, and earlier words go to
