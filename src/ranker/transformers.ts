@@ -192,6 +192,7 @@ export class TransformersEncoder implements Encoder<TransformersFeatures> {
       const cache = (await hubCacheDir()) ?? resolve(".cache");
       env.cacheDir = cache;
       env.localModelPath = cache;
+      env.useFSCache = true;
       try {
         await tx.AutoTokenizer.from_pretrained(model);
         await tx.AutoModel.from_pretrained(model, { quantized: false });
@@ -212,7 +213,9 @@ export class TransformersEncoder implements Encoder<TransformersFeatures> {
         join(path, onnxFile),
       );
     // The directory is named <root>/<model>; transformers.js joins localModelPath and the name.
+    // Its file cache is keyed by the name alone: off, so the files hashed above are the ones loaded.
     env.localModelPath = dirname(path);
+    env.useFSCache = false;
     const id = basename(path);
     let tokenizer: TokenizerLike;
     let net: ModelLike;
