@@ -67,6 +67,40 @@ describe("tagger trained on a tiny treebank", () => {
   });
 });
 
+describe("tense model", () => {
+  // Imperfect "-ait" and present forms of the same verbs; nouns and pronouns never carry Tense.
+  const VT = (f: string, l: string, t: string): [string, string, string, string] => [f, l, "VERB", `Number=Sing|Person=3|Tense=${t}`];
+  const pairs: Array<[string, string, string]> = [["regarde", "regardait", "regarder"], ["aime", "aimait", "aimer"], ["cherche", "cherchait", "chercher"], ["porte", "portait", "porter"]];
+  const tb: string[] = [];
+  for (const [f, l, g] of [["maison", "maison", "Fem"], ["livre", "livre", "Masc"], ["table", "table", "Fem"], ["mur", "mur", "Masc"]] as const)
+    for (const [pres, imp, lemma] of pairs) {
+      tb.push(sent([P("Il", "Masc"), VT(pres, lemma, "Pres"), D(g === "Fem" ? "la" : "le", g), N(f, l, g)]));
+      tb.push(sent([P("Il", "Masc"), VT(imp, lemma, "Imp"), D(g === "Fem" ? "la" : "le", g), N(f, l, g)]));
+    }
+  const train = (text: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), "annot-tense-")), "fr.conllu");
+    writeFileSync(path, text + "\n");
+    return new MorphTagger(trainMorph("fr", readConllu(path), { epochs: 5, minWeight: 0 }));
+  };
+
+  it("predicts Tense on verbs only, from the suffix on unseen verbs", () => {
+    const m = train(tb.join("\n\n"));
+    expect(m.predictedFeats.has("Tense")).toBe(true);
+    const imp = m.annotate("Il aimait la table").tokens;
+    expect(imp[1]!.feats.Tense).toBe("Imp");
+    expect(imp[3]!.feats.Tense).toBeUndefined();
+    expect(m.annotate("Il aime la table").tokens[1]!.feats.Tense).toBe("Pres");
+    // never seen: only the "-ait" suffix can say imperfect
+    expect(m.annotate("Il mangeait la table").tokens[1]!.feats.Tense).toBe("Imp");
+  });
+
+  it("is absent when the treebank marks no Tense", () => {
+    const m = train(fixture.join("\n\n"));
+    expect(m.predictedFeats.has("Tense")).toBe(false);
+    expect(m.annotate("Il regarde la maison").tokens[1]!.feats.Tense).toBeUndefined();
+  });
+});
+
 describe("tokenizer", () => {
   const words = (s: string, l: Parameters<typeof tokenize>[1]) => tokenize(s, l).map((t) => t.text);
   it("handles each language's clitics", () => {

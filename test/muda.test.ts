@@ -14,6 +14,8 @@ import {
   scoreSides,
   secondPersonVerbs,
   segmentStats,
+  setupMuda,
+  supportSummary,
   tagDocument,
   type MudaSegment,
   type TaggedSide,
@@ -107,11 +109,14 @@ describe("MuDA tags on mini documents", () => {
     expect(withTense[0]![0]).toContain("verb_form");
     expect(withTense[0]![2]).toContain("verb_form");
     expect(withTense[0]![4]).not.toContain("verb_form"); // present is not in es's list
-    const shipped = languageSupport("es", lists, feats);
-    expect(shipped.tags).not.toContain("verb_form");
-    expect(shipped.missing.verb_form).toMatch(/no Tense/);
+    const noTense = languageSupport("es", lists, feats);
+    expect(noTense.tags).not.toContain("verb_form");
+    expect(noTense.missing.verb_form).toMatch(/no Tense/);
     expect(languageSupport("de", lists, feats).missing.verb_form).toMatch(/Table 11/);
     expect(tagsOf(segs, "es").flat(2)).not.toContain("verb_form");
+    // The shipped Spanish model predicts Tense, so the language gets the tag.
+    expect(setupMuda("es", lists).support.tags).toContain("verb_form");
+    expect(supportSummary(lists)).toMatch(/es: [a-z_,]*verb_form/);
   });
 
   it("ellipsis: unaligned target verb seen before, only after an English ellipsis", () => {

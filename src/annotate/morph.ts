@@ -12,6 +12,7 @@ import { surfaceTokens, type UdSentence, type UdWord } from "./conllu.js";
 import { closedClassTable, type Analysis, type ClosedClassTable } from "./closed-class.js";
 import { Lemmatizer, trainLemmatizer, type LemmatizerModel } from "./lemmatizer.js";
 import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel, type TrainOptions, type TrainSentence } from "./tagger.js";
+import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
@@ -25,6 +26,8 @@ export interface MorphModel {
   /** Where the model came from (treebanks, token count), for the record. */
   trainedOn: string;
   tagger: TaggerModel;
+  /** Tense of VERB/AUX words (src/annotate/tense.ts); absent in models trained before it existed. */
+  tense?: TenseModel;
   lemmatizer: LemmatizerModel;
   tokenizer: { contractions: Record<string, string[]>; plain: string[]; verbs: string[] };
 }
@@ -39,6 +42,7 @@ interface Tagged {
 export class MorphTagger implements MorphAnnotator {
   readonly lang: string;
   private readonly tagger: Tagger;
+  private readonly tense: TenseTagger | undefined;
   private readonly lemmatizer: Lemmatizer;
   private readonly table: ClosedClassTable;
   /** The tokenizer's learned lexicon (contractions, unsplittable words, verb forms). */
@@ -51,6 +55,7 @@ export class MorphTagger implements MorphAnnotator {
     if (!isSupportedLang(model.lang)) throw new InputError(`unsupported language '${model.lang}'`);
     this.lang = model.lang;
     this.tagger = new Tagger(model.tagger);
+    this.tense = model.tense ? new TenseTagger(model.tense) : undefined;
     this.lemmatizer = new Lemmatizer(model.lemmatizer, model.lang);
     this.table = closedClassTable(model.lang);
     this.lexicon = {
@@ -72,6 +77,11 @@ export class MorphTagger implements MorphAnnotator {
     }
   }
 
+  /** The FEATS this model predicts: the joint label's, plus Tense when it has a tense model. */
+  get predictedFeats(): ReadonlySet<string> {
+    return new Set<string>([...TAG_FEATS, ...(this.tense ? ["Tense"] : [])]);
+  }
+
   tokenize(sentence: string): Token[] {
     return tokenize(sentence, this.lang as Lang, this.lexicon);
   }
@@ -88,11 +98,13 @@ export class MorphTagger implements MorphAnnotator {
     const lower = words.map((w) => w.toLowerCase());
     const labels = this.tagger.tag(words, (i) => this.allowed.get(lower[i]!));
     this.redecideClitics(words, lower, labels);
+    const tenses = this.tense?.tag(words, labels);
     return labels.map((label, i) => {
       const { upos, feats } = splitLabel(label);
       const analyses = this.table.get(lower[i]!);
       const a = analyses ? bestAnalysis(analyses, upos, feats) : undefined;
       if (a) return { upos: a.upos, feats: { ...a.feats }, lemma: this.tableLemma(words[i]!, a) };
+      if (tenses?.[i] !== undefined) feats.Tense = tenses[i]!;
       return { upos, feats, lemma: this.lemmatizer.lemma(words[i]!, upos) };
     });
   }
@@ -227,14 +239,21 @@ export function trainMorph(lang: Lang, sents: readonly UdSentence[], opts: Morph
   };
   const train: TrainSentence[] = [];
   const lemmaItems: { form: string; upos: string; lemma: string }[] = [];
+  const tenseGold: (string | undefined)[][] = [];
   for (const s of sents) {
     const words = trainingWords(s, lang, lex);
     train.push({ words: words.map((w) => w.form), labels: words.map((w) => makeLabel(w.upos, w.feats)) });
+    tenseGold.push(words.map((w) => w.feats.Tense));
     for (const w of words) lemmaItems.push({ form: w.form, upos: w.upos, lemma: w.lemma });
   }
-  const tagger = trainTagger(train, { ...opts, suffixLen: opts.suffixLen ?? (lang === "pl" || lang === "ru" ? 5 : 4) });
+  const suffixLen = opts.suffixLen ?? (lang === "pl" || lang === "ru" ? 5 : 4);
+  const tagger = trainTagger(train, { ...opts, suffixLen });
+  const tense = trainTense(
+    train.map((t, k) => ({ ...t, tenses: tenseGold[k]! })),
+    { epochs: opts.epochs, seed: opts.seed, suffixLen, minWeight: opts.minWeight, log: opts.log },
+  );
   const lemmatizer = trainLemmatizer(lemmaItems, lang);
-  return { format: MORPH_FORMAT, lang, trainedOn: opts.trainedOn ?? "", tagger, lemmatizer, tokenizer: tokLex };
+  return { format: MORPH_FORMAT, lang, trainedOn: opts.trainedOn ?? "", tagger, ...(tense ? { tense } : {}), lemmatizer, tokenizer: tokLex };
 }
 
 /** JSON text of a model (writeFileAtomic gzips it when the path ends in .gz). */

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../version.js";
 import { InputError } from "../io/errors.js";
+import { loadDefaultMorph } from "../annotate/morph.js";
 
 export const MUDA_TAGS = ["lexical", "formality", "pronouns", "verb_form", "ellipsis"] as const;
 export type MudaTag = (typeof MUDA_TAGS)[number];
@@ -43,8 +44,8 @@ export interface LangSupport {
 }
 
 /**
- * Which tags a language gets. `taggerFeats` says which FEATS the language's tagger predicts (the shipped
- * taggers predict Gender Number Case Person PronType Poss, not Tense, so verb form is missing everywhere).
+ * Which tags a language gets. `taggerFeats` says which FEATS the language's tagger predicts (verb form
+ * needs Tense: the shipped taggers have a separate tense model, src/annotate/tense.ts).
  */
 export function languageSupport(lang: string, lists: MudaLists, taggerFeats?: ReadonlySet<string>): LangSupport {
   if (!(MUDA_LANGS as readonly string[]).includes(lang)) {
@@ -65,15 +66,25 @@ export function languageSupport(lang: string, lists: MudaLists, taggerFeats?: Re
   else missing.pronouns = "Table 10 lists no ambiguous pronouns";
   if (!lists.verbForms[lang]) missing.verb_form = "Table 11 lists no ambiguous verb form";
   else if (!hasTagger) missing.verb_form = "no morphological tagger (needs VERB + Tense)";
-  else if (!taggerFeats!.has("Tense")) missing.verb_form = "the tagger predicts no Tense feature (src/annotate TAG_FEATS)";
+  else if (!taggerFeats!.has("Tense")) missing.verb_form = "the tagger predicts no Tense feature (its model has no tense model)";
   else tags.push("verb_form");
   if (hasTagger) tags.push("ellipsis");
   else missing.ellipsis = "no POS tagger (needs VERB/NOUN/PROPN/PRON)";
   return { lang, hasTagger, tags, missing, notes };
 }
 
-/** One line per language: the tags it gets (with the shipped taggers, which predict no Tense). */
-export function supportSummary(lists: MudaLists): string {
-  const feats = new Set(["Gender", "Number", "Case", "Person", "PronType", "Poss"]);
-  return MUDA_LANGS.map((l) => `${l}: ${languageSupport(l, lists, TAGGER_LANGS.has(l) ? feats : undefined).tags.join(",")}`).join("; ");
+/**
+ * One line per language: the tags it gets. `featsOf` gives the FEATS a language's tagger predicts;
+ * by default the shipped model's are read (data/models), so the summary follows the models.
+ */
+export function supportSummary(lists: MudaLists, featsOf: (lang: string) => ReadonlySet<string> | undefined = shippedFeats): string {
+  return MUDA_LANGS.map((l) => `${l}: ${languageSupport(l, lists, TAGGER_LANGS.has(l) ? featsOf(l) : undefined).tags.join(",")}`).join("; ");
+}
+
+function shippedFeats(lang: string): ReadonlySet<string> | undefined {
+  try {
+    return loadDefaultMorph(lang).predictedFeats;
+  } catch {
+    return undefined;
+  }
 }

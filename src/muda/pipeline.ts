@@ -6,7 +6,6 @@
 import { alignBidirectional } from "../align/index.js";
 import { loadDefaultMorph } from "../annotate/morph.js";
 import type { AnnSentence, AnnToken, MorphAnnotator } from "../annotate/types.js";
-import { TAG_FEATS } from "../annotate/tagger.js";
 import { InputError } from "../io/errors.js";
 import { languageSupport, loadMudaLists, MUDA_TAGS, TAGGER_LANGS, type LangSupport, type MudaLists, type MudaTag } from "./lists.js";
 import { tagDocument, type MudaSegment } from "./tagger.js";
@@ -100,9 +99,11 @@ export interface MudaSetup {
 /** Loads the taggers and decides which tags the language gets. */
 export function setupMuda(lang: string, lists: MudaLists = loadMudaLists()): MudaSetup {
   const hasTagger = TAGGER_LANGS.has(lang);
-  const support = languageSupport(lang, lists, hasTagger ? new Set<string>(TAG_FEATS) : undefined);
+  languageSupport(lang, lists); // refuses an unknown language before any model is loaded
   const words = [...Object.values(lists.formality[lang] ?? { T: [], V: [] }).flat(), ...Object.values(lists.pronouns[lang] ?? {}).flat()];
-  return { lang, lists, support, en: loadDefaultMorph("en"), tgt: hasTagger ? loadDefaultMorph(lang) : new PlainAnnotator(lang, words) };
+  const tgt = hasTagger ? loadDefaultMorph(lang) : undefined;
+  const support = languageSupport(lang, lists, tgt?.predictedFeats);
+  return { lang, lists, support, en: loadDefaultMorph("en"), tgt: tgt ?? new PlainAnnotator(lang, words) };
 }
 
 export interface TagSidesOptions {

@@ -1,0 +1,91 @@
+/**
+ * UD `Tense` of verbs and auxiliaries, predicted by a second averaged perceptron after the joint tagger.
+ * Tense is kept out of the joint UPOS+FEATS label on purpose: splitting every verb label by tense
+ * thins the dev-sized treebanks (Italian "Non la vedo" lost its VERB and the clitic rule with it),
+ * while a separate pass over VERB/AUX tokens costs the other features nothing and can read the whole
+ * tagged sentence (an auxiliary's tense is decided by the participle after it).
+ */
+import { AveragedPerceptron, PerceptronScorer, rng, shuffle, type PerceptronModel } from "./perceptron.js";
+import { features } from "./tagger.js";
+
+export interface TenseModel {
+  perceptron: PerceptronModel;
+  suffixLen: number;
+}
+
+/** Label for a verb without a Tense feature (infinitives, participles without one, imperatives...). */
+const NONE = "-";
+const VERBAL = new Set(["VERB", "AUX"]);
+
+function uposOf(label: string): string {
+  const k = label.indexOf("|");
+  return k < 0 ? label : label.slice(0, k);
+}
+
+function tenseFeatures(words: readonly string[], lower: readonly string[], labels: readonly string[], i: number, suffixLen: number): string[] {
+  const f = features(words, lower, i, i > 0 ? labels[i - 1]! : "<s>", i > 1 ? labels[i - 2]! : "<s>", suffixLen);
+  const n1 = i + 1 < labels.length ? uposOf(labels[i + 1]!) : "</s>";
+  const n2 = i + 2 < labels.length ? uposOf(labels[i + 2]!) : "</s>";
+  f.push(`T=${uposOf(labels[i]!)}`, `Tn1=${n1}`, `Tn12=${n1}|${n2}`, `Tsuf=${uposOf(labels[i]!)}|${lower[i]!.slice(-3)}`);
+  return f;
+}
+
+export interface TenseSentence {
+  words: string[];
+  /** Joint tagger labels (gold when training). */
+  labels: string[];
+  /** Gold Tense per word (undefined: none). */
+  tenses: (string | undefined)[];
+}
+
+/** Trains on the VERB/AUX words of the sentences; undefined when the treebank marks no Tense at all. */
+export function trainTense(sents: readonly TenseSentence[], opts: { epochs?: number; seed?: number; suffixLen?: number; minWeight?: number; log?: (m: string) => void } = {}): TenseModel | undefined {
+  if (!sents.some((s) => s.tenses.some((t) => t !== undefined))) return undefined;
+  const suffixLen = opts.suffixLen ?? 4;
+  const p = new AveragedPerceptron([NONE]);
+  for (const s of sents) for (const t of s.tenses) if (t !== undefined) p.addLabel(t);
+  const items: Array<[number, number]> = [];
+  sents.forEach((s, si) => s.labels.forEach((l, i) => VERBAL.has(uposOf(l)) && items.push([si, i])));
+  const lowers = sents.map((s) => s.words.map((w) => w.toLowerCase()));
+  const rand = rng(opts.seed ?? 1);
+  const scores = new Float64Array(p.labels.length);
+  for (let ep = 0; ep < (opts.epochs ?? 8); ep++) {
+    shuffle(items, rand);
+    let correct = 0;
+    for (const [si, i] of items) {
+      const s = sents[si]!;
+      const f = tenseFeatures(s.words, lowers[si]!, s.labels, i, suffixLen);
+      p.score(f, scores);
+      let best = 0;
+      for (let c = 1; c < p.labels.length; c++) if (scores[c]! > scores[best]!) best = c;
+      const gold = p.indexOf(s.tenses[i] ?? NONE)!;
+      p.update(gold, best, f);
+      if (best === gold) correct++;
+    }
+    opts.log?.(`tense epoch ${ep + 1}: training accuracy ${((100 * correct) / Math.max(1, items.length)).toFixed(2)}% over ${items.length} verbs`);
+  }
+  return { perceptron: p.export(opts.minWeight ?? 0.05, 2), suffixLen };
+}
+
+export class TenseTagger {
+  private readonly scorer: PerceptronScorer;
+  private readonly scores: Float64Array;
+
+  constructor(readonly model: TenseModel) {
+    this.scorer = new PerceptronScorer(model.perceptron);
+    this.scores = new Float64Array(model.perceptron.labels.length);
+  }
+
+  /** Tense of each word tagged VERB or AUX (undefined elsewhere and for "no tense"). */
+  tag(words: readonly string[], labels: readonly string[]): (string | undefined)[] {
+    const lower = words.map((w) => w.toLowerCase());
+    return labels.map((l, i) => {
+      if (!VERBAL.has(uposOf(l))) return undefined;
+      this.scorer.score(tenseFeatures(words, lower, labels, i, this.model.suffixLen), this.scores);
+      let best = 0;
+      for (let c = 1; c < this.scorer.labels.length; c++) if (this.scores[c]! > this.scores[best]!) best = c;
+      const t = this.scorer.labels[best]!;
+      return t === NONE ? undefined : t;
+    });
+  }
+}
