@@ -4,6 +4,7 @@ import type { PreparedSide } from "../ranker/inputs.js";
 import { Vocab } from "../ranker/glove.js";
 import { preparePairs, accuracyReport, type EvalReport } from "../ranker/evaluate.js";
 import type { MaskedWindow, PronounLm } from "./model.js";
+import { singlePassLogProbs, type MultiMaskWindow } from "./single-pass.js";
 
 export interface ZeroShotSide {
   /** Sum over the sentence's pronouns of log P(pronoun | window with it masked); 0 without pronouns. */
@@ -18,28 +19,55 @@ export interface ZeroShotSide {
 
 export type ZeroShotAggregate = "sum" | "pmi";
 
+export type ZeroShotMethod = "single-pass" | "masked";
+
 /**
  * Zero-shot score of prepared sides (context + sentence tokens, as the ranker prepares them):
  * each sentence pronoun is masked in turn and the model's log-probability of the pronoun that is
- * really there is summed. Windows are length-sorted into batches; a window's value does not depend
- * on its batch (padding is never read), so scores are independent of batching.
+ * really there is summed. `single-pass` (default; single-pass.ts) gets every pronoun of a side from
+ * one pass per direction, `masked` runs one full pass per masked pronoun (the reference
+ * implementation; same values up to float rounding). Inputs are sorted by length into batches of
+ * `batchSize` (sides, or masked windows for `masked`); a value does not depend on its batch
+ * (padding is never read), so scores are independent of batching.
  */
-export function zeroShotScores(lm: PronounLm, sides: PreparedSide[], batchSize = 128, onBatch?: (done: number, total: number) => void): ZeroShotSide[] {
+export function zeroShotScores(
+  lm: PronounLm,
+  sides: PreparedSide[],
+  batchSize = 128,
+  onBatch?: (done: number, total: number) => void,
+  method: ZeroShotMethod = "single-pass",
+): ZeroShotSide[] {
   const inv = pronouns();
   const vocab = new Vocab(lm.table.words);
-  const jobs: Array<{ side: number; k: number; w: MaskedWindow }> = [];
   const out: ZeroShotSide[] = sides.map((s) => ({ score: 0, pmi: 0, logProbs: new Array<number>(s.pronounPos.length).fill(0), labels: s.pronounPos.map((p) => inv.indexOf(s.tokens[p]!)) }));
-  sides.forEach((s, i) => {
-    if (s.pronounPos.length === 0) return;
-    const rows = Int32Array.from(s.tokens, (t) => vocab.row(t));
-    s.pronounPos.forEach((p, k) => jobs.push({ side: i, k, w: { rows, mask: p, label: inv.indexOf(s.tokens[p]!) } }));
-  });
-  jobs.sort((a, b) => a.w.rows.length - b.w.rows.length);
-  for (let b = 0; b < jobs.length; b += batchSize) {
-    const part = jobs.slice(b, b + batchSize);
-    const lp = lm.logProbs(part.map((j) => j.w));
-    part.forEach((j, q) => (out[j.side]!.logProbs[j.k] = lp[q]!));
-    onBatch?.(Math.min(b + batchSize, jobs.length), jobs.length);
+  if (method === "single-pass") {
+    const jobs: Array<{ side: number; w: MultiMaskWindow }> = [];
+    sides.forEach((s, i) => {
+      if (s.pronounPos.length === 0) return;
+      jobs.push({ side: i, w: { rows: Int32Array.from(s.tokens, (t) => vocab.row(t)), masks: s.pronounPos, labels: out[i]!.labels } });
+    });
+    // Chunks of several batches: single-pass batches each direction by its own lengths inside a chunk.
+    const chunk = 16 * batchSize;
+    for (let b = 0; b < jobs.length; b += chunk) {
+      const part = jobs.slice(b, b + chunk);
+      const lp = singlePassLogProbs(lm, part.map((j) => j.w), batchSize);
+      part.forEach((j, q) => (out[j.side]!.logProbs = Array.from(lp[q]!)));
+      onBatch?.(Math.min(b + chunk, jobs.length), jobs.length);
+    }
+  } else {
+    const jobs: Array<{ side: number; k: number; w: MaskedWindow }> = [];
+    sides.forEach((s, i) => {
+      if (s.pronounPos.length === 0) return;
+      const rows = Int32Array.from(s.tokens, (t) => vocab.row(t));
+      s.pronounPos.forEach((p, k) => jobs.push({ side: i, k, w: { rows, mask: p, label: inv.indexOf(s.tokens[p]!) } }));
+    });
+    jobs.sort((a, b) => a.w.rows.length - b.w.rows.length);
+    for (let b = 0; b < jobs.length; b += batchSize) {
+      const part = jobs.slice(b, b + batchSize);
+      const lp = lm.logProbs(part.map((j) => j.w));
+      part.forEach((j, q) => (out[j.side]!.logProbs[j.k] = lp[q]!));
+      onBatch?.(Math.min(b + batchSize, jobs.length), jobs.length);
+    }
   }
   const prior = lm.logPrior;
   for (const o of out) {

@@ -74,8 +74,13 @@ interface DirState {
  * also keeps padding from costing time.
  */
 function runDirection(x: Float32Array, W: tf.Tensor, U: tf.Tensor, bias: tf.Tensor, B: number, T: number, d: number, h: number, lengths: Int32Array): DirState {
-  const G = 4 * h;
   const xw = tf.tidy(() => tf.add(tf.matMul(tf.tensor2d(x, [T * B, d]), W as tf.Tensor2D), bias)).dataSync() as Float32Array;
+  return recurDirection(xw, U, B, T, h, lengths);
+}
+
+/** The recurrence of runDirection from the input projections xw = x W + bias ([T*B*4h], activated in place). */
+function recurDirection(xw: Float32Array, U: tf.Tensor, B: number, T: number, h: number, lengths: Int32Array): DirState {
+  const G = 4 * h;
   const gates = xw; // activated in place
   const cs = new Float32Array(T * B * h);
   const tcs = new Float32Array(T * B * h);
@@ -216,4 +221,54 @@ export function biLstm(inp: BiLstmInputs, p: BiLstmParams, h: number): tf.Tensor
   };
   const op = tf.customGrad(fwd as unknown as Parameters<typeof tf.customGrad>[0]);
   return op(p.Wf, p.Uf, p.bf, p.Wb, p.Ub, p.bb) as tf.Tensor3D;
+}
+
+/** Per-step states of one direction, time-major [T*B*h]. */
+export interface DirectionStates {
+  hs: Float32Array;
+  cs: Float32Array;
+}
+
+/**
+ * Inference only (not differentiable): the hidden and cell states of every step of one direction,
+ * computed by the training op's own recurrence, from precomputed input projections
+ * xw = x W + bias ([T*B*4h], time-major; overwritten). `steps[b]` bounds how many steps row b
+ * runs, so a caller that needs only a prefix does not pay for the rest; states past it stay 0.
+ * Rows sorted by decreasing steps multiply only the active prefix at each step.
+ */
+export function lstmDirectionStates(xw: Float32Array, U: tf.Tensor, B: number, T: number, h: number, steps: Int32Array): DirectionStates {
+  let out: DirectionStates | undefined;
+  // The recurrence leaves its per-step product tensors to the caller's scope (the training op
+  // runs under the gradient tape's); release them here.
+  tf.tidy(() => {
+    const st = recurDirection(xw, U, B, T, h, steps);
+    out = { hs: st.hs, cs: st.cs };
+  });
+  return out!;
+}
+
+/**
+ * One LSTM step with an all-zero input from given states ([N*h] each; zeros = the start state):
+ * gates = bias + hPrev U, the arithmetic of a step of the recurrence whose input row is 0.
+ * Returns the new hidden states [N*h].
+ */
+export function lstmStepZeroInput(hPrev: Float32Array, cPrev: Float32Array, U: tf.Tensor, bias: tf.Tensor, N: number, h: number): Float32Array {
+  const G = 4 * h;
+  const recT = tf.tidy(() => tf.matMul(tf.tensor2d(hPrev, [N, h]), U as tf.Tensor2D));
+  const rec = recT.dataSync() as Float32Array;
+  recT.dispose();
+  const bv = bias.dataSync() as Float32Array;
+  const out = new Float32Array(N * h);
+  for (let n = 0; n < N; n++) {
+    const r = n * G;
+    for (let j = 0; j < h; j++) {
+      const i = 0.5 + 0.5 * fastTanh(0.5 * (bv[j]! + rec[r + j]!));
+      const f = 0.5 + 0.5 * fastTanh(0.5 * (bv[h + j]! + rec[r + h + j]!));
+      const o = 0.5 + 0.5 * fastTanh(0.5 * (bv[2 * h + j]! + rec[r + 2 * h + j]!));
+      const g = fastTanh(bv[3 * h + j]! + rec[r + 3 * h + j]!);
+      const c = f * cPrev[n * h + j]! + i * g;
+      out[n * h + j] = o * fastTanh(c);
+    }
+  }
+  return out;
 }
