@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll } from "vitest";
-import { mkdtempSync, writeFileSync, readFileSync, cpSync } from "node:fs";
+import { mkdtempSync, writeFileSync, readFileSync, cpSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -163,6 +163,14 @@ function toyPairs(n: number, seed: number): string {
 }
 
 describe("transformers encoder end to end", () => {
+  it("training with a missing model fails before creating the output directory", async () => {
+    const train = join(dir, "train-missing.jsonl");
+    writeFileSync(train, toyPairs(4, 3));
+    const out = join(dir, "never-created");
+    await expect(trainRanker({ ...TRAIN_DEFAULTS, train, out, encoder: "transformers:no-such-model", modelDir: join(dir, "nowhere"), epochs: 1, batchSize: 4, backend: "cpu" })).rejects.toThrow(/'no-such-model' not found/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it("train -> checkpoint -> load gives the same scores; the scalar mix is trained and saved", async () => {
     const train = join(dir, "train.jsonl");
     const dev = join(dir, "dev.jsonl");

@@ -178,7 +178,6 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   const backend = await selectBackend(opts.backend);
   log(describeBackend(backend) + (backend.skipped.length ? ` [skipped: ${backend.skipped.join("; ")}]` : ""));
   if (!(opts.batchSize >= 1) || !(opts.epochs >= 1)) throw new InputError("--batch-size and --epochs must be at least 1");
-  mkdirSync(opts.out, { recursive: true });
 
   const rngData = new Rng(opts.seed ^ 0x5eed);
   const trainAll = await readRankerPairs(opts.train, opts.context);
@@ -221,6 +220,8 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
       table = decodeEmbeddingTable(buf, embPath);
     } else {
       const tb = Date.now();
+      // The output directory is created only once the inputs have been read, so bad input leaves nothing behind.
+      mkdirSync(opts.out, { recursive: true });
       table = buildEmbeddingTable({ counts: wordCounts(train), required: pronouns().list.map((p) => p.pronoun), cap: opts.vocabCap, source: opts.embeddingsSource });
       writeFileAtomic(embPath, encodeEmbeddingTable(table));
       log(`GloVe cache: ${table.words.length} words x ${table.dim} (fp16) built in ${((Date.now() - tb) / 1000).toFixed(1)} s -> ${embPath}`);
@@ -229,6 +230,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   const embSha = existsSync(embPath) && table ? sha256(readFileSync(embPath)) : null;
 
   const model = await createModel({ encoder: spec, head: { head: opts.head, slots: opts.slots } }, table, new Rng(opts.seed), opts.modelDir);
+  mkdirSync(opts.out, { recursive: true });
   const params = model.allParams();
   const adam = new Adam(params, opts.lr);
   let step = 0;
