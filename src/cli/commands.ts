@@ -13,6 +13,7 @@ import { registerPretrain } from "./pretrain.js";
 import { registerScore } from "./score.js";
 import { registerCompare } from "./compare.js";
 import { registerEval } from "./eval.js";
+import { registerEnsemble } from "./ensemble.js";
 import { registerReport } from "./report.js";
 
 // Each subcommand lives in its own file and adds itself here; keep this list sorted by pipeline order.
@@ -29,6 +30,7 @@ export function registerCommands(program: Command): void {
   registerPretrain(program);
   registerTrain(program);
   registerEval(program);
+  registerEnsemble(program);
   registerScore(program);
   registerCompare(program);
   registerReport(program);

@@ -289,6 +289,9 @@ export async function loadScorer(dir?: string, opts: LoadScorerOptions = {}): Pr
   const d = dir ?? defaultCheckpointDir();
   if (!dir && !existsSync(join(d, "config.json")))
     throw new InputError(`no checkpoint given and the default checkpoint is missing (${d}); train one with 'proneval train' and pass --checkpoint`);
+  // An ensemble directory (ranker + a * zero-shot PMI, docs/pretrain.md) loads its components itself.
+  const ensemble = await import("../pretrain/ensemble.js");
+  if (ensemble.isEnsembleDir(d)) return ensemble.loadEnsembleScorer(d, opts);
   const backend = await selectBackend(opts.backend ?? "auto");
   const { config, model } = await loadCheckpoint(d, opts.modelDir);
   // ONNX Runtime (transformers encoders) already uses every core: a second worker would only oversubscribe them.

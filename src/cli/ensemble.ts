@@ -1,0 +1,55 @@
+import type { Command } from "commander";
+import { action, intOption, floatOption } from "./run.js";
+import { ProgressLine, bar } from "../ranker/progress.js";
+
+export function registerEnsemble(program: Command): void {
+  program
+    .command("ensemble")
+    .description("Build an ensemble checkpoint: ranker score + a * zero-shot PMI of the masked-pronoun model, a fitted on training pairs (docs/pretrain.md)")
+    .requiredOption("--ranker <dir>", "ranker checkpoint directory")
+    .requiredOption("--lm <dir>", "masked-pronoun model directory (with a pronoun prior)")
+    .requiredOption("--train <file>", "training pair file the weight is fitted on (never dev)")
+    .requiredOption("-o, --out <dir>", "output directory (config.json only; components are referenced by relative path)")
+    .option("--method <m>", "train-accuracy | logistic | equal-spread | given", "train-accuracy")
+    .option("--weight <a>", "with --method given: the weight a")
+    .option("--max-train-pairs <n>", "use only the first N training pairs (0 = all)", "0")
+    .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
+    .option("--threads <n>", "ranker scoring threads (auto = up to 2 on wasm/cpu)", "auto")
+    .option("--quiet", "no progress on stderr", false)
+    .action(
+      action(async (o: Record<string, unknown>) => {
+        const { buildEnsemble } = await import("../pretrain/ensemble.js");
+        const line = new ProgressLine(process.stderr, Boolean(o.quiet));
+        try {
+          const cfg = await buildEnsemble(
+            {
+              ranker: String(o.ranker),
+              lm: String(o.lm),
+              train: String(o.train),
+              out: String(o.out),
+              method: String(o.method) as "train-accuracy",
+              weight: o.weight === undefined ? undefined : floatOption("--weight", String(o.weight)),
+              maxTrainPairs: intOption("--max-train-pairs", String(o.maxTrainPairs), 0),
+              backend: String(o.backend),
+              threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1),
+            },
+            (what, done, total) => line.update(`${what} ${bar(done, total)} ${done}/${total}`),
+          );
+          line.done();
+          const c = cfg.choice.candidates;
+          const pct = (x: number): string => (100 * x).toFixed(2);
+          process.stdout.write(
+            [
+              `training pairs: ${c.pairs} (ranker alone ${pct(c.rankerAccuracy)}%, zero-shot PMI alone ${pct(c.lmAccuracy)}%)`,
+              `train-accuracy: a = ${c.trainAccuracy.a.toPrecision(4)} (best interval ${c.trainAccuracy.interval.map((x) => x.toPrecision(4)).join("..")}), ${pct(c.trainAccuracy.accuracy)}%`,
+              `logistic:       a = ${c.logistic.a.toPrecision(4)}, ${pct(c.logistic.accuracy)}%`,
+              `equal-spread:   a = ${c.equalSpread.a.toPrecision(4)}, ${pct(c.equalSpread.accuracy)}%`,
+              `chosen (${cfg.choice.method}): a = ${cfg.weight.toPrecision(4)}; wrote ${String(o.out)}/config.json (ranker ${cfg.ranker.path}, lm ${cfg.lm.path})`,
+            ].join("\n") + "\n",
+          );
+        } finally {
+          line.done();
+        }
+      }),
+    );
+}
