@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { Worker } from "node:worker_threads";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import { VERSION } from "../version.js";
@@ -93,6 +94,8 @@ export class EnsembleScorer extends Scorer {
     readonly ranker: Scorer,
     readonly lm: PronounLm,
     readonly lmConfig: PronounLmConfig,
+    /** Where the masked-pronoun model was loaded from (for the worker thread). */
+    readonly lmDir: string,
   ) {
     super(dir, ranker.config, ranker.model, ranker.backend, ranker.threads, {});
   }
@@ -110,9 +113,27 @@ export class EnsembleScorer extends Scorer {
 
   override async scorePrepared(prepared: PreparedSide[], opts: { withAttention?: boolean; batchSize?: number; onBatch?: (done: number) => void } = {}): Promise<ScoredSide[]> {
     const n = prepared.length;
+    const { unique, slot } = dedupe(prepared);
+    let z: ZeroShotSide[];
+    if (this.threads > 1 && unique.length >= 512) {
+      // The masked-pronoun model scores on a worker thread while the ranker scores here (and on
+      // its own workers): the two components are independent.
+      const lmRun = zeroShotInWorker(this.lmDir, this.backend.requested, unique);
+      const settled = Promise.allSettled([lmRun]);
+      const r = await this.ranker.scorePrepared(prepared, opts);
+      const [res] = await settled;
+      if (res!.status === "rejected") throw res!.reason;
+      z = slot.map((i) => res!.value[i]!);
+      return this.combine(r, z);
+    }
     // Progress: the ranker's sides count for the first half, the LM's for the second.
     const r = await this.ranker.scorePrepared(prepared, { ...opts, onBatch: opts.onBatch ? (d) => opts.onBatch!(Math.round(d / 2)) : undefined });
-    const z = uniqueZeroShot(this.lm, prepared, opts.onBatch ? (d, t) => opts.onBatch!(Math.round(n / 2 + (d / Math.max(1, t)) * (n / 2))) : undefined);
+    const zu = zeroShotScores(this.lm, unique, 128, opts.onBatch ? (d, t) => opts.onBatch!(Math.round(n / 2 + (d / Math.max(1, t)) * (n / 2))) : undefined);
+    z = slot.map((i) => zu[i]!);
+    return this.combine(r, z);
+  }
+
+  private combine(r: ScoredSide[], z: ZeroShotSide[]): ScoredSide[] {
     const prior = this.lm.logPrior!;
     return r.map((s, k) => {
       const lm = z[k]!;
@@ -132,20 +153,41 @@ export class EnsembleScorer extends Scorer {
 
 /** Zero-shot values of prepared sides, identical inputs scored once. */
 export function uniqueZeroShot(lm: PronounLm, prepared: PreparedSide[], onBatch?: (done: number, total: number) => void): ZeroShotSide[] {
+  const { unique, slot } = dedupe(prepared);
+  const res = zeroShotScores(lm, unique, 128, onBatch);
+  return slot.map((i) => res[i]!);
+}
+
+function dedupe(prepared: PreparedSide[]): { unique: PreparedSide[]; slot: number[] } {
   const uniq = new Map<string, number>();
-  const uniqueSides: PreparedSide[] = [];
+  const unique: PreparedSide[] = [];
   const slot = prepared.map((p) => {
     const k = `${p.sentStart}\u0001${p.tokens.join("\u0000")}`;
     let i = uniq.get(k);
     if (i === undefined) {
-      i = uniqueSides.length;
+      i = unique.length;
       uniq.set(k, i);
-      uniqueSides.push(p);
+      unique.push(p);
     }
     return i;
   });
-  const res = zeroShotScores(lm, uniqueSides, 128, onBatch);
-  return slot.map((i) => res[i]!);
+  return { unique, slot };
+}
+
+/** Zero-shot values on a worker thread (needs the compiled dist/ build, as the ranker's workers). */
+function zeroShotInWorker(lmDir: string, backend: string, sides: PreparedSide[]): Promise<ZeroShotSide[]> {
+  return new Promise((resolvePromise, reject) => {
+    const w = new Worker(new URL("./zeroshot-worker.js", import.meta.url), { workerData: { dir: lmDir, backend, batchSize: 128 } });
+    w.on("message", (m: { ready?: boolean; ok?: boolean; error?: string; res?: ZeroShotSide[] }) => {
+      if (m.ready) w.postMessage(sides);
+      else if (m.ok) resolvePromise(m.res!);
+      else reject(new Error(`zero-shot worker failed: ${m.error}`));
+    });
+    w.on("error", reject);
+    w.on("exit", (code) => {
+      if (code !== 0) reject(new Error(`zero-shot worker exited with code ${code}`));
+    });
+  });
 }
 
 function componentDir(dir: string, ref: string, what: string): string {
@@ -175,7 +217,7 @@ export async function loadEnsembleScorer(dir: string, opts: LoadScorerOptions = 
     loaded?.lm.dispose();
     throw e;
   }
-  return new EnsembleScorer(dir, cfg, ranker, loaded.lm, loaded.config);
+  return new EnsembleScorer(dir, cfg, ranker, loaded.lm, loaded.config, lmDir);
 }
 
 function checkCompatible(ranker: Scorer, lm: PronounLm, lmConfig: PronounLmConfig, file: string): void {
