@@ -4,7 +4,9 @@ import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildCorpus, novelSentences, rejectReason } from "../src/pretrain/corpus.js";
-import { loadPretrainData, makeWindow, epochBatches } from "../src/pretrain/data.js";
+import { loadPretrainData, makeWindow, epochBatches, readConfusions, replaceWindow } from "../src/pretrain/data.js";
+import { replacedScores } from "../src/pretrain/replaced.js";
+import { pronouns } from "../src/text/pronouns.js";
 import { pretrain } from "../src/pretrain/train.js";
 import { PRETRAIN_DEFAULTS } from "../src/pretrain/defaults.js";
 import { loadPronounLm } from "../src/pretrain/checkpoint.js";
@@ -120,6 +122,68 @@ describe("masked-pronoun data and training", () => {
     expect(curve.curve.length).toBe(ra.curve.length);
     await expect(pretrain({ ...PRETRAIN_DEFAULTS, corpus, out: b, hidden: 7, batchSize: 4, maxSteps: 25, resume: true, backend: "cpu" }, () => {})).rejects.toThrow(/cannot resume/);
   });
+
+  it("replaced objective: swaps follow the real confusions, training learns to detect them, resume is exact", async () => {
+    const pairsFile = join(dir, "conf.jsonl");
+    const rec = (ref: string, sys: string, kind = "system") => JSON.stringify({ id: "x", lang: "de", context: [], positive: "a", negative: "b", kind, ref_pronoun: ref, sys_pronoun: sys, origin: "o" });
+    writeFileSync(pairsFile, [rec("he", "she"), rec("he", "she"), rec("he,her", "it,him"), rec("they", "you", "noisy")].join("\n") + "\n");
+    const conf = await readConfusions(pairsFile);
+    expect(conf.pairs).toBe(4); // he>she x2, he>it, her>him; the noisy pair is not a system confusion
+    const vocab = new Vocab(words);
+    const d = await loadPretrainData(corpus, vocab, 128);
+    const rowsOf = Int32Array.from(pronouns().list, (p) => vocab.row(p.pronoun));
+    const w = makeWindow(d, 2, 0, 128, 2); // "he" of "he saw her ."
+    const rng = new Rng(3);
+    const seen = new Map<number, number>();
+    for (let i = 0; i < 400; i++) {
+      const r = replaceWindow(w, conf, rowsOf, rng);
+      expect(r.rows.length).toBe(w.rows.length);
+      if (r.label === 1) seen.set(r.rows[r.mask]!, (seen.get(r.rows[r.mask]!) ?? 0) + 1);
+      else expect(r.rows[r.mask]).toBe(vocab.row("he"));
+    }
+    expect([...seen.keys()].sort()).toEqual([vocab.row("she"), vocab.row("it")].sort()); // only the confusions of "he"
+    expect(seen.get(vocab.row("she"))!).toBeGreaterThan(seen.get(vocab.row("it"))!);
+    const wt = makeWindow(d, 0, 0, 128, 2); // "she": never confused, so uniform over the other 41
+    expect(replaceWindow(wt, conf, rowsOf, new Rng(1)).rows.length).toBe(wt.rows.length);
+    await expect(readConfusions(corpus)).rejects.toThrow(/no \(reference, system\) pronoun confusions/);
+
+    const runR = async (out: string, maxSteps: number, resume: boolean) => {
+      mkdirSync(out, { recursive: true });
+      if (!existsSync(join(out, "embeddings.bin"))) writeEmbeddingTable(join(out, "embeddings.bin"), tinyTable(words));
+      return pretrain({ ...PRETRAIN_DEFAULTS, corpus, out, hidden: 6, batchSize: 4, lr: 0.02, checkpointEvery: 2, evalEvery: 1000, maxSteps, resume, backend: "cpu", dev: undefined, objective: "replaced", confusions: pairsFile }, () => {});
+    };
+    const a = join(dir, "ra");
+    const b = join(dir, "rb");
+    const ra = await runR(a, 60, false);
+    await runR(b, 9, false);
+    await runR(b, 60, true);
+    expect(readFileSync(join(b, "weights.bin")).equals(readFileSync(join(a, "weights.bin")))).toBe(true);
+    const losses = ra.curve.filter((c) => Number.isFinite(c.loss)).map((c) => c.loss);
+    expect(losses[losses.length - 1]!).toBeLessThan(losses[0]!);
+    // a masked run cannot resume a replaced one
+    await expect(pretrain({ ...PRETRAIN_DEFAULTS, corpus, out: b, hidden: 6, batchSize: 4, checkpointEvery: 2, evalEvery: 1000, maxSteps: 70, resume: true, backend: "cpu" }, () => {})).rejects.toThrow(/cannot resume/);
+    await expect(pretrain({ ...PRETRAIN_DEFAULTS, corpus, out: join(dir, "rc"), hidden: 6, maxSteps: 1, backend: "cpu", objective: "replaced" }, () => {})).rejects.toThrow(/needs --confusions/);
+
+    const { config, lm } = loadPronounLm(a);
+    expect(config.objective).toBe("replaced");
+    const prep = { contextSentences: 2, maxLen: 128 };
+    const sides = [
+      prepareSide({ context: ["the sister saw him ."], sentence: "he saw her ." }, prep),
+      prepareSide({ context: [], sentence: "the house ." }, prep),
+      prepareSide({ context: ["she walked to the house ."], sentence: "she saw him ." }, prep),
+    ];
+    const all = replacedScores(lm, sides, 2);
+    const one = sides.map((s) => replacedScores(lm, [s], 1)[0]!);
+    all.forEach((s, i) => expect(s.score).toBeCloseTo(one[i]!.score, 5));
+    expect(all[1]!.score).toBe(0);
+    expect(all[0]!.logProbs.length).toBe(2);
+    expect(all[0]!.logProbs.every((x) => x < 0)).toBe(true);
+    // a real sentence of the corpus looks more original than the same sentence with its pronoun swapped to a seen confusion
+    const orig = replacedScores(lm, [prepareSide({ context: ["she walked to the house .", "the sister saw him ."], sentence: "he saw her ." }, prep)])[0]!;
+    const swapped = replacedScores(lm, [prepareSide({ context: ["she walked to the house .", "the sister saw him ."], sentence: "she saw her ." }, prep)])[0]!;
+    expect(orig.logProbs[0]!).toBeGreaterThan(swapped.logProbs[0]!);
+    lm.dispose();
+  }, 60000);
 
   it("zero-shot scores do not depend on batching; no pronoun scores 0", async () => {
     const { lm } = loadPronounLm(join(dir, "a"));

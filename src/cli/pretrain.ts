@@ -27,8 +27,11 @@ export function registerPretrain(program: Command): void {
     .option("--max-docs <n>", "use only the first N corpus documents (0 = all)", "0")
     .option("--resume", "continue from <out>/resume.ckpt", false)
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", d.backend)
+    .option("--objective <name>", "masked (predict a masked pronoun) | replaced (detect a pronoun swapped for a real system confusion)", "masked")
+    .option("--confusions <file>", "replaced: pair file whose R-vs-S pairs give the swaps (e.g. out/pairs/train.jsonl.gz)")
     .action(
       action(async (o: Record<string, unknown>) => {
+        if (o.objective !== "masked" && o.objective !== "replaced") throw new InputError(`--objective must be masked or replaced, got '${String(o.objective)}'`);
         const { pretrain } = await import("../pretrain/train.js");
         const r = await pretrain({
           corpus: String(o.corpus),
@@ -51,6 +54,8 @@ export function registerPretrain(program: Command): void {
           maxDocs: intOption("--max-docs", String(o.maxDocs), 0),
           resume: Boolean(o.resume),
           backend: String(o.backend),
+          objective: o.objective,
+          confusions: o.confusions as string | undefined,
         });
         process.stdout.write(`steps ${r.steps}, ${(r.seconds / 60).toFixed(1)} min of training in total, stopped: ${r.stopped}\n`);
       }),

@@ -7,7 +7,7 @@ import { encodeEmbeddingTable, decodeEmbeddingTable } from "../ranker/glove.js";
 import { packTensors, assignTensors, type TensorEntry } from "../ranker/tensors.js";
 import { sha256 } from "../ranker/checkpoint.js";
 import { Rng } from "../ranker/prng.js";
-import { PronounLm } from "./model.js";
+import { PronounLm, type PretrainObjective } from "./model.js";
 
 export const PRONOUN_LM_FORMAT = 1;
 
@@ -18,6 +18,8 @@ export interface PronounLmConfig {
   proneval: string;
   encoder: { kind: "glove-bilstm"; hidden: number; dropout: number; embeddingDim: number; vocabSize: number; embeddingSource: string };
   prepare: { contextSentences: number; maxLen: number };
+  /** Pretraining objective; absent = "masked" (models saved before the replaced objective existed). */
+  objective?: PretrainObjective;
   /** log P(pronoun) in the pretraining corpus, in the order of data/pronouns.json (for PMI scoring). */
   pronounLogPrior?: number[];
   files: { weights: { file: string; sha256: string; tensors: TensorEntry[] }; embeddings: { file: string; sha256: string; vocabSize: number } };
@@ -38,6 +40,7 @@ export function savePronounLm(dir: string, lm: PronounLm, meta: { prepare: Prono
     proneval: VERSION,
     encoder: { kind: "glove-bilstm", hidden: lm.hidden, dropout: lm.dropout, embeddingDim: lm.table.dim, vocabSize: lm.table.words.length, embeddingSource: lm.table.source },
     prepare: meta.prepare,
+    ...(lm.objective !== "masked" ? { objective: lm.objective } : {}),
     ...(lm.logPrior ? { pronounLogPrior: Array.from(lm.logPrior) } : {}),
     files: { weights: { file: "weights.bin", sha256: sha256(data), tensors: manifest }, embeddings: { file: "embeddings.bin", sha256: embHash, vocabSize: lm.table.words.length } },
     training: meta.training,
@@ -66,6 +69,7 @@ export function readPronounLmConfig(dir: string): PronounLmConfig {
   }
   if (cfg?.format !== "proneval-pronoun-lm") throw new InputError(`not a masked-pronoun model (format is ${JSON.stringify(cfg?.format)}; train one with proneval pretrain)`, file);
   if (cfg.formatVersion !== PRONOUN_LM_FORMAT) throw new InputError(`model format version ${cfg.formatVersion} cannot be read by proneval ${VERSION} (reads ${PRONOUN_LM_FORMAT})`, file);
+  if (cfg.objective !== undefined && cfg.objective !== "masked" && cfg.objective !== "replaced") throw new InputError(`unknown pretraining objective ${JSON.stringify(cfg.objective)} (masked or replaced)`, file);
   if (!(cfg.encoder?.hidden > 0) || !cfg.files?.weights || !cfg.files?.embeddings || !(cfg.prepare?.maxLen > 0)) throw new InputError("incomplete model configuration", file);
   return cfg;
 }
@@ -74,7 +78,7 @@ export function readPronounLmConfig(dir: string): PronounLmConfig {
 export function loadPronounLm(dir: string): { config: PronounLmConfig; lm: PronounLm } {
   const config = readPronounLmConfig(dir);
   const table = decodeEmbeddingTable(readChecked(dir, config.files.embeddings), join(dir, config.files.embeddings.file));
-  const lm = new PronounLm(table, config.encoder.hidden, 0, new Rng(0));
+  const lm = new PronounLm(table, config.encoder.hidden, 0, new Rng(0), config.objective ?? "masked");
   if (config.pronounLogPrior) {
     if (config.pronounLogPrior.length !== 42) throw new InputError("pronounLogPrior must have 42 values", join(dir, "config.json"));
     lm.logPrior = Float32Array.from(config.pronounLogPrior);

@@ -160,3 +160,73 @@ export function epochBatches(d: PretrainData, epoch: number, seed: number, batch
   }
   return rng.shuffle(batches);
 }
+
+/**
+ * Replaced objective: for each pronoun class, the classes real systems put in its place, from the
+ * R-vs-S pairs of a pair file (`ref_pronoun` -> `sys_pronoun`, several joined by "," zipped in order),
+ * as cumulative distributions; a class never confused gets none (replacement then uniform).
+ */
+export interface Confusions {
+  /** cumulative[c] over the 42 classes, or null. */
+  cumulative: Array<Float64Array | null>;
+  /** Confusion pairs read. */
+  pairs: number;
+}
+
+export async function readConfusions(file: string): Promise<Confusions> {
+  if (!existsSync(file)) throw new InputError("confusion pair file not found", file);
+  const inv = pronouns();
+  const counts = Array.from({ length: inv.list.length }, () => new Float64Array(inv.list.length));
+  let pairs = 0;
+  let n = 0;
+  for await (const line of streamLines(file)) {
+    n++;
+    if (!line.trim()) continue;
+    let r: { kind?: string; ref_pronoun?: unknown; sys_pronoun?: unknown };
+    try {
+      r = JSON.parse(line);
+    } catch (e) {
+      throw new InputError(`invalid JSON (${(e as Error).message})`, file, n);
+    }
+    if (r.kind !== "system" || typeof r.ref_pronoun !== "string" || typeof r.sys_pronoun !== "string") continue;
+    const refs = r.ref_pronoun.split(",");
+    const syss = r.sys_pronoun.split(",");
+    refs.forEach((rp, i) => {
+      const a = inv.indexOf(rp);
+      const b = inv.indexOf(syss[i] ?? "");
+      if (a >= 0 && b >= 0 && a !== b) {
+        counts[a]![b]!++;
+        pairs++;
+      }
+    });
+  }
+  if (pairs === 0) throw new InputError("no (reference, system) pronoun confusions found (expected R-vs-S pairs from proneval pairs)", file);
+  const cumulative = counts.map((c) => {
+    const tot = c.reduce((x, y) => x + y, 0);
+    if (!tot) return null;
+    let acc = 0;
+    return Float64Array.from(c, (x) => (acc += x / tot));
+  });
+  return { cumulative, pairs };
+}
+
+/**
+ * With probability 1/2 swaps the window's pronoun (at `mask`) for a confusion drawn for its class
+ * (label 1), else keeps it (label 0). `pronounRows[c]` is class c's embedding row.
+ */
+export function replaceWindow(w: MaskedWindow, conf: Confusions, pronounRows: Int32Array, rng: Rng): MaskedWindow {
+  if (rng.next() < 0.5) return { rows: w.rows, mask: w.mask, label: 0 };
+  const cum = conf.cumulative[w.label];
+  let c: number;
+  if (cum) {
+    const u = rng.next();
+    c = 0;
+    while (c < cum.length - 1 && cum[c]! <= u) c++;
+  } else {
+    c = rng.int(pronounRows.length - 1);
+    if (c >= w.label) c++;
+  }
+  const rows = w.rows.slice();
+  rows[w.mask] = pronounRows[c]!;
+  return { rows, mask: w.mask, label: 1 };
+}

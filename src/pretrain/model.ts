@@ -7,6 +7,13 @@ import { Rng } from "../ranker/prng.js";
 export const N_PRONOUNS = 42;
 
 /**
+ * `masked`: predict the pronoun at a masked position (42-way). `replaced`: the pronoun at the
+ * position is visible and may have been swapped for a wrong one; predict whether it was (binary;
+ * `MaskedWindow.label` is then 1 for swapped, 0 for original).
+ */
+export type PretrainObjective = "masked" | "replaced";
+
+/**
  * One masked window: table rows of context + sentence tokens, the masked position and the index
  * (0..41) of the pronoun that was there.
  */
@@ -37,44 +44,93 @@ export class PronounLm {
     readonly hidden: number,
     readonly dropout: number,
     rng: Rng,
+    readonly objective: PretrainObjective = "masked",
   ) {
     this.encoder = new GloveBiLstmEncoder(table, { hidden, dropout }, rng);
     const D = this.encoder.dim;
-    this.params.set("lm/W", tf.variable(uniformInit(rng, [D, N_PRONOUNS], 1 / Math.sqrt(D))));
-    this.params.set("lm/b", tf.variable(tf.zeros([N_PRONOUNS])));
+    if (objective === "masked") {
+      this.params.set("lm/W", tf.variable(uniformInit(rng, [D, N_PRONOUNS], 1 / Math.sqrt(D))));
+      this.params.set("lm/b", tf.variable(tf.zeros([N_PRONOUNS])));
+    } else {
+      this.params.set("rd/W", tf.variable(uniformInit(rng, [D, 1], 1 / Math.sqrt(D))));
+      this.params.set("rd/b", tf.variable(tf.zeros([1])));
+    }
   }
 
   allParams(): Map<string, tf.Variable> {
     return new Map([...this.encoder.params, ...this.params]);
   }
 
-  /** [B, 42] logits of the masked position of each window. */
-  logits(ws: MaskedWindow[], training: boolean, dropoutSeed = 0): tf.Tensor2D {
+  /**
+   * [B, T, D] encoder states of the windows; with `zeroAtMask` the input at each window's `mask`
+   * position is the all-zero vector (the masked objective), else the token itself is read.
+   */
+  private encode(ws: MaskedWindow[], training: boolean, dropoutSeed: number, zeroAtMask: boolean): { H: tf.Tensor3D; B: number; T: number } {
     const B = ws.length;
     const T = Math.max(1, ...ws.map((w) => w.rows.length));
     const rowsF = new Int32Array(B * T).fill(PAD_ROW);
     const rowsB = new Int32Array(B * T).fill(PAD_ROW);
     const lengths = new Int32Array(B);
-    const sel = new Float32Array(B * T);
     ws.forEach((w, b) => {
       const n = w.rows.length;
       lengths[b] = n;
       for (let t = 0; t < n; t++) {
-        const r = t === w.mask ? PAD_ROW : w.rows[t]!;
+        const r = zeroAtMask && t === w.mask ? PAD_ROW : w.rows[t]!;
         rowsF[t * B + b] = r;
         rowsB[(n - 1 - t) * B + b] = r;
       }
-      sel[b * T + w.mask] = 1;
     });
     const feats = { B, T, lengths, rowsF, rowsB };
-    const H = this.encoder.forward(feats as Parameters<GloveBiLstmEncoder["forward"]>[0], training, dropoutSeed); // [B, T, D]
-    // The masked position's vector, by a one-hot weighted sum (gather has no gradient on wasm).
-    const h = tf.sum(tf.mul(H, tf.tensor3d(sel, [B, T, 1])), 1) as tf.Tensor2D;
+    return { H: this.encoder.forward(feats as Parameters<GloveBiLstmEncoder["forward"]>[0], training, dropoutSeed), B, T };
+  }
+
+  /** The state at each window's `mask` position, by a one-hot weighted sum (gather has no gradient on wasm). */
+  private atMask(ws: MaskedWindow[], training: boolean, dropoutSeed: number, zeroAtMask: boolean): tf.Tensor2D {
+    const { H, B, T } = this.encode(ws, training, dropoutSeed, zeroAtMask);
+    const sel = new Float32Array(B * T);
+    ws.forEach((w, b) => (sel[b * T + w.mask] = 1));
+    return tf.sum(tf.mul(H, tf.tensor3d(sel, [B, T, 1])), 1) as tf.Tensor2D;
+  }
+
+  /** [B, 42] logits of the masked position of each window (masked objective). */
+  logits(ws: MaskedWindow[], training: boolean, dropoutSeed = 0): tf.Tensor2D {
+    if (this.objective !== "masked") throw new Error("logits() needs a masked-pronoun model");
+    const h = this.atMask(ws, training, dropoutSeed, true);
     return tf.add(tf.matMul(h, this.params.get("lm/W")!), this.params.get("lm/b")!) as tf.Tensor2D;
   }
 
-  /** Mean cross-entropy of the true pronouns. */
+  /** [B] logit of "the pronoun at `mask` was swapped" (replaced objective). */
+  detectLogits(ws: MaskedWindow[], training: boolean, dropoutSeed = 0): tf.Tensor1D {
+    if (this.objective !== "replaced") throw new Error("detectLogits() needs a replaced-pronoun model");
+    const h = this.atMask(ws, training, dropoutSeed, false);
+    return tf.reshape(tf.add(tf.matMul(h, this.params.get("rd/W")!), this.params.get("rd/b")!), [ws.length]) as tf.Tensor1D;
+  }
+
+  /**
+   * Replaced objective, scoring: log P(original) = -softplus(z) at every listed position of each
+   * window, from one pass per window (nothing is masked, so one pass serves all positions).
+   */
+  originalLogProbs(rows: Int32Array[], positions: number[][]): Float32Array[] {
+    const ws = rows.map((r) => ({ rows: r, mask: 0, label: 0 }));
+    const t = tf.tidy(() => {
+      const { H, B, T } = this.encode(ws, false, 0, false);
+      const z = tf.reshape(tf.add(tf.matMul(tf.reshape(H, [B * T, this.encoder.dim]), this.params.get("rd/W")!), this.params.get("rd/b")!), [B, T]);
+      return tf.neg(tf.softplus(z));
+    });
+    const v = t.dataSync() as Float32Array;
+    const T = t.shape[1]!;
+    t.dispose();
+    return positions.map((ps, b) => Float32Array.from(ps, (p) => v[b * T + p]!));
+  }
+
+  /** Mean cross-entropy of the true pronouns (masked), or of swapped/original (replaced). */
   loss(ws: MaskedWindow[], training: boolean, dropoutSeed = 0): tf.Scalar {
+    if (this.objective === "replaced") {
+      const z = this.detectLogits(ws, training, dropoutSeed);
+      const y = tf.tensor1d(Float32Array.from(ws, (w) => w.label));
+      // Binary cross-entropy with logits: softplus(z) - y z.
+      return tf.mean(tf.sub(tf.softplus(z), tf.mul(y, z))) as tf.Scalar;
+    }
     const logits = this.logits(ws, training, dropoutSeed);
     const onehot = tf.oneHot(tf.tensor1d(Int32Array.from(ws.map((w) => w.label)), "int32"), N_PRONOUNS);
     return tf.neg(tf.mean(tf.sum(tf.mul(tf.logSoftmax(logits), onehot), 1))) as tf.Scalar;

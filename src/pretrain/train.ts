@@ -12,8 +12,9 @@ import { sha256 } from "../ranker/checkpoint.js";
 import { readRankerPairs, fileSignature } from "../ranker/data.js";
 import { Rng } from "../ranker/prng.js";
 import { ProgressLine, fmtDuration } from "../ranker/progress.js";
-import { PronounLm } from "./model.js";
-import { corpusCounts, loadPretrainData, makeWindow, epochBatches } from "./data.js";
+import { PronounLm, type PretrainObjective } from "./model.js";
+import { corpusCounts, loadPretrainData, makeWindow, epochBatches, readConfusions, replaceWindow, type Confusions } from "./data.js";
+import { replacedEval } from "./replaced.js";
 import { zeroShotEval, logPriorFromLabels } from "./zeroshot.js";
 import { savePronounLm } from "./checkpoint.js";
 import { PRETRAIN_DEFAULTS } from "./defaults.js";
@@ -40,6 +41,10 @@ export interface PretrainOptions {
   maxDocs: number;
   resume: boolean;
   backend: string;
+  /** Default masked; replaced needs `confusions`. */
+  objective?: PretrainObjective;
+  /** Pair file whose R-vs-S pairs give the replacement distribution (replaced objective). */
+  confusions?: string;
 }
 
 export { PRETRAIN_DEFAULTS };
@@ -73,9 +78,11 @@ interface ResumeHeader {
   tensors: ReturnType<typeof packTensors>["manifest"];
 }
 
-function optionsKey(o: PretrainOptions, corpusSig: string, tableSha: string): string {
+function optionsKey(o: PretrainOptions, corpusSig: string, tableSha: string, confSig: string | null): string {
   const { hidden, dropout, batchSize, lr, clip, seed, maxLen, contextSentences, vocabCap, maxDocs } = o;
-  return JSON.stringify({ hidden, dropout, batchSize, lr, clip, seed, maxLen, contextSentences, vocabCap, maxDocs, corpusSig, tableSha });
+  // The objective enters the key only when it is not the original one, so masked runs started before it existed still resume.
+  const extra = o.objective && o.objective !== "masked" ? { objective: o.objective, confSig } : {};
+  return JSON.stringify({ hidden, dropout, batchSize, lr, clip, seed, maxLen, contextSentences, vocabCap, maxDocs, corpusSig, tableSha, ...extra });
 }
 
 
@@ -122,11 +129,21 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   log(`corpus: ${data.tokens} tokens, ${data.sentOff.length - 1} sentences, ${data.targets.length} target sentences (${data.skippedLong} longer than ${opts.maxLen} tokens skipped), loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
   const devPairs = opts.dev ? subsample(await readRankerPairs(opts.dev, "crc"), opts.maxDevPairs, opts.seed) : [];
-  const lm = new PronounLm(table, opts.hidden, opts.dropout, new Rng(opts.seed));
+  const objective = opts.objective ?? "masked";
+  let conf: Confusions | undefined;
+  let confSig: string | null = null;
+  if (objective === "replaced") {
+    if (!opts.confusions) throw new InputError("--objective replaced needs --confusions <pair file> (the R-vs-S training pairs give the replacement distribution)");
+    conf = await readConfusions(opts.confusions);
+    confSig = await fileSignature(opts.confusions, conf.pairs);
+    log(`replacement distribution: ${conf.pairs} (reference, system) pronoun confusions from ${opts.confusions}`);
+  }
+  const pronounRows = Int32Array.from(pronounList(), (p) => vocab.row(p));
+  const lm = new PronounLm(table, opts.hidden, opts.dropout, new Rng(opts.seed), objective);
   lm.logPrior = logPriorFromLabels(data.pronLabel);
   const params = lm.allParams();
   const adam = new Adam(params, opts.lr);
-  const key = optionsKey(opts, corpusSig, tableSha);
+  const key = optionsKey(opts, corpusSig, tableSha, confSig);
   const resumePath = join(opts.out, "resume.ckpt");
   let epoch = 0;
   let batchInEpoch = 0;
@@ -171,19 +188,20 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   const saveModel = (): void => {
     savePronounLm(opts.out, lm, {
       prepare: { contextSentences: opts.contextSentences, maxLen: opts.maxLen },
-      training: { corpus: corpusSig, step, windows, tokens, seconds: Math.round(elapsed()), seed: opts.seed, batchSize: opts.batchSize, lr: opts.lr, backend: backend.backend, lastDev: [...curve].reverse().find((c) => c.dev)?.dev ?? null, proneval: VERSION },
+      training: { corpus: corpusSig, ...(objective !== "masked" ? { objective, confusions: confSig } : {}), step, windows, tokens, seconds: Math.round(elapsed()), seed: opts.seed, batchSize: opts.batchSize, lr: opts.lr, backend: backend.backend, lastDev: [...curve].reverse().find((c) => c.dev)?.dev ?? null, proneval: VERSION },
     });
     writeFileAtomic(join(opts.out, "curve.json"), JSON.stringify({ options: { ...opts, resume: undefined }, curve }, null, 1) + "\n");
   };
   const evaluate = (): PretrainCurvePoint["dev"] => {
     if (!devPairs.length) return undefined;
     const e0 = Date.now();
-    const both = zeroShotEval(lm, devPairs, "crc", { contextSentences: opts.contextSentences, maxLen: opts.maxLen });
+    const prep = { contextSentences: opts.contextSentences, maxLen: opts.maxLen };
+    const both = objective === "replaced" ? replacedEval(lm, devPairs, "crc", prep) : zeroShotEval(lm, devPairs, "crc", prep);
     const r = both.sum;
-    const pmi = { overall: both.pmi.overall.accuracy, system: both.pmi.byKind.system?.accuracy, noisy: both.pmi.byKind.noisy?.accuracy };
+    const pmi = both.pmi ? { overall: both.pmi.overall.accuracy, system: both.pmi.byKind.system?.accuracy, noisy: both.pmi.byKind.noisy?.accuracy } : undefined;
     const seconds = (Date.now() - e0) / 1000;
     evalSeconds += seconds;
-    return { overall: r.overall.accuracy, system: r.byKind.system?.accuracy, noisy: r.byKind.noisy?.accuracy, pairs: r.pairs, seconds, pmi };
+    return { overall: r.overall.accuracy, system: r.byKind.system?.accuracy, noisy: r.byKind.noisy?.accuracy, pairs: r.pairs, seconds, ...(pmi ? { pmi } : {}) };
   };
 
   let stopSignal = false;
@@ -228,8 +246,13 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
           stopped = "signal";
           break outer;
         }
-        const ws = batches[batchInEpoch]!.map(([k, j]) => makeWindow(data, k, j, opts.maxLen, opts.contextSentences));
         const dropSeed = (opts.seed * 31 + step) >>> 0;
+        // Replacements are drawn from a generator seeded by the step, so a resumed run draws the same ones.
+        const swapRng = conf ? new Rng((dropSeed * 2654435761) >>> 0) : undefined;
+        const ws = batches[batchInEpoch]!.map(([k, j]) => {
+          const w = makeWindow(data, k, j, opts.maxLen, opts.contextSentences);
+          return conf ? replaceWindow(w, conf, pronounRows, swapRng!) : w;
+        });
         const { value, grads } = tf.variableGrads(() => lm.loss(ws, true, dropSeed), [...params.values()]);
         const loss = value.dataSync()[0]!;
         value.dispose();
