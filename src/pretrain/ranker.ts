@@ -8,6 +8,7 @@ import { Rng } from "../ranker/prng.js";
 import { ProgressLine } from "../ranker/progress.js";
 import { loadPronounLm } from "./checkpoint.js";
 import { zeroShotScores } from "./zeroshot.js";
+import { replacedScores } from "./replaced.js";
 import { Adam } from "../ranker/adam.js";
 import { subsample } from "./train.js";
 
@@ -62,6 +63,12 @@ export async function trainOnTop(o: OnTopOptions, log: (m: string) => void = (m)
   const load = async (file: string, n: number): Promise<Prepared> => {
     const pairs = subsample(await readRankerPairs(file, "crc"), n, o.seed);
     const { pos, neg } = preparePairs(pairs, "crc", prep);
+    if (lm.objective === "replaced") {
+      // A replaced-pronoun model's feature is log P(original) of each pronoun (no prior to subtract).
+      const rs = replacedScores(lm, pos.concat(neg), 128, (d, t) => line.update(`log P(original) of ${file}: ${d}/${t} sides`));
+      line.done();
+      return { pairs, pos, neg, lpPos: rs.slice(0, pairs.length).map((r) => r.logProbs), lpNeg: rs.slice(pairs.length).map((r) => r.logProbs) };
+    }
     const zs = zeroShotScores(lm, pos.concat(neg), 128, (d, t) => line.update(`masked log-probabilities of ${file}: ${d}/${t} windows`));
     line.done();
     // With a corpus prior, the feature is the PMI (better zero-shot than the raw log-probability).
