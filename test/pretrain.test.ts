@@ -233,6 +233,21 @@ describe("masked-pronoun data and training", () => {
     expect(r.a).toBe(1);
   });
 
+  it("the finetune variant trains encoder and head on margin + masked-pronoun loss", async () => {
+    const pairs = join(dir, "pairs-ft.jsonl");
+    const mk = (i: number, pos: string, neg: string, kind: string) =>
+      JSON.stringify({ id: `p${i}`, lang: "de", context: ["the sister saw him ."], positive: pos, negative: neg, kind, ref_pronoun: "he", sys_pronoun: "she", origin: "t" });
+    const lines = [];
+    for (let i = 0; i < 8; i++) lines.push(mk(i, "he saw her .", "she saw her .", i % 2 ? "noisy" : "system"));
+    writeFileSync(pairs, lines.join("\n") + "\n");
+    const logs: string[] = [];
+    const r = await trainOnTop({ lmDir: join(dir, "a"), train: pairs, dev: pairs, variant: "finetune", epochs: 3, batchSize: 4, lr: 0.02, seed: 1, maxTrainPairs: 0, maxDevPairs: 0, maxMinutes: 0, corpus, lmBatchSize: 4 }, (m) => logs.push(m));
+    expect(r.dev.length).toBe(3);
+    expect(r.dev[2]!.overall.accuracy).toBe(1); // one repeated pair: learnt
+    expect(logs.some((l) => /masked-pronoun loss [0-9.]+/.test(l))).toBe(true);
+    await expect(trainOnTop({ lmDir: join(dir, "a"), train: pairs, dev: pairs, variant: "finetune", epochs: 1, batchSize: 4, lr: 0.02, seed: 1, maxTrainPairs: 0, maxDevPairs: 0, maxMinutes: 0 }, () => {})).rejects.toThrow(/needs --corpus/);
+  }, 60000);
+
   it("refuses a missing or foreign model directory", () => {
     expect(() => loadPronounLm(join(dir, "nope"))).toThrow(/not found/);
     writeFileSync(join(dir, "config.json"), JSON.stringify({ format: "proneval-ranker" }));

@@ -70,7 +70,10 @@ export function registerPretrainOnTop(program: Command): void {
     .requiredOption("--lm <dir>", "masked-pronoun model directory (proneval pretrain -o)")
     .requiredOption("--train <file>", "training pair file (CRC)")
     .requiredOption("--dev <file>", "dev pair file (CRC)")
-    .option("--variant <v>", "frozen | frozen+lp", "frozen+lp")
+    .option("--variant <v>", "frozen | frozen+lp | finetune (encoder trained too, margin + masked-pronoun loss)", "frozen+lp")
+    .option("--corpus <file>", "finetune: the pretraining corpus, for the masked-pronoun loss")
+    .option("--lm-weight <x>", "finetune: weight of the masked-pronoun loss", "1")
+    .option("--lm-batch-size <n>", "finetune: corpus windows per step", "32")
     .option("--epochs <n>", "epochs", "3")
     .option("--batch-size <n>", "pairs per step", "32")
     .option("--lr <x>", "Adam learning rate", "1e-3")
@@ -83,7 +86,7 @@ export function registerPretrainOnTop(program: Command): void {
     .action(
       action(async (o: Record<string, unknown>) => {
         const variant = String(o.variant);
-        if (variant !== "frozen" && variant !== "frozen+lp") throw new InputError(`unknown variant '${variant}' (expected frozen or frozen+lp)`);
+        if (variant !== "frozen" && variant !== "frozen+lp" && variant !== "finetune") throw new InputError(`unknown variant '${variant}' (expected frozen, frozen+lp or finetune)`);
         const { selectBackend, describeBackend } = await import("../ranker/backend.js");
         process.stderr.write(describeBackend(await selectBackend(String(o.backend))) + "\n");
         const { trainOnTop, pct } = await import("../pretrain/ranker.js");
@@ -99,6 +102,9 @@ export function registerPretrainOnTop(program: Command): void {
           maxTrainPairs: intOption("--max-train-pairs", String(o.maxTrainPairs), 0),
           maxDevPairs: intOption("--max-dev-pairs", String(o.maxDevPairs), 0),
           maxMinutes: floatOption("--max-minutes", String(o.maxMinutes)),
+          corpus: o.corpus as string | undefined,
+          lmWeight: floatOption("--lm-weight", String(o.lmWeight)),
+          lmBatchSize: intOption("--lm-batch-size", String(o.lmBatchSize), 1),
         });
         if (o.json) writeFileAtomic(String(o.json), JSON.stringify({ options: o, ...r }, null, 1) + "\n");
         process.stdout.write(`zero-shot: ${pct(r.zeroShotDev)}\n`);

@@ -11,6 +11,10 @@ import { zeroShotScores } from "./zeroshot.js";
 import { replacedScores } from "./replaced.js";
 import { Adam } from "../ranker/adam.js";
 import { subsample } from "./train.js";
+import { InputError } from "../io/errors.js";
+import { Vocab } from "../ranker/glove.js";
+import { loadPretrainData, makeWindow, epochBatches } from "./data.js";
+import type { MaskedWindow } from "./model.js";
 
 /**
  * The paper's attention ranker trained with the margin loss on the mined real pairs, on top of
@@ -20,9 +24,12 @@ import { subsample } from "./train.js";
  *    model; minus the pronoun's corpus log-prior, i.e. PMI, when the model has one) enters its score, u_k = LN(...) z + a * lp_k, with a learned a initialised to 1 and
  *    the head's z initialised to 0, so training starts exactly at the zero-shot ranking and the
  *    margin loss can only add to it.
- * Pairs are CRC; the masked log-probabilities are computed once (the encoder is frozen).
+ *  - "finetune": the head and the encoder both train, on the margin loss of the pairs plus
+ *    `lmWeight` times the masked-pronoun loss on a batch of pretraining-corpus windows at every step,
+ *    so that the encoder keeps predicting pronouns while it learns to rank (needs `corpus`).
+ * Pairs are CRC; the masked log-probabilities are computed once (frozen variants).
  */
-export type OnTopVariant = "frozen" | "frozen+lp";
+export type OnTopVariant = "frozen" | "frozen+lp" | "finetune";
 
 export interface OnTopOptions {
   lmDir: string;
@@ -36,6 +43,12 @@ export interface OnTopOptions {
   maxTrainPairs: number;
   maxDevPairs: number;
   maxMinutes: number;
+  /** finetune: the pretraining corpus (JSONL) whose windows give the masked-pronoun loss. */
+  corpus?: string;
+  /** finetune: weight of the masked-pronoun loss (default 1). */
+  lmWeight?: number;
+  /** finetune: corpus windows per step (default 32). */
+  lmBatchSize?: number;
 }
 
 export interface OnTopResult {
@@ -60,9 +73,13 @@ export async function trainOnTop(o: OnTopOptions, log: (m: string) => void = (m)
   const { config, lm } = loadPronounLm(o.lmDir);
   const prep = config.prepare;
   const line = new ProgressLine();
-  const load = async (file: string, n: number): Promise<Prepared> => {
+  const finetune = o.variant === "finetune";
+  if (finetune && lm.objective !== "masked") throw new InputError("--variant finetune needs a masked-pronoun model (its loss keeps the encoder predicting pronouns)", o.lmDir);
+  if (finetune && !o.corpus) throw new InputError("--variant finetune needs --corpus (the pretraining corpus, for the masked-pronoun loss)");
+  const load = async (file: string, n: number, withLp = true): Promise<Prepared> => {
     const pairs = subsample(await readRankerPairs(file, "crc"), n, o.seed);
     const { pos, neg } = preparePairs(pairs, "crc", prep);
+    if (!withLp) return { pairs, pos, neg, lpPos: pos.map(() => []), lpNeg: neg.map(() => []) };
     if (lm.objective === "replaced") {
       // A replaced-pronoun model's feature is log P(original) of each pronoun (no prior to subtract).
       const rs = replacedScores(lm, pos.concat(neg), 128, (d, t) => line.update(`log P(original) of ${file}: ${d}/${t} sides`));
@@ -76,7 +93,7 @@ export async function trainOnTop(o: OnTopOptions, log: (m: string) => void = (m)
     const feat = (z: (typeof zs)[number]): number[] => (prior ? z.logProbs.map((x, k) => x - prior[z.labels[k]!]!) : z.logProbs);
     return { pairs, pos, neg, lpPos: zs.slice(0, pairs.length).map(feat), lpNeg: zs.slice(pairs.length).map(feat) };
   };
-  const train = await load(o.train, o.maxTrainPairs);
+  const train = await load(o.train, o.maxTrainPairs, o.variant === "frozen+lp");
   const dev = await load(o.dev, o.maxDevPairs);
   const zsDev = accuracyReport(dev.pairs, { pos: Float32Array.from(dev.lpPos, sum), neg: Float32Array.from(dev.lpNeg, sum) }, "crc");
   log(`zero-shot on these dev pairs: ${pct(zsDev)}`);
@@ -90,8 +107,25 @@ export async function trainOnTop(o: OnTopOptions, log: (m: string) => void = (m)
     model.params.get("head/z")!.assign(tf.zeros(model.params.get("head/z")!.shape));
     model.params.get("head/w")!.assign(tf.ones(model.params.get("head/w")!.shape));
   }
-  const trainable = new Map<string, tf.Variable>([...model.params, ...(useLp ? ([["ontop/a", aVar]] as Array<[string, tf.Variable]>) : [])]);
+  const trainable = new Map<string, tf.Variable>([
+    ...(finetune ? [...model.allParams(), ...lm.params] : model.params),
+    ...(useLp ? ([["ontop/a", aVar]] as Array<[string, tf.Variable]>) : []),
+  ]);
   const adam = new Adam(trainable, o.lr);
+  // finetune: an endless seeded stream of masked corpus windows (epochs of the pretraining order, offset so they differ from pretraining's).
+  const lmWeight = o.lmWeight ?? 1;
+  const corpusData = finetune ? await loadPretrainData(o.corpus!, new Vocab(lm.table.words), prep.maxLen) : undefined;
+  let lmEpoch = 1000;
+  let lmBatches: Array<Array<[number, number]>> = [];
+  let lmCursor = 0;
+  const nextLmWindows = (): MaskedWindow[] => {
+    if (lmCursor >= lmBatches.length) {
+      lmBatches = epochBatches(corpusData!, lmEpoch++, o.seed, o.lmBatchSize ?? 32, prep.maxLen, prep.contextSentences);
+      lmCursor = 0;
+    }
+    return lmBatches[lmCursor++]!.map(([k, j]) => makeWindow(corpusData!, k, j, prep.maxLen, prep.contextSentences));
+  };
+  let lmLossSum = 0;
 
   const lpTensor = (lps: number[][], S: number): tf.Tensor2D => {
     const v = new Float32Array(lps.length * S);
@@ -139,21 +173,30 @@ export async function trainOnTop(o: OnTopOptions, log: (m: string) => void = (m)
       const batch = await model.makeBatch(idx.map((i) => train.pos[i]!).concat(idx.map((i) => train.neg[i]!)));
       const lps = idx.map((i) => train.lpPos[i]!).concat(idx.map((i) => train.lpNeg[i]!));
       const B = idx.length;
+      const lmWs = finetune ? nextLmWindows() : undefined;
+      let lmLoss: tf.Scalar | undefined;
       const { value, grads } = tf.variableGrads(() => {
         const y = scoreY(batch, lps);
-        return marginLoss(y.slice(0, B) as tf.Tensor1D, y.slice(B, B) as tf.Tensor1D);
+        const margin = marginLoss(y.slice(0, B) as tf.Tensor1D, y.slice(B, B) as tf.Tensor1D);
+        if (!lmWs) return margin;
+        lmLoss = tf.keep(lm.loss(lmWs, true));
+        return tf.add(margin, tf.mul(lmWeight, lmLoss)) as tf.Scalar;
       }, [...trainable.values()]);
-      lossSum += value.dataSync()[0]! * B;
+      const lmL = lmLoss ? (lmLoss as tf.Scalar).dataSync()[0]! : 0;
+      lmLoss?.dispose();
+      lmLossSum += lmL * B;
+      lossSum += (value.dataSync()[0]! - lmWeight * lmL) * B;
       value.dispose();
       adam.apply(new Map([...trainable].map(([key, v]) => [key, grads[v.name]!] as [string, tf.Tensor])), 5);
       tf.dispose(Object.values(grads));
       model.disposeBatch(batch);
-      line.update(`on-top ${o.variant} epoch ${ep + 1}/${o.epochs} pairs ${Math.min(n, k + B)}/${n} loss ${(lossSum / Math.min(n, k + B)).toFixed(4)}`);
+      line.update(`on-top ${o.variant} epoch ${ep + 1}/${o.epochs} pairs ${Math.min(n, k + B)}/${n} loss ${(lossSum / Math.min(n, k + B)).toFixed(4)}${finetune ? ` masked-pronoun loss ${(lmLossSum / Math.min(n, k + B)).toFixed(3)}` : ""}`);
     }
     line.done();
     const r = await evaluate(dev);
     devReports.push(r);
-    log(`epoch ${ep + 1}: train loss ${(lossSum / n).toFixed(4)}, dev ${pct(r)}${useLp ? `, a = ${aVar.dataSync()[0]!.toFixed(3)}` : ""}`);
+    log(`epoch ${ep + 1}: train loss ${(lossSum / n).toFixed(4)}${finetune ? `, masked-pronoun loss ${(lmLossSum / n).toFixed(3)}` : ""}, dev ${pct(r)}${useLp ? `, a = ${aVar.dataSync()[0]!.toFixed(3)}` : ""}`);
+    lmLossSum = 0;
   }
   const a = useLp ? aVar.dataSync()[0]! : null;
   adam.dispose();
