@@ -39,6 +39,12 @@ describe("exact single-pass zero-shot scoring", () => {
       return { rows, masks: m, labels: m.map(() => rng.int(N_PRONOUNS)) };
     });
     ws.push({ rows: Int32Array.from([3, 4]), masks: [], labels: [] });
+    // Shared prefixes and suffixes (one trie path serves several windows): a window, the same
+    // tokens with other masks, a prefix of it, and one differing in a single middle token.
+    const base = Int32Array.from([5, 9, 2, 14, 7, 3, 11, 6]);
+    const alt = Int32Array.from(base);
+    alt[4] = 12;
+    ws.push({ rows: base, masks: [3, 7], labels: [1, 2] }, { rows: base, masks: [0, 5], labels: [4, 4] }, { rows: base.slice(0, 5), masks: [4, 2], labels: [3, 0] }, { rows: alt, masks: [4, 6], labels: [5, 1] });
     const fast = singlePassLogProbs(lm, ws);
     let checked = 0;
     ws.forEach((w, i) => {
@@ -63,6 +69,9 @@ describe("exact single-pass zero-shot scoring", () => {
     const sides = [
       prepareSide({ context: ["the sister saw him .", "she walked to the house ."], sentence: "he saw her ." }, prep),
       prepareSide({ context: [], sentence: "the house ." }, prep),
+      // Same context as the first, one pronoun changed (a reference and a system output under CRC).
+      prepareSide({ context: ["the sister saw him .", "she walked to the house ."], sentence: "she saw her ." }, prep),
+      prepareSide({ context: ["the sister saw him .", "she walked to the house ."], sentence: "he saw her ." }, prep),
       prepareSide({ context: ["she walked to the house ."], sentence: "it walked to them" }, prep),
       prepareSide({ context: ["they saw it ."], sentence: "we" }, prep),
       prepareSide({ context: [], sentence: "you saw the sister , i walked to her house , they saw him ." }, prep),
@@ -81,7 +90,7 @@ describe("exact single-pass zero-shot scoring", () => {
       });
     }
     expect(slow[1]!.score).toBe(0);
-    expect(slow[4]!.logProbs.length).toBe(5);
+    expect(slow[6]!.logProbs.length).toBe(5);
     lm.dispose();
   });
 });

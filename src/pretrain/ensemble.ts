@@ -221,6 +221,7 @@ export async function loadEnsembleScorer(dir: string, opts: LoadScorerOptions = 
 }
 
 function checkCompatible(ranker: Scorer, lm: PronounLm, lmConfig: PronounLmConfig, file: string): void {
+  if (lm.objective !== "masked") throw new InputError(`the ensemble needs a masked-pronoun model (this one was trained with --objective ${lm.objective})`, file);
   if (!lm.logPrior) throw new InputError("the masked-pronoun model has no pronoun prior (pronounLogPrior): PMI is unavailable", file);
   const a = ranker.config.prepare;
   const b = lmConfig.prepare;

@@ -26,9 +26,9 @@ export type ZeroShotMethod = "single-pass" | "masked";
  * each sentence pronoun is masked in turn and the model's log-probability of the pronoun that is
  * really there is summed. `single-pass` (default; single-pass.ts) gets every pronoun of a side from
  * one pass per direction, `masked` runs one full pass per masked pronoun (the reference
- * implementation; same values up to float rounding). Inputs are sorted by length into batches of
- * `batchSize` (sides, or masked windows for `masked`); a value does not depend on its batch
- * (padding is never read), so scores are independent of batching.
+ * implementation; same values up to float rounding). `masked` sorts windows by length into
+ * batches of `batchSize`; `single-pass` processes chunks of 32 * batchSize sides. A value does not
+ * depend on its batch or chunk (padding is never read), so scores are independent of batching.
  */
 export function zeroShotScores(
   lm: PronounLm,
@@ -46,11 +46,13 @@ export function zeroShotScores(
       if (s.pronounPos.length === 0) return;
       jobs.push({ side: i, w: { rows: Int32Array.from(s.tokens, (t) => vocab.row(t)), masks: s.pronounPos, labels: out[i]!.labels } });
     });
-    // Chunks of several batches: single-pass batches each direction by its own lengths inside a chunk.
-    const chunk = 16 * batchSize;
+    // Lexicographic order puts windows sharing a prefix (same context) into the same chunk, where
+    // single-pass computes the prefix once; chunks of 32 batches bound memory and pace progress.
+    jobs.sort((a, b) => compareRows(a.w.rows, b.w.rows));
+    const chunk = 32 * batchSize;
     for (let b = 0; b < jobs.length; b += chunk) {
       const part = jobs.slice(b, b + chunk);
-      const lp = singlePassLogProbs(lm, part.map((j) => j.w), batchSize);
+      const lp = singlePassLogProbs(lm, part.map((j) => j.w));
       part.forEach((j, q) => (out[j.side]!.logProbs = Array.from(lp[q]!)));
       onBatch?.(Math.min(b + chunk, jobs.length), jobs.length);
     }
@@ -75,6 +77,12 @@ export function zeroShotScores(
     o.pmi = o.logProbs.reduce((a, x, k) => a + x - (prior ? prior[o.labels[k]!]! : 0), 0);
   }
   return out;
+}
+
+function compareRows(a: Int32Array, b: Int32Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }
 
 /** Zero-shot accuracy on a pair file's pairs (positive strictly above negative), by kind etc. */

@@ -272,3 +272,75 @@ export function lstmStepZeroInput(hPrev: Float32Array, cPrev: Float32Array, U: t
   }
   return out;
 }
+
+/**
+ * Inference only: LSTM states over a forest of token sequences sharing prefixes (a trie: one node
+ * per distinct prefix, so a shared prefix is computed once), level by level, one product per
+ * level. Nodes are in depth order: the nodes of depth t are levelStart[t]..levelStart[t+1]-1 and
+ * each node's parent (parent[k], -1 at depth 0) is on the level before. nodeProj[k] is the row of
+ * `proj` ([R*4h], x W + bias of the node's token) to use. The arithmetic of each node is that of
+ * a step of the recurrence above. Returns the states of the nodes listed in `want` ([want.length*h] each).
+ */
+export function lstmForestStates(proj: Float32Array, nodeProj: Int32Array, parent: Int32Array, levelStart: Int32Array, U: tf.Tensor, h: number, want: Int32Array): DirectionStates {
+  const G = 4 * h;
+  const hsOut = new Float32Array(want.length * h);
+  const csOut = new Float32Array(want.length * h);
+  const wantOrder = Array.from(want.keys()).sort((a, b) => want[a]! - want[b]!);
+  let w = 0;
+  let prevH = new Float32Array(0);
+  let prevC = new Float32Array(0);
+  let prevStart = 0;
+  for (let t = 0; t + 1 < levelStart.length; t++) {
+    const s0 = levelStart[t]!;
+    const n = levelStart[t + 1]! - s0;
+    if (n === 0) break;
+    let rec: Float32Array | null = null;
+    if (t > 0) {
+      const hp = new Float32Array(n * h);
+      for (let k = 0; k < n; k++) {
+        const pk = parent[s0 + k]! - prevStart;
+        hp.set(prevH.subarray(pk * h, (pk + 1) * h), k * h);
+      }
+      const r = tf.tidy(() => tf.matMul(tf.tensor2d(hp, [n, h]), U as tf.Tensor2D));
+      rec = r.dataSync() as Float32Array;
+      r.dispose();
+    }
+    const curH = new Float32Array(n * h);
+    const curC = new Float32Array(n * h);
+    for (let k = 0; k < n; k++) {
+      const go = nodeProj[s0 + k]! * G;
+      const r = k * G;
+      const po = t > 0 ? (parent[s0 + k]! - prevStart) * h : 0;
+      for (let j = 0; j < h; j++) {
+        let ai = proj[go + j]!;
+        let af = proj[go + h + j]!;
+        let ao = proj[go + 2 * h + j]!;
+        let ag = proj[go + 3 * h + j]!;
+        if (rec) {
+          ai += rec[r + j]!;
+          af += rec[r + h + j]!;
+          ao += rec[r + 2 * h + j]!;
+          ag += rec[r + 3 * h + j]!;
+        }
+        const i = 0.5 + 0.5 * fastTanh(0.5 * ai);
+        const f = 0.5 + 0.5 * fastTanh(0.5 * af);
+        const o = 0.5 + 0.5 * fastTanh(0.5 * ao);
+        const g = fastTanh(ag);
+        const c = (t > 0 ? f * prevC[po + j]! : 0) + i * g;
+        curC[k * h + j] = c;
+        curH[k * h + j] = o * fastTanh(c);
+      }
+    }
+    const s1 = s0 + n;
+    while (w < wantOrder.length && want[wantOrder[w]!]! < s1) {
+      const q = wantOrder[w++]!;
+      const k = want[q]! - s0;
+      hsOut.set(curH.subarray(k * h, (k + 1) * h), q * h);
+      csOut.set(curC.subarray(k * h, (k + 1) * h), q * h);
+    }
+    prevH = curH;
+    prevC = curC;
+    prevStart = s0;
+  }
+  return { hs: hsOut, cs: csOut };
+}
