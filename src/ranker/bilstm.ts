@@ -74,13 +74,8 @@ interface DirState {
  * also keeps padding from costing time.
  */
 function runDirection(x: Float32Array, W: tf.Tensor, U: tf.Tensor, bias: tf.Tensor, B: number, T: number, d: number, h: number, lengths: Int32Array): DirState {
-  const xw = tf.tidy(() => tf.add(tf.matMul(tf.tensor2d(x, [T * B, d]), W as tf.Tensor2D), bias)).dataSync() as Float32Array;
-  return recurDirection(xw, U, B, T, h, lengths);
-}
-
-/** The recurrence of runDirection from the input projections xw = x W + bias ([T*B*4h], activated in place). */
-function recurDirection(xw: Float32Array, U: tf.Tensor, B: number, T: number, h: number, lengths: Int32Array): DirState {
   const G = 4 * h;
+  const xw = tf.tidy(() => tf.add(tf.matMul(tf.tensor2d(x, [T * B, d]), W as tf.Tensor2D), bias)).dataSync() as Float32Array;
   const gates = xw; // activated in place
   const cs = new Float32Array(T * B * h);
   const tcs = new Float32Array(T * B * h);
@@ -223,33 +218,15 @@ export function biLstm(inp: BiLstmInputs, p: BiLstmParams, h: number): tf.Tensor
   return op(p.Wf, p.Uf, p.bf, p.Wb, p.Ub, p.bb) as tf.Tensor3D;
 }
 
-/** Per-step states of one direction, time-major [T*B*h]. */
+/** Hidden and cell states ([n*h] each). */
 export interface DirectionStates {
   hs: Float32Array;
   cs: Float32Array;
 }
 
 /**
- * Inference only (not differentiable): the hidden and cell states of every step of one direction,
- * computed by the training op's own recurrence, from precomputed input projections
- * xw = x W + bias ([T*B*4h], time-major; overwritten). `steps[b]` bounds how many steps row b
- * runs, so a caller that needs only a prefix does not pay for the rest; states past it stay 0.
- * Rows sorted by decreasing steps multiply only the active prefix at each step.
- */
-export function lstmDirectionStates(xw: Float32Array, U: tf.Tensor, B: number, T: number, h: number, steps: Int32Array): DirectionStates {
-  let out: DirectionStates | undefined;
-  // The recurrence leaves its per-step product tensors to the caller's scope (the training op
-  // runs under the gradient tape's); release them here.
-  tf.tidy(() => {
-    const st = recurDirection(xw, U, B, T, h, steps);
-    out = { hs: st.hs, cs: st.cs };
-  });
-  return out!;
-}
-
-/**
  * One LSTM step with an all-zero input from given states ([N*h] each; zeros = the start state):
- * gates = bias + hPrev U, the arithmetic of a step of the recurrence whose input row is 0.
+ * gates = bias + hPrev U, the arithmetic of a step of runDirection whose input row is 0.
  * Returns the new hidden states [N*h].
  */
 export function lstmStepZeroInput(hPrev: Float32Array, cPrev: Float32Array, U: tf.Tensor, bias: tf.Tensor, N: number, h: number): Float32Array {
@@ -279,7 +256,7 @@ export function lstmStepZeroInput(hPrev: Float32Array, cPrev: Float32Array, U: t
  * level. Nodes are in depth order: the nodes of depth t are levelStart[t]..levelStart[t+1]-1 and
  * each node's parent (parent[k], -1 at depth 0) is on the level before. nodeProj[k] is the row of
  * `proj` ([R*4h], x W + bias of the node's token) to use. The arithmetic of each node is that of
- * a step of the recurrence above. Returns the states of the nodes listed in `want` ([want.length*h] each).
+ * a step of runDirection. Returns the states of the nodes listed in `want` ([want.length*h] each).
  */
 export function lstmForestStates(proj: Float32Array, nodeProj: Int32Array, parent: Int32Array, levelStart: Int32Array, U: tf.Tensor, h: number, want: Int32Array): DirectionStates {
   const G = 4 * h;
