@@ -13,22 +13,13 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readReportInput, renderReportFromInputs } from "../src/report/index.js";
+import { rng } from "../src/annotate/perceptron.js";
 
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(name);
   return i >= 0 ? Number(process.argv[i + 1]) : def;
 }
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = "the minister said that report was late but committee wanted answers before vote on tuesday morning in parliament".split(" ");
 const PRONOUNS = ["it", "he", "she", "they", "his", "her", "them"];

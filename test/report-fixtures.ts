@@ -2,18 +2,9 @@
  * Small synthetic inputs for the report tests, in the exact shapes the commands write (see
  * src/report/inputs.ts). Deterministic (seeded), so sizes and screenshots are stable.
  */
+import { rng } from "../src/annotate/perceptron.js";
 import type { CompareJson, CtxproJson, EvalJson, ScoreJson, ScoredSideJson, SuiteJson, TrainCurveJson } from "../src/report/inputs.js";
 
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function curveJson(epochs = 6): TrainCurveJson {
   const curve = [];
