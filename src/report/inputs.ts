@@ -6,17 +6,11 @@
  */
 import { InputError } from "../io/errors.js";
 import { readText } from "../io/lines.js";
+import type { CurvePoint } from "../ranker/train.js";
+import type { SegmentResult } from "../ranker/scorer.js";
 
-export interface CurvePointJson {
-  epoch: number;
-  step: number;
-  trainLoss: number;
-  devAccuracy: number | null;
-  devByKind: Record<string, number> | null;
-  seconds: number;
-  pairsPerSec: number;
-  best: boolean;
-}
+/** One point of the training curve, as src/ranker/train.ts writes it (type-only import: no tfjs is loaded). */
+export type CurvePointJson = CurvePoint;
 
 /** `proneval train` writes <out>/curve.json. */
 export interface TrainCurveJson {
@@ -52,16 +46,8 @@ export interface ScoredSideJson {
   truncatedContext?: number;
 }
 
-export interface SegmentJson {
-  doc: string;
-  seg: string;
-  index: number;
-  status: "scored" | "no-pronoun";
-  ref: number | null;
-  sys: number | null;
-  diff: number | null;
-  refPronouns: string[];
-  sysPronouns: string[];
+/** A segment of `proneval score --to-json` (the fields of src/ranker/scorer.ts SegmentResult the report reads). */
+export interface SegmentJson extends Pick<SegmentResult, "doc" | "seg" | "index" | "status" | "ref" | "sys" | "diff" | "refPronouns" | "sysPronouns"> {
   /** Optional: the scored reference side with per-pronoun scores and attention (for the heat maps). */
   refSide?: ScoredSideJson;
   /** Optional: the scored system side, as refSide. */
