@@ -19,7 +19,7 @@ export function registerCompare(program: Command): void {
     .option("--docs <file>", "document ids, one per line (text format)")
     .option("--reference <name>", "which reference of a multi-reference XML file")
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
-    .option("-c, --checkpoint <dir>", "ranker checkpoint (default: checkpoints/default)")
+    .option("-c, --checkpoint <dir>", "ranker or ensemble checkpoint (default: checkpoints/ensemble = checkpoints/default + zero-shot checkpoints/pronoun-lm)")
     .option("--model-dir <dir>", "directory holding transformers models")
     .option("--bootstrap <n>", "bootstrap resamples", "1000")
     .option("--seed <n>", "bootstrap seed", "12345")

@@ -10,7 +10,7 @@ export function registerEval(program: Command): void {
     .command("eval")
     .description("Ranker accuracy on a pair file (positive scored above negative): overall, by kind, by language, by pronoun pair")
     .requiredOption("--pairs <file>", "pair file (JSONL, .gz ok)")
-    .option("-c, --checkpoint <dir>", "ranker checkpoint (default: checkpoints/default)")
+    .option("-c, --checkpoint <dir>", "ranker or ensemble checkpoint (default: checkpoints/ensemble = checkpoints/default + zero-shot checkpoints/pronoun-lm)")
     .option("--model-dir <dir>", "directory holding transformers models")
     .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm; docs/pretrain.md)")
     .option("--zero-shot-aggregate <a>", "zero-shot: sum (of masked log-probabilities) | pmi (minus corpus log-priors)", "sum")

@@ -45,7 +45,7 @@ export function registerScore(program: Command): void {
     .option("--docs <file>", "document ids, one per line (text format), so context stops at document boundaries")
     .option("--reference <name>", "which reference of a multi-reference XML file")
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
-    .option("-c, --checkpoint <dir>", "ranker checkpoint (default: the shipped checkpoints/default)")
+    .option("-c, --checkpoint <dir>", "ranker or ensemble checkpoint (default: checkpoints/ensemble = checkpoints/default + zero-shot checkpoints/pronoun-lm)")
     .option("--model-dir <dir>", "directory holding transformers models")
     .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm; docs/pretrain.md)")
     .option("--zero-shot-aggregate <a>", "zero-shot: sum (of masked log-probabilities) | pmi (minus corpus log-priors)", "sum")

@@ -16,8 +16,12 @@ import { Rng } from "./prng.js";
 /** Scores closer than this are ties (identical inputs score identically; this absorbs float noise). */
 export const TIE_EPS = 1e-5;
 
+/**
+ * The shipped default: the ensemble of the GloVe ranker (checkpoints/default) and the zero-shot
+ * masked-pronoun model (checkpoints/pronoun-lm), the best scorer on wmt23 dev (docs/pretrain.md).
+ */
 export function defaultCheckpointDir(): string {
-  return join(PACKAGE_ROOT, "checkpoints", "default");
+  return join(PACKAGE_ROOT, "checkpoints", "ensemble");
 }
 
 export interface PronounScore {
@@ -284,7 +288,7 @@ export interface LoadScorerOptions {
   threads?: number | "auto";
 }
 
-/** Loads a checkpoint directory (default: the shipped checkpoints/default) on a tfjs backend. */
+/** Loads a checkpoint directory (default: the shipped checkpoints/ensemble) on a tfjs backend. */
 export async function loadScorer(dir?: string, opts: LoadScorerOptions = {}): Promise<Scorer> {
   const d = dir ?? defaultCheckpointDir();
   if (!dir && !existsSync(join(d, "config.json")))
