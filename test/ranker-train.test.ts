@@ -14,6 +14,8 @@ import { buildEmbeddingTable } from "../src/ranker/glove.js";
 import { scoreSides } from "../src/ranker/run-model.js";
 import { Rng } from "../src/ranker/prng.js";
 import { InputError } from "../src/io/errors.js";
+import { PronounLm } from "../src/pretrain/model.js";
+import { savePronounLm } from "../src/pretrain/checkpoint.js";
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "src", "cli", "index.js");
 const dir = mkdtempSync(join(tmpdir(), "ranker-train-"));
@@ -99,6 +101,28 @@ describe("training end to end", () => {
     expect(Object.keys(rep.byKind).sort()).toEqual(["noisy", "system"]);
     expect(rep.byLang.yy!.n).toBe(24);
     model.dispose();
+  }, 60000);
+
+  it("--init-from starts the BiLSTM from a pretrained masked-pronoun model (its hidden size and vocabulary)", async () => {
+    const lmDir = join(dir, "lm");
+    mkdirSync(lmDir, { recursive: true });
+    const table = buildEmbeddingTable({ counts: new Map(VOCAB.map((w) => [w, 1])), required: [], cap: 100, source: wink });
+    const lm = new PronounLm(table, 4, 0, new Rng(3));
+    savePronounLm(lmDir, lm, { prepare: { contextSentences: 2, maxLen: 128 }, training: {} });
+    const wf = Array.from(lm.encoder.params.get("lstm/Wf")!.dataSync());
+    lm.dispose();
+    const out = join(dir, "run-init");
+    // lr 0: the saved encoder must be exactly the pretrained one.
+    await trainRanker(opts(out, { initFrom: lmDir, epochs: 1, lr: 0 }));
+    const cfg = JSON.parse(readFileSync(join(out, "config.json"), "utf8"));
+    expect(cfg.encoder.hidden).toBe(4);
+    expect(cfg.data.initFrom).toMatch(/^pronoun-lm@[0-9a-f]{16}$/);
+    expect(readFileSync(join(out, "embeddings.bin")).equals(readFileSync(join(lmDir, "embeddings.bin")))).toBe(true);
+    const { model } = await loadCheckpoint(out);
+    expect(Array.from(model.encoder.params.get("lstm/Wf")!.dataSync())).toEqual(wf);
+    model.dispose();
+    await expect(trainRanker(opts(join(dir, "run-init-bad"), { initFrom: join(dir, "no-lm") }))).rejects.toThrow(/model directory not found/);
+    expect(existsSync(join(dir, "run-init-bad"))).toBe(false);
   }, 60000);
 
   it("an interrupted run resumed with --resume ends with exactly the same weights", async () => {

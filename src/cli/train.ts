@@ -24,6 +24,7 @@ export function registerTrain(program: Command): void {
     .option("--head <kind>", "attention (Sec. 4) | baseline (mean of pronoun vectors)", d.head)
     .option("--context <mode>", "nc | rc | crc", d.context)
     .option("--hidden <n>", "BiLSTM units per direction", String(d.hidden))
+    .option("--init-from <dir>", "glove-bilstm: start the BiLSTM from a pretrained masked-pronoun model (proneval pretrain -o DIR; its hidden size and vocabulary are used)")
     .option("--dropout <p>", "dropout on embeddings and encoder outputs", String(d.dropout))
     .option("--slots <n>", "pronoun slots of w", String(d.slots))
     .option("--max-len <n>", "max keys (context is cut from the left, the sentence never)", String(d.maxLen))
@@ -77,6 +78,7 @@ export function registerTrain(program: Command): void {
           maxSteps: intOption("--max-steps", String(o.maxSteps), 0),
           maxMinutes: floatOption("--max-minutes", String(o.maxMinutes)),
           evalAtStop: Boolean(o.evalAtStop),
+          initFrom: o.initFrom as string | undefined,
           backend: String(o.backend),
         };
         const log = (m: string): void => void process.stderr.write(`proneval train: ${m}\n`);

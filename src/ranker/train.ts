@@ -18,6 +18,8 @@ import { marginLoss, type HeadKind, type RankerModel } from "./model.js";
 import { packTensors, assignTensors } from "./tensors.js";
 import { Rng } from "./prng.js";
 import { modelNameOf } from "./transformers.js";
+import { loadPronounLm } from "../pretrain/checkpoint.js";
+import type { PronounLm } from "../pretrain/model.js";
 import { TRAIN_DEFAULTS } from "./defaults.js";
 
 export interface TrainOptions {
@@ -58,6 +60,11 @@ export interface TrainOptions {
   maxMinutes: number;
   /** When --max-steps stops the run, evaluate and keep the model if best (as --max-minutes always does). */
   evalAtStop: boolean;
+  /**
+   * glove-bilstm: start the BiLSTM from a pretrained masked-pronoun model (`proneval pretrain -o DIR`),
+   * taking its hidden size and its embedding table (docs/pretrain.md).
+   */
+  initFrom?: string;
 }
 
 export { TRAIN_DEFAULTS };
@@ -120,6 +127,7 @@ function optionsKey(o: TrainOptions, sigs: Record<string, unknown>): string {
   const { train, dev, encoder, head, context, hidden, dropout, slots, maxLen, contextSentences, epochs, batchSize, lr, clip, margin, seed, maxTrainPairs, trainKinds, maxDevPairs, vocabCap } = o;
   void train;
   void dev;
+  // sigs carries initFrom only when set, so runs started before it existed still resume.
   return JSON.stringify({ encoder, head, context, hidden, dropout, slots, maxLen, contextSentences, epochs, batchSize, lr, clip, margin, seed, maxTrainPairs, trainKinds, maxDevPairs, vocabCap, sigs });
 }
 
@@ -174,6 +182,17 @@ export interface TrainHooks {
 export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): Promise<TrainResult> {
   const log = hooks.log ?? (() => {});
   const t0 = Date.now();
+  // A pretrained masked-pronoun model to start from: its hidden size and embedding table are the run's.
+  let initLm: PronounLm | undefined;
+  let initSha: string | undefined;
+  if (opts.initFrom) {
+    if (opts.encoder !== "glove-bilstm") throw new InputError(`--init-from needs --encoder glove-bilstm (got ${opts.encoder})`);
+    const loaded = loadPronounLm(opts.initFrom);
+    initLm = loaded.lm;
+    initSha = loaded.config.files.weights.sha256;
+    if (opts.hidden !== loaded.config.encoder.hidden) log(`--init-from: hidden size ${loaded.config.encoder.hidden} of the pretrained model (not ${opts.hidden})`);
+    opts = { ...opts, hidden: loaded.config.encoder.hidden };
+  }
   const spec = encoderSpec(opts);
   const backend = await selectBackend(opts.backend);
   log(describeBackend(backend) + (backend.skipped.length ? ` [skipped: ${backend.skipped.join("; ")}]` : ""));
@@ -192,6 +211,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
     trainKinds: opts.trainKinds,
     dev: opts.dev ? await fileSignature(opts.dev, devAll.length) : null,
     devUsed: dev.length,
+    ...(initSha ? { initFrom: `pronoun-lm@${initSha.slice(0, 16)}` } : {}),
   };
   log(`training pairs: ${train.length}${opts.trainKinds !== "all" ? ` of kind ${opts.trainKinds}` : ""}${train.length < kindFiltered.length ? ` (seeded subsample of ${kindFiltered.length})` : ""}; dev pairs: ${dev.length}${dev.length < devAll.length ? ` (of ${devAll.length})` : ""}`);
 
@@ -222,7 +242,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
       const tb = Date.now();
       // The output directory is created only once the inputs have been read, so bad input leaves nothing behind.
       mkdirSync(opts.out, { recursive: true });
-      table = buildEmbeddingTable({ counts: wordCounts(train), required: pronouns().list.map((p) => p.pronoun), cap: opts.vocabCap, source: opts.embeddingsSource });
+      table = initLm ? initLm.table : buildEmbeddingTable({ counts: wordCounts(train), required: pronouns().list.map((p) => p.pronoun), cap: opts.vocabCap, source: opts.embeddingsSource });
       writeFileAtomic(embPath, encodeEmbeddingTable(table));
       log(`GloVe cache: ${table.words.length} words x ${table.dim} (fp16) built in ${((Date.now() - tb) / 1000).toFixed(1)} s -> ${embPath}`);
     }
@@ -231,6 +251,12 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
 
   const model = await createModel({ encoder: spec, head: { head: opts.head, slots: opts.slots } }, table, new Rng(opts.seed), opts.modelDir);
   mkdirSync(opts.out, { recursive: true });
+  if (initLm) {
+    // Same parameter names (lstm/*) in both encoders; the head starts from its seeded initialisation.
+    for (const [name, v] of initLm.encoder.params) model.encoder.params.get(name)!.assign(v);
+    log(`encoder initialised from the pretrained model ${opts.initFrom} (${[...initLm.encoder.params.keys()].join(", ")})`);
+    initLm.dispose();
+  }
   const params = model.allParams();
   const adam = new Adam(params, opts.lr);
   let step = 0;
