@@ -7,7 +7,7 @@
 import { InputError } from "../io/errors.js";
 import { readText } from "../io/lines.js";
 import type { CurvePoint } from "../ranker/train.js";
-import type { SegmentResult } from "../ranker/scorer.js";
+import type { CompareResult, SegmentResult } from "../ranker/scorer.js";
 
 /** One point of the training curve, as src/ranker/train.ts writes it (type-only import: no tfjs is loaded). */
 export type CurvePointJson = CurvePoint;
@@ -72,16 +72,8 @@ export interface ScoreJson {
 }
 
 /** `proneval compare --to-json`. */
-export interface CompareJson {
+export interface CompareJson extends Omit<CompareResult, "segments"> {
   signature?: string;
-  a: string;
-  b: string;
-  pronounSegments: number;
-  scoreA: number;
-  scoreB: number;
-  meanDiff: number;
-  wins: { a: number; b: number; ties: number };
-  bootstrap: { samples: number; seed: number; pValue: number; ci95: [number, number]; winsA: number };
 }
 
 export interface BootstrapJson {
