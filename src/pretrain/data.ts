@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { InputError } from "../io/errors.js";
 import { streamLines } from "../io/lines.js";
+import { readJsonl } from "../io/jsonl.js";
 import { pronouns } from "../text/pronouns.js";
 import { Vocab } from "../ranker/glove.js";
 import { Rng } from "../ranker/prng.js";
@@ -178,16 +179,8 @@ export async function readConfusions(file: string): Promise<Confusions> {
   const inv = pronouns();
   const counts = Array.from({ length: inv.list.length }, () => new Float64Array(inv.list.length));
   let pairs = 0;
-  let n = 0;
-  for await (const line of streamLines(file)) {
-    n++;
-    if (!line.trim()) continue;
-    let r: { kind?: string; ref_pronoun?: unknown; sys_pronoun?: unknown };
-    try {
-      r = JSON.parse(line);
-    } catch (e) {
-      throw new InputError(`invalid JSON (${(e as Error).message})`, file, n);
-    }
+  for await (const { value } of readJsonl(file)) {
+    const r = (value ?? {}) as { kind?: string; ref_pronoun?: unknown; sys_pronoun?: unknown };
     if (r.kind !== "system" || typeof r.ref_pronoun !== "string" || typeof r.sys_pronoun !== "string") continue;
     const refs = r.ref_pronoun.split(",");
     const syss = r.sys_pronoun.split(",");
