@@ -102,7 +102,7 @@ export function conditionalTable(model: AlignModel, beamThreshold: number): stri
   ttable.forEach((e, _f, p) => {
     if (p > maxP[e]!) maxP[e] = p;
   });
-  ttable.forEach((e, f, p) => {
+  ttable.forEachCppOrder((e, f, p) => {
     const c = Math.log(p);
     if (c >= -Math.log(maxP[e]!) * beamThreshold) out.push(`${e === 0 ? "<eps>" : vocab.words[e]}\t${vocab.words[f]}\t${formatG(c)}`);
   });

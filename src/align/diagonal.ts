@@ -27,21 +27,13 @@ export function computeZ(i: number, m: number, n: number, tension: number): numb
   return ezb + ezt;
 }
 
-function arithmeticoGeometricSeries(a1: number, g1: number, r: number, d: number, n: number): number {
-  const gNp1 = g1 * Math.pow(r, n);
-  const aN = d * (n - 1) + a1;
-  const x1 = a1 * g1;
-  const g2 = g1 * r;
-  const rm1 = r - 1;
-  return (aN * gNp1 - x1) / rm1 + (d * (gNp1 - g2)) / (rm1 * rm1);
-}
-
 /**
  * d log Z / d tension: the model's expected feature value at target position i.
- * fast_align's da.h has two known bugs here (clab/fast_align issue #11 and pull request #20):
- * it calls ComputeZ(i, n, m) with m and n swapped, and the second term of the
- * arithmetico-geometric sum has the wrong sign. With `exact` false we reproduce them (so that
- * tension and alignments equal the C++ tool's); with `exact` true we compute the true expectation.
+ * fast_align's da.h calls ComputeZ(i, n, m) with m and n swapped (clab/fast_align issue #11),
+ * so its normaliser belongs to the transposed sentence pair and the tension is pushed to its
+ * bounds (0.1 or 14). With `exact` false we reproduce that call (alignments and tension equal the
+ * C++ tool's); with `exact` true we compute the true expectation. The arithmetico-geometric sum is
+ * the same, correct, formula in both modes (upstream's `arithmetico_geometric_series`).
  */
 export function computeDLogZ(i: number, m: number, n: number, tension: number, exact = false): number {
   const z = exact ? computeZ(i, m, n, tension) : computeZ(i, n, m, tension);
@@ -53,20 +45,19 @@ export function computeDLogZ(i: number, m: number, n: number, tension: number, e
   const numTop = n - floor;
   let pct = 0;
   let pcb = 0;
-  const series = exact ? exactSeries : arithmeticoGeometricSeries;
-  if (numTop) pct = series(feature(i, ceil, m, n), unnormalizedProb(i, ceil, m, n, tension), ratio, d, numTop);
-  if (floor) pcb = series(feature(i, floor, m, n), unnormalizedProb(i, floor, m, n, tension), ratio, d, floor);
+  if (numTop) pct = arithmeticoGeometricSeries(feature(i, ceil, m, n), unnormalizedProb(i, ceil, m, n, tension), ratio, d, numTop);
+  if (floor) pcb = arithmeticoGeometricSeries(feature(i, floor, m, n), unnormalizedProb(i, floor, m, n, tension), ratio, d, floor);
   return (pct + pcb) / z;
 }
 
-/** sum_{k<n} (a1 + k d) g1 r^k, correctly signed. */
-function exactSeries(a1: number, g1: number, r: number, d: number, n: number): number {
+/** sum_{k<n} (a1 + k d) g1 r^k in closed form, written as da.h's arithmetico_geometric_series. */
+function arithmeticoGeometricSeries(a1: number, g1: number, r: number, d: number, n: number): number {
   const gNp1 = g1 * Math.pow(r, n);
   const aN = d * (n - 1) + a1;
   const x1 = a1 * g1;
   const g2 = g1 * r;
   const rm1 = r - 1;
-  return (aN * gNp1 - x1) / rm1 + (d * (g2 - gNp1)) / (rm1 * rm1);
+  return (aN * gNp1 - x1) / rm1 - (d * (gNp1 - g2)) / (rm1 * rm1);
 }
 
 /** fast_align's digamma (ttables.h Md::digamma): recurrence up to 7, then the asymptotic series. */

@@ -1,6 +1,7 @@
 import { computeDLogZ, computeZ, unnormalizedProb } from "./diagonal.js";
 import type { EncodedCorpus, Vocab } from "./corpus.js";
 import { Links, LinksBuilder } from "./links.js";
+import { StlOrder } from "./stl-order.js";
 import { buildTTable, homeSlot, TTable, UNSEEN_PROB } from "./ttable.js";
 
 /** Options of one alignment direction; names follow fast_align's long options. */
@@ -128,6 +129,8 @@ function fillPrior(out: Float64Array, m: number, n: number, tension: number, pro
 }
 
 const PRIOR_CACHE_CELLS = 8 << 20;
+/** fast_align's thread_buffer_size: lines per UpdateFromPairs call (one reduction each). */
+const CPP_BUFFER_LINES = 10000;
 // Same hash as ttable.ts homeSlot, split so that the f-dependent part is computed once per row.
 const GOLDEN = 0x9e3779b1 | 0;
 const TWO_TO_MINUS_32 = 2.3283064365386963e-10;
@@ -179,6 +182,7 @@ export function trainEncoded(corpus: EncodedCorpus, opts: AlignOptions = {}): Tr
     sizeCounts.set(key, (sizeCounts.get(key) ?? 0) + w);
   }
   const meanSrcLenMultiplier = nPairs ? totLenRatio / nPairs : 1;
+  const sizeOrder = cppSizeOrder(sizeCounts);
 
   let tension = o.diagonalTension;
   const stats: IterationStats[] = [];
@@ -210,7 +214,7 @@ export function trainEncoded(corpus: EncodedCorpus, opts: AlignOptions = {}): Tr
       seconds: 0,
     };
     if (!final) {
-      if (o.favorDiagonal && o.optimizeTension && iter > 0) tension = optimizeTension(tension, empFeat, sizeCounts, nTargetTokens, o.exactTensionGradient);
+      if (o.favorDiagonal && o.optimizeTension && iter > 0) tension = optimizeTension(tension, empFeat, sizeOrder, nTargetTokens, o.exactTensionGradient);
       if (o.variationalBayes) ttable.normalizeVB(o.alpha);
       else ttable.normalize();
     }
@@ -222,19 +226,33 @@ export function trainEncoded(corpus: EncodedCorpus, opts: AlignOptions = {}): Tr
   return { model, links: links!, stats };
 }
 
+/**
+ * The (m, n) -> count table in the order C++ fast_align iterates its unordered_map (keys inserted
+ * in corpus order, PairHash = m << 16 | n), as [m, n, count] triples: the tension gradient sums
+ * over it in this order, so its rounding (and the tension) equals the C++ tool's.
+ */
+export function cppSizeOrder(sizeCounts: Map<number, number>): Float64Array {
+  const keys = Array.from(sizeCounts.keys());
+  const perm = new Int32Array(keys.length);
+  new StlOrder().order(keys, keys.length, perm);
+  const out = new Float64Array(3 * keys.length);
+  for (let q = 0; q < keys.length; q++) {
+    const key = keys[perm[q]!]!;
+    out[3 * q] = Math.floor(key / 65536);
+    out[3 * q + 1] = key % 65536;
+    out[3 * q + 2] = sizeCounts.get(key)!;
+  }
+  return out;
+}
+
 /** fast_align's tension update: 8 gradient steps matching the model's expected feature to the empirical one. */
-export function optimizeTension(
-  tension: number,
-  empFeat: number,
-  sizeCounts: Map<number, number>,
-  nTargetTokens: number,
-  exact: boolean,
-): number {
+export function optimizeTension(tension: number, empFeat: number, sizes: Float64Array, nTargetTokens: number, exact: boolean): number {
   for (let ii = 0; ii < 8; ii++) {
     let modFeat = 0;
-    for (const [key, count] of sizeCounts) {
-      const m = Math.floor(key / 65536);
-      const n = key % 65536;
+    for (let q = 0; q < sizes.length; q += 3) {
+      const m = sizes[q]!;
+      const n = sizes[q + 1]!;
+      const count = sizes[q + 2]!;
       for (let j = 1; j <= m; j++) modFeat += count * computeDLogZ(j, m, n, tension, exact);
     }
     modFeat /= nTargetTokens;
@@ -266,10 +284,21 @@ function emPass(tt: TTable, s: Sides, o: ResolvedOptions, tension: number, needF
   let starts = new Int32Array(256);
   let caps = new Int32Array(256);
   let iOverN = new Float64Array(256);
+  // Totals are summed per block of CPP_BUFFER_LINES lines and then added, like fast_align's
+  // per-buffer OpenMP reductions, so that they (and the tension fitted to empFeat) round alike.
   let likelihood = 0;
   let c0 = 0;
   let empFeat = 0;
+  let blockLikelihood = 0;
+  let blockC0 = 0;
+  let blockFeat = 0;
   for (let k = 0; k < s.size; k++) {
+    if (k > 0 && k % CPP_BUFFER_LINES === 0) {
+      likelihood += blockLikelihood;
+      c0 += blockC0;
+      empFeat += blockFeat;
+      blockLikelihood = blockC0 = blockFeat = 0;
+    }
     const cb = condOff[k]!;
     const n = condOff[k + 1]! - cb;
     const pb = predOff[k]!;
@@ -295,6 +324,7 @@ function emPass(tt: TTable, s: Sides, o: ResolvedOptions, tension: number, needF
     const nullPrior = favorDiagonal ? o.probAlignNull : uniform;
     // A deduplicated pair stands for w copies; w = 1 leaves every value bit-identical.
     const w = weights !== undefined ? weights[k]! : 1;
+    let lineLikelihood = 0;
     for (let j = 0; j < m; j++) {
       const f = predTok[pb + j]!;
       const fh = (Math.imul(f, GOLDEN) >>> 0) * TWO_TO_MINUS_32;
@@ -322,7 +352,7 @@ function emPass(tt: TTable, s: Sides, o: ResolvedOptions, tension: number, needF
       }
       if (useNull) {
         const c = (pNull / sum) * w;
-        c0 += c;
+        blockC0 += c;
         cells[nullSlot + 2] += c;
       }
       if (needFeat) {
@@ -330,14 +360,18 @@ function emPass(tt: TTable, s: Sides, o: ResolvedOptions, tension: number, needF
         for (let i = 0; i < n; i++) {
           const p = (probs[i]! / sum) * w;
           cells[slots[i]! + 2] += p;
-          empFeat += -Math.abs(iOverN[i]! - jOverM) * p;
+          blockFeat += -Math.abs(iOverN[i]! - jOverM) * p;
         }
       } else {
         for (let i = 0; i < n; i++) cells[slots[i]! + 2] += (probs[i]! / sum) * w;
       }
-      likelihood += Math.log(sum) * w;
+      lineLikelihood += Math.log(sum);
     }
+    blockLikelihood += lineLikelihood * w;
   }
+  likelihood += blockLikelihood;
+  c0 += blockC0;
+  empFeat += blockFeat;
   return { likelihood, c0, empFeat };
 }
 

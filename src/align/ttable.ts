@@ -1,4 +1,5 @@
 import { digamma } from "./diagonal.js";
+import { StlOrder } from "./stl-order.js";
 
 /** Probability fast_align gives to a pair it has no entry for (and to every pair before the first M-step). */
 export const UNSEEN_PROB = 1e-9;
@@ -28,6 +29,12 @@ export class TTable {
     readonly rowStart: Int32Array,
     public cells: Float64Array,
     public stride: 2 | 3,
+    /**
+     * Per row, its occupied slots in the order C++ fast_align's std::unordered_map iterates them
+     * (at rowStart[e] .., one per entry): the M-step sums a row's counts in this order so that its
+     * normaliser rounds exactly like the C++ tool's. Absent: slot order.
+     */
+    readonly sumOrder?: Int32Array,
   ) {}
 
   get rows(): number {
@@ -81,12 +88,20 @@ export class TTable {
 
   private mStep(update: (count: number, tot: number) => number, finishTot: (tot: number) => number, add = 0): void {
     if (this.stride !== 3) throw new Error("TTable: counts were dropped; this table is frozen");
-    const { rowStart, cells } = this;
+    const { rowStart, cells, sumOrder } = this;
     for (let e = 0; e < this.rows; e++) {
       const a = rowStart[e]! * 3;
       const b = rowStart[e + 1]! * 3;
       let tot = 0;
-      for (let s = a; s < b; s += 3) if (cells[s] !== EMPTY) tot += cells[s + 2]! + add;
+      if (sumOrder) {
+        for (let q = rowStart[e]!; q < rowStart[e + 1]!; q++) {
+          const slot = sumOrder[q]!;
+          if (slot < 0) break;
+          tot += cells[3 * slot + 2]! + add;
+        }
+      } else {
+        for (let s = a; s < b; s += 3) if (cells[s] !== EMPTY) tot += cells[s + 2]! + add;
+      }
       if (!tot) tot = 1;
       const t = finishTot(tot);
       for (let s = a; s < b; s += 3) {
@@ -107,6 +122,19 @@ export class TTable {
       out[2 * s + 1] = c[3 * s + 1]!;
     }
     return out;
+  }
+
+  /** Calls fn(e, f, prob) for every entry, rows in id order, each row in C++ fast_align's order when known. */
+  forEachCppOrder(fn: (e: number, f: number, p: number) => void): void {
+    const { rowStart, cells, stride, sumOrder } = this;
+    if (!sumOrder) return this.forEach(fn);
+    for (let e = 0; e < this.rows; e++) {
+      for (let q = rowStart[e]!; q < rowStart[e + 1]!; q++) {
+        const slot = sumOrder[q]!;
+        if (slot < 0) break;
+        fn(e, cells[slot * stride]!, cells[slot * stride + 1]!);
+      }
+    }
   }
 
   /** Calls fn(e, f, prob) for every entry, rows in id order. */
@@ -130,7 +158,9 @@ function rowCapacity(deg: number): number {
  * Builds the table with an entry for every (e, f) that co-occur in a sentence pair, plus
  * (NULL, f) for every target word when useNull (fast_align's InitialPass). e ranges over the
  * conditioning side (cond), f over the predicted side (pred). Probabilities start at UNSEEN_PROB,
- * which is what fast_align uses in its first iteration.
+ * which is what fast_align uses in its first iteration. Entries are inserted in fast_align's order
+ * (sentence by sentence, first occurrence), which with `cppIdOffset` (our word id + offset = the C++
+ * tool's id) fixes the order in which the M-step sums each row (TTable.sumOrder).
  */
 export function buildTTable(
   vocabSize: number,
@@ -140,6 +170,7 @@ export function buildTTable(
   predTok: Int32Array,
   predOff: Int32Array,
   useNull: boolean,
+  cppIdOffset = 2,
 ): TTable {
   // Inverted index: the sentences each conditioning word occurs in (once per sentence).
   const occ = new Int32Array(vocabSize + 1);
@@ -222,18 +253,34 @@ export function buildTTable(
     cells[3 * s] = EMPTY;
     cells[3 * s + 1] = UNSEEN_PROB;
   }
+  // sumOrder: slots in C++ iteration order, then -1 up to the row's end.
+  const sumOrder = new Int32Array(total).fill(-1);
+  const stl = new StlOrder();
+  let hashes = new Float64Array(256);
+  let slotOf = new Int32Array(256);
+  let perm = new Int32Array(256);
   let q = 0;
   for (let e = 0; e < vocabSize; e++) {
     const deg = rowDeg[e]!;
     if (deg === 0) continue;
     const start = rowStart[e]!;
     const cap = rowStart[e + 1]! - start;
+    if (hashes.length < deg) {
+      hashes = new Float64Array(deg * 2);
+      slotOf = new Int32Array(deg * 2);
+      perm = new Int32Array(deg * 2);
+    }
     for (let d = 0; d < deg; d++) {
       const f = pairF[q++]!;
       let h = homeSlot(f, cap);
       while (cells[3 * (start + h)] !== EMPTY) if (++h === cap) h = 0;
       cells[3 * (start + h)] = f;
+      // C++ fast_align's Dict numbers words from 1 ("<eps>") and 2 ("|||"), ours from 1: f + cppIdOffset.
+      hashes[d] = f + cppIdOffset;
+      slotOf[d] = start + h;
     }
+    stl.order(hashes, deg, perm);
+    for (let d = 0; d < deg; d++) sumOrder[start + d] = slotOf[perm[d]!]!;
   }
-  return new TTable(rowStart, cells, 3);
+  return new TTable(rowStart, cells, 3, sumOrder);
 }
