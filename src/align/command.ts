@@ -5,6 +5,7 @@ import { InputError } from "../io/errors.js";
 import { CorpusBuilder, MAX_SENTENCE_TOKENS, type EncodedCorpus } from "./corpus.js";
 import { alignBidirectionalEncoded, forceAlign } from "./index.js";
 import type { Links } from "./links.js";
+import { trainEncodedThreaded } from "./em-parallel.js";
 import { deserializeModel, serializeModel } from "./model-io.js";
 import type { Heuristic } from "./symmetrize.js";
 import { posteriorsEncoded, trainEncoded, type AlignModel, type AlignOptions, type IterationStats } from "./train.js";
@@ -190,7 +191,7 @@ export async function runAlignCommand(o: AlignCommandOptions, log: (s: string) =
     }
     links = forceAlign(loaded, src, tgt);
   } else {
-    const r = trainEncoded(corpus, alignOpts);
+    const r = o.threads > 1 ? await trainEncodedThreaded(corpus, alignOpts, o.threads) : trainEncoded(corpus, alignOpts);
     links = r.links;
     model = r.model;
     if (o.saveModel) writeFileAtomic(o.saveModel, serializeModel(model));

@@ -115,3 +115,24 @@ export function expandLinks(l: Links, index: Int32Array): Links {
   }
   return new Links(offsets, pairs);
 }
+
+/** The sentences of several Links one after the other (e.g. per-thread ranges of one corpus). */
+export function concatLinks(parts: readonly Links[]): Links {
+  let sentences = 0;
+  let links = 0;
+  for (const p of parts) {
+    sentences += p.count;
+    links += p.offsets[p.count]!;
+  }
+  const offsets = new Uint32Array(sentences + 1);
+  const pairs = new Uint16Array(2 * links);
+  let k = 0;
+  let base = 0;
+  for (const p of parts) {
+    for (let q = 0; q < p.count; q++) offsets[k + q + 1] = base + p.offsets[q + 1]!;
+    pairs.set(p.pairs.subarray(0, 2 * p.offsets[p.count]!), 2 * base);
+    k += p.count;
+    base += p.offsets[p.count]!;
+  }
+  return new Links(offsets, pairs);
+}

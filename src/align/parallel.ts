@@ -49,15 +49,15 @@ export function trainRequest(req: WorkerRequest, onIteration?: (s: IterationStat
   };
 }
 
-/** The compiled worker script, or undefined when there is none (e.g. running from sources without a build). */
-export function workerScript(): URL | undefined {
-  const here = new URL("./worker.js", import.meta.url);
+/** A compiled worker script of this folder, or undefined when there is none (e.g. running from sources without a build). */
+export function workerScript(name = "worker.js"): URL | undefined {
+  const here = new URL(`./${name}`, import.meta.url);
   if (here.protocol === "file:" && existsSync(fileURLToPath(here))) return here;
-  const dist = join(PACKAGE_ROOT, "dist", "src", "align", "worker.js");
+  const dist = join(PACKAGE_ROOT, "dist", "src", "align", name);
   return existsSync(dist) ? pathToFileURL(dist) : undefined;
 }
 
-function toShared<T extends Int32Array | Float64Array>(a: T): T {
+export function toShared<T extends Int32Array | Float64Array>(a: T): T {
   if (a.buffer instanceof SharedArrayBuffer) return a;
   const s = new (a.constructor as new (b: SharedArrayBuffer) => T)(new SharedArrayBuffer(a.byteLength));
   s.set(a);

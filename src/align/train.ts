@@ -1,6 +1,8 @@
-import { computeDLogZ, computeZ, unnormalizedProb } from "./diagonal.js";
+import { computeDLogZ } from "./diagonal.js";
 import type { EncodedCorpus, Vocab } from "./corpus.js";
 import { Links, LinksBuilder } from "./links.js";
+import { CPP_BUFFER_LINES } from "./estep.js";
+import { fillPrior, PriorCache } from "./prior.js";
 import { StlOrder } from "./stl-order.js";
 import { buildTTable, homeSlot, TTable, UNSEEN_PROB } from "./ttable.js";
 
@@ -88,55 +90,13 @@ export interface AlignModel {
   readonly meanSrcLenMultiplier: number;
 }
 
-/** Per-(m, n) cache of the normalised diagonal prior, valid for one tension value. */
-class PriorCache {
-  private readonly map = new Map<number, Float64Array>();
-  private cells = 0;
-  private scratch = new Float64Array(1024);
 
-  constructor(
-    readonly tension: number,
-    private readonly probAlignNotNull: number,
-    private readonly limitCells: number,
-  ) {}
-
-  /** prior[j*n + i] = P(a_j = i+1 | j, m, n) for target position j (0-based), as fast_align computes it. */
-  get(m: number, n: number): Float64Array {
-    const key = m * 65536 + n;
-    const hit = this.map.get(key);
-    if (hit) return hit;
-    const size = m * n;
-    let out: Float64Array;
-    if (this.cells + size <= this.limitCells) {
-      out = new Float64Array(size);
-      this.map.set(key, out);
-      this.cells += size;
-    } else {
-      if (this.scratch.length < size) this.scratch = new Float64Array(size);
-      out = this.scratch;
-    }
-    fillPrior(out, m, n, this.tension, this.probAlignNotNull);
-    return out;
-  }
-}
-
-function fillPrior(out: Float64Array, m: number, n: number, tension: number, probAlignNotNull: number): void {
-  for (let j = 0; j < m; j++) {
-    const az = computeZ(j + 1, m, n, tension) / probAlignNotNull;
-    const row = j * n;
-    for (let i = 0; i < n; i++) out[row + i] = unnormalizedProb(j + 1, i + 1, m, n, tension) / az;
-  }
-}
-
-const PRIOR_CACHE_CELLS = 8 << 20;
-/** fast_align's thread_buffer_size: lines per UpdateFromPairs call (one reduction each). */
-const CPP_BUFFER_LINES = 10000;
 // Same hash as ttable.ts homeSlot, split so that the f-dependent part is computed once per row.
 const GOLDEN = 0x9e3779b1 | 0;
 const TWO_TO_MINUS_32 = 2.3283064365386963e-10;
 
 /** Side arrays seen from one direction: cond = conditioning side (gets NULL), pred = predicted side. */
-interface Sides {
+export interface Sides {
   size: number;
   weights: Float64Array | undefined;
   condTok: Int32Array;
@@ -145,7 +105,7 @@ interface Sides {
   predOff: Int32Array;
 }
 
-function sides(corpus: EncodedCorpus, reverse: boolean): Sides {
+export function sides(corpus: EncodedCorpus, reverse: boolean): Sides {
   return reverse
     ? { size: corpus.size, weights: corpus.weights, condTok: corpus.tgtTok, condOff: corpus.tgtOff, predTok: corpus.srcTok, predOff: corpus.srcOff }
     : { size: corpus.size, weights: corpus.weights, condTok: corpus.srcTok, condOff: corpus.srcOff, predTok: corpus.tgtTok, predOff: corpus.tgtOff };
@@ -158,13 +118,20 @@ export interface TrainResult {
   stats: IterationStats[];
 }
 
-/** Trains one direction on an encoded corpus, exactly following fast_align's iteration schedule. */
-export function trainEncoded(corpus: EncodedCorpus, opts: AlignOptions = {}): TrainResult {
-  const o = resolveOptions(opts);
-  const s = sides(corpus, o.reverse);
-  const useNull = !o.noNullWord;
-  const ttable = buildTTable(corpus.vocab.size, s.size, s.condTok, s.condOff, s.predTok, s.predOff, useNull);
+/** What training needs before the first iteration (fast_align's InitialPass). */
+export interface Prepared {
+  o: ResolvedOptions;
+  s: Sides;
+  ttable: TTable;
+  nTargetTokens: number;
+  meanSrcLenMultiplier: number;
+  /** Length histogram in the C++ tool's order (cppSizeOrder). */
+  sizeOrder: Float64Array;
+}
 
+export function prepareTraining(corpus: EncodedCorpus, o: ResolvedOptions): Prepared {
+  const s = sides(corpus, o.reverse);
+  const ttable = buildTTable(corpus.vocab.size, s.size, s.condTok, s.condOff, s.predTok, s.predOff, !o.noNullWord);
   // fast_align's InitialPass statistics over non-empty pairs.
   const sizeCounts = new Map<number, number>();
   let nTargetTokens = 0;
@@ -181,23 +148,36 @@ export function trainEncoded(corpus: EncodedCorpus, opts: AlignOptions = {}): Tr
     const key = m * 65536 + n;
     sizeCounts.set(key, (sizeCounts.get(key) ?? 0) + w);
   }
-  const meanSrcLenMultiplier = nPairs ? totLenRatio / nPairs : 1;
-  const sizeOrder = cppSizeOrder(sizeCounts);
+  return { o, s, ttable, nTargetTokens, meanSrcLenMultiplier: nPairs ? totLenRatio / nPairs : 1, sizeOrder: cppSizeOrder(sizeCounts) };
+}
 
+/** One request of the iteration schedule to whoever runs the passes (one thread or several). */
+export type PassRequest =
+  | { kind: "em"; tension: number; needFeat: boolean }
+  | { kind: "mstep" }
+  | { kind: "viterbi"; model: AlignModel };
+export type PassResponse = PassResult | { links: Links; likelihood: number } | undefined;
+
+/**
+ * fast_align's iteration schedule as a generator: it yields the passes to run and does the rest
+ * (statistics, tension updates), so that the one-thread and the threaded trainer share it.
+ */
+export function* schedule(p: Prepared, vocab: Vocab, onIteration?: (s: IterationStats) => void): Generator<PassRequest, TrainResult, PassResponse> {
+  const { o, ttable, nTargetTokens, meanSrcLenMultiplier } = p;
   let tension = o.diagonalTension;
   const stats: IterationStats[] = [];
   let links: Links | undefined;
   for (let iter = 0; iter < o.iterations; iter++) {
     const t0 = performance.now();
     const final = iter === o.iterations - 1;
-    const model: AlignModel = { reverse: o.reverse, vocab: corpus.vocab, ttable, tension, options: o, meanSrcLenMultiplier };
     let pass: PassResult;
     if (final) {
-      const r = viterbiPass(model, corpus);
+      const model: AlignModel = { reverse: o.reverse, vocab, ttable, tension, options: o, meanSrcLenMultiplier };
+      const r = (yield { kind: "viterbi", model }) as { links: Links; likelihood: number };
       links = r.links;
       pass = { likelihood: r.likelihood, c0: 0, empFeat: 0 };
     } else {
-      pass = emPass(ttable, s, o, tension, o.favorDiagonal && o.optimizeTension);
+      pass = (yield { kind: "em", tension, needFeat: o.favorDiagonal && o.optimizeTension }) as PassResult;
     }
     const empFeat = pass.empFeat / nTargetTokens;
     const base2 = pass.likelihood / Math.log(2);
@@ -214,16 +194,39 @@ export function trainEncoded(corpus: EncodedCorpus, opts: AlignOptions = {}): Tr
       seconds: 0,
     };
     if (!final) {
-      if (o.favorDiagonal && o.optimizeTension && iter > 0) tension = optimizeTension(tension, empFeat, sizeOrder, nTargetTokens, o.exactTensionGradient);
-      if (o.variationalBayes) ttable.normalizeVB(o.alpha);
-      else ttable.normalize();
+      if (o.favorDiagonal && o.optimizeTension && iter > 0) tension = optimizeTension(tension, empFeat, p.sizeOrder, nTargetTokens, o.exactTensionGradient);
+      yield { kind: "mstep" };
     }
     st.seconds = (performance.now() - t0) / 1000;
     stats.push(st);
-    opts.onIteration?.(st);
+    onIteration?.(st);
   }
-  const model: AlignModel = { reverse: o.reverse, vocab: corpus.vocab, ttable, tension, options: o, meanSrcLenMultiplier };
+  const model: AlignModel = { reverse: o.reverse, vocab, ttable, tension, options: o, meanSrcLenMultiplier };
   return { model, links: links!, stats };
+}
+
+/** M-step of rows [r0, r1) (all by default) with the options' update rule. */
+export function mStep(ttable: TTable, o: ResolvedOptions, r0?: number, r1?: number): void {
+  if (o.variationalBayes) ttable.normalizeVB(o.alpha, r0, r1);
+  else ttable.normalize(r0, r1);
+}
+
+/** Trains one direction on an encoded corpus in this thread, exactly following fast_align's iteration schedule. */
+export function trainEncoded(corpus: EncodedCorpus, opts: AlignOptions = {}): TrainResult {
+  const p = prepareTraining(corpus, resolveOptions(opts));
+  const gen = schedule(p, corpus.vocab, opts.onIteration);
+  let res: PassResponse;
+  for (;;) {
+    const step = gen.next(res);
+    if (step.done) return step.value;
+    const req = step.value;
+    if (req.kind === "em") res = emPass(p.ttable, p.s, p.o, req.tension, req.needFeat);
+    else if (req.kind === "viterbi") res = viterbiPass(req.model, corpus);
+    else {
+      mStep(p.ttable, p.o);
+      res = undefined;
+    }
+  }
 }
 
 /**
@@ -263,7 +266,7 @@ export function optimizeTension(tension: number, empFeat: number, sizes: Float64
   return tension;
 }
 
-interface PassResult {
+export interface PassResult {
   likelihood: number;
   c0: number;
   empFeat: number;
@@ -276,7 +279,7 @@ function emPass(tt: TTable, s: Sides, o: ResolvedOptions, tension: number, needF
   if (tt.stride !== 3) throw new Error("emPass: frozen translation table");
   const useNull = !o.noNullWord;
   const favorDiagonal = o.favorDiagonal;
-  const cache = new PriorCache(tension, 1.0 - o.probAlignNull, PRIOR_CACHE_CELLS);
+  const cache = new PriorCache(tension, 1.0 - o.probAlignNull);
   const nullStart = rowStart[0]!;
   const nullCap = rowStart[1]! - nullStart;
   let probs = new Float64Array(256);
@@ -381,7 +384,7 @@ function emPass(tt: TTable, s: Sides, o: ResolvedOptions, tension: number, needF
  * Words without a table entry (id -1, or pairs never seen) score UNSEEN_PROB, as fast_align's
  * safe_prob. Pairs with an empty side get no links.
  */
-export function viterbiPass(model: AlignModel, corpus: EncodedCorpus): { links: Links; likelihood: number } {
+export function viterbiPass(model: AlignModel, corpus: EncodedCorpus, k0 = 0, k1 = corpus.size): { links: Links; likelihood: number } {
   const s = sides(corpus, model.reverse);
   const { condTok, condOff, predTok, predOff } = s;
   const o = model.options;
@@ -389,14 +392,14 @@ export function viterbiPass(model: AlignModel, corpus: EncodedCorpus): { links: 
   const { rowStart, cells, stride } = tt;
   const rows = tt.rows;
   const useNull = !o.noNullWord;
-  const cache = new PriorCache(model.tension, 1.0 - o.probAlignNull, PRIOR_CACHE_CELLS);
-  const out = new LinksBuilder(s.size);
+  const cache = new PriorCache(model.tension, 1.0 - o.probAlignNull);
+  const out = new LinksBuilder(k1 - k0);
   const nullStart = rows > 0 ? rowStart[0]! : 0;
   const nullCap = rows > 0 ? rowStart[1]! - nullStart : 0;
   let starts = new Int32Array(256);
   let caps = new Int32Array(256);
   let likelihood = 0;
-  for (let k = 0; k < s.size; k++) {
+  for (let k = k0; k < k1; k++) {
     const cb = condOff[k]!;
     const n = condOff[k + 1]! - cb;
     const pb = predOff[k]!;

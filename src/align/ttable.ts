@@ -76,20 +76,21 @@ export class TTable {
   }
 
   /** M-step: t(f|e) = c(e,f) / sum_f' c(e,f'); counts are then cleared (ttables.h Normalize). */
-  normalize(): void {
-    this.mStep((c, tot) => c / tot, (tot) => tot);
+  normalize(r0?: number, r1?: number): void {
+    this.mStep((c, tot) => c / tot, (tot) => tot, 0, r0, r1);
   }
 
   /** Variational Bayes M-step with a symmetric Dirichlet(alpha) prior (ttables.h NormalizeVB). */
-  normalizeVB(alpha: number): void {
+  normalizeVB(alpha: number, r0?: number, r1?: number): void {
     // prob = exp(digamma(c + alpha) - digamma(sum_f (c + alpha))), exactly as fast_align.
-    this.mStep((c, digammaTot) => Math.exp(digamma(c + alpha) - digammaTot), digamma, alpha);
+    this.mStep((c, digammaTot) => Math.exp(digamma(c + alpha) - digammaTot), digamma, alpha, r0, r1);
   }
 
-  private mStep(update: (count: number, tot: number) => number, finishTot: (tot: number) => number, add = 0): void {
+  /** Rows [r0, r1) (all by default): rows are independent, so threads can split them. */
+  private mStep(update: (count: number, tot: number) => number, finishTot: (tot: number) => number, add = 0, r0 = 0, r1 = this.rows): void {
     if (this.stride !== 3) throw new Error("TTable: counts were dropped; this table is frozen");
     const { rowStart, cells, sumOrder } = this;
-    for (let e = 0; e < this.rows; e++) {
+    for (let e = r0; e < r1; e++) {
       const a = rowStart[e]! * 3;
       const b = rowStart[e + 1]! * 3;
       let tot = 0;
