@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { Command } from "commander";
 import { runAlignCommand } from "../align/command.js";
 import { parseHeuristic, HEURISTICS } from "../align/symmetrize.js";
@@ -26,7 +27,7 @@ export function registerAlign(program: Command): void {
     .option("--posteriors <file>", "write each pair's posterior matrix P(a_j = i) as JSONL")
     .option("--save-model <file>", "save the trained model (with --symmetrize: FILE.fwd and FILE.rev)")
     .option("--model <file>", "align with a saved model instead of training (like fast_align -f)")
-    .option("--threads <n>", "threads for --symmetrize (1 or 2)", "2")
+    .option("--threads <n>", "threads: the EM of one direction (same output as 1 thread), or the two directions of --symmetrize", String(Math.min(2, availableParallelism())))
     .option("--dedupe", "with --symmetrize: train on distinct pairs weighted by count (same EM, faster; may differ from fast_align on near-ties)", false)
     .option("--verbose", "print fast_align's per-iteration diagnostics on stderr", false)
     .action(

@@ -16,8 +16,9 @@ export function registerMine(program: Command): void {
     .option("-I, --iterations <n>", "fast_align EM iterations", "5")
     .option("-j, --threads <n>", "worker threads for the two alignment directions", "2")
     .option("--fast-align-tension", "use C++ fast_align's tension gradient (biased towards 0.1) instead of the corrected one")
+    .option("-q, --quiet", "no progress bar on stderr")
     .action(
-      action(async (inputs: string[], o: { output: string; pairs?: string; allRefs?: boolean; contextSize: string; iterations: string; threads: string; fastAlignTension?: boolean }) => {
+      action(async (inputs: string[], o: { output: string; pairs?: string; allRefs?: boolean; contextSize: string; iterations: string; threads: string; fastAlignTension?: boolean; quiet?: boolean }) => {
         const src = inputs.length ? inputs : [join(PACKAGE_ROOT, "data", "sample", "wmttest2023.ru-en.sample.xml.gz")];
         const t0 = Date.now();
         const stats = await runMine(src, {
@@ -28,6 +29,7 @@ export function registerMine(program: Command): void {
           iterations: intOption("--iterations", o.iterations, 1),
           threads: intOption("--threads", o.threads, 1),
           exactTension: !o.fastAlignTension,
+          quiet: o.quiet,
           log: (m) => process.stderr.write(`${m}\n`),
         });
         process.stderr.write(

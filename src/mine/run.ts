@@ -5,6 +5,7 @@ import type { TestSet } from "../io/model.js";
 import { findTestSets, loadTestSet } from "../io/discover.js";
 import { readTestSetAuto } from "../io/readers.js";
 import { alignBidirectional } from "../align/index.js";
+import { bar, fmtDuration, ProgressLine } from "../ranker/progress.js";
 import { mineMismatches, type CorpusAligner, type MineStats } from "./mismatch.js";
 
 export interface MineRunOptions {
@@ -18,6 +19,8 @@ export interface MineRunOptions {
   /** fast_align's tension gradient (false, fast_align's behaviour) or the corrected one (true). */
   exactTension?: boolean;
   log?: (msg: string) => void;
+  /** No progress bar on stderr. */
+  quiet?: boolean;
 }
 
 /** Loads every test set named by the inputs: WMT year directories or test-set files. */
@@ -49,14 +52,34 @@ export async function loadInputs(inputs: string[], pairs?: string[], log: (m: st
 }
 
 /** fast_align both directions + grow-diag-final-and, trained on the corpus being mined. */
-export function fastAlignCorpusAligner(opts: { iterations?: number; threads?: number; exactTension?: boolean } = {}): CorpusAligner {
+export function fastAlignCorpusAligner(opts: { iterations?: number; threads?: number; exactTension?: boolean; quiet?: boolean } = {}): CorpusAligner {
   return async (src, tgt) => {
+    const iterations = opts.iterations ?? 5;
+    const progress = new ProgressLine(process.stderr, opts.quiet);
+    const t0 = Date.now();
+    const done = { forward: 0, reverse: 0 };
+    const show = (): void => {
+      const n = done.forward + done.reverse;
+      const elapsed = (Date.now() - t0) / 1000;
+      const eta = n > 0 ? (elapsed * (2 * iterations - n)) / n : NaN;
+      progress.update(
+        `aligning ${src.length} pairs ${bar(n, 2 * iterations)} forward ${done.forward}/${iterations}, reverse ${done.reverse}/${iterations} EM iterations, ` +
+          `${fmtDuration(elapsed)} elapsed, ~${fmtDuration(eta)} left`,
+        true,
+      );
+    };
+    show();
     const res = await alignBidirectional(src, tgt, {
-      iterations: opts.iterations,
+      iterations,
       threads: opts.threads,
       symmetrize: "grow-diag-final-and",
       exactTensionGradient: opts.exactTension ?? true,
+      onIteration: (st) => {
+        done[st.reverse ? "reverse" : "forward"] = st.iteration;
+        show();
+      },
     });
+    progress.done();
     return res.symmetrized;
   };
 }
