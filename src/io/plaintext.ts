@@ -103,7 +103,7 @@ function isEmptyLine(s: string): boolean {
 
 /** Short, unique names for user files: the base name without `.gz`, the full path where base names clash. */
 export function namesFromPaths(paths: string[]): string[] {
-  const bases = paths.map((p) => basename(p).replace(/\.gz$/i, ""));
+  const bases = paths.map((p) => (p === "-" ? "stdin" : basename(p).replace(/\.gz$/i, "")));
   return bases.map((b, i) => (bases.indexOf(b) !== bases.lastIndexOf(b) ? paths[i]! : b));
 }
 
