@@ -75,7 +75,7 @@ if (fixture) {
     const cpp = run(bin, ["-i", corpus, ...flags], { OMP_NUM_THREADS: "1" });
     const res = [false, true].map((exact) => {
       const out = join(work, `ours${exact ? ".exact" : ""}.align`);
-      const r = run("node", [cli, "align", "-i", corpus, ...flags, "--threads", "1", "--verbose", "--out", out, ...(exact ? ["--exact-tension"] : [])]);
+      const r = run("node", [cli, "align", "-i", corpus, ...flags, "--threads", "1", "--verbose", "--output", out, ...(exact ? ["--exact-tension"] : [])]);
       const tension = [...r.stderr.matchAll(/tension ([\d.e+-]+),/g)].pop()?.[1];
       const a = cpp.stdout.replace(/\n$/, "").split("\n");
       const b = readFileSync(out, "utf8").replace(/\n$/, "").split("\n");

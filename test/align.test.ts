@@ -285,7 +285,7 @@ describe("proneval align (CLI)", () => {
     lines.push("s1 s2 |||"); // empty target side: empty output line, with a warning
     writeFileSync(join(dir, "c.txt.gz"), gzipSync(lines.join("\n") + "\n"));
     const out = join(dir, "out.al");
-    const r = await run(["-i", join(dir, "c.txt.gz"), "-d", "-o", "-v", "--symmetrize", "gdfa", "--threads", "1", "--out", out]);
+    const r = await run(["-i", join(dir, "c.txt.gz"), "-d", "-o", "-v", "--symmetrize", "gdfa", "--threads", "1", "--output", out]);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/1 line\(s\).*empty side \(line 61\)/);
     const got = readFileSync(out, "utf8").split("\n");
@@ -297,8 +297,8 @@ describe("proneval align (CLI)", () => {
     const out1 = join(dir, "fwd.al");
     const out2 = join(dir, "fwd2.al");
     const model = join(dir, "fwd.model");
-    expect((await run(["-i", join(dir, "c.txt.gz"), "-d", "-o", "-v", "--out", out1, "--save-model", model])).code).toBe(0);
-    expect((await run(["-i", join(dir, "c.txt.gz"), "--model", model, "--out", out2])).code).toBe(0);
+    expect((await run(["-i", join(dir, "c.txt.gz"), "-d", "-o", "-v", "--output", out1, "--save-model", model])).code).toBe(0);
+    expect((await run(["-i", join(dir, "c.txt.gz"), "--model", model, "--output", out2])).code).toBe(0);
     expect(readFileSync(out2, "utf8")).toBe(readFileSync(out1, "utf8"));
   });
 
@@ -307,7 +307,7 @@ describe("proneval align (CLI)", () => {
     const { src, tgt } = toyCorpus(40, 5);
     writeFileSync(join(dir, "c.txt"), src.map((s, k) => `${s.join(" ")} ||| ${tgt[k]!.join(" ")}`).join("\n") + "\n");
     const table = join(dir, "t.tsv");
-    expect((await run(["-i", join(dir, "c.txt"), "-d", "-v", "-p", table, "--out", join(dir, "o.al")])).code).toBe(0);
+    expect((await run(["-i", join(dir, "c.txt"), "-d", "-v", "-p", table, "--output", join(dir, "o.al")])).code).toBe(0);
     const rows = readFileSync(table, "utf8").trim().split("\n").map((l) => l.split("\t"));
     expect(rows.some((r) => r[0] === "<eps>")).toBe(true);
     for (const r of rows) {
@@ -323,7 +323,7 @@ describe("proneval align (CLI)", () => {
     const input = join(dir, "bad.txt");
     writeFileSync(input, "a b ||| a b\nc d e\n");
     const out = join(dir, "out.al");
-    const r = await run(["-i", input, "--out", out]);
+    const r = await run(["-i", input, "--output", out]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${input}:2:`);
     expect(r.err).toContain("|||");

@@ -104,13 +104,13 @@ describe("proneval contrastive", () => {
     const dir = layout();
     writeFileSync(join(dir, "a.txt"), "1\n2\n3\n5\n2\n1\n0.5\n1\n1\n");
     writeFileSync(join(dir, "b.txt"), ["-1", "-2", "-3", "-5", "-2", "-1", "-0.5", "-1", "-1"].join("\n") + "\n");
-    const r = await run(dir, "--set", "tiny", "-s", join(dir, "a.txt"), join(dir, "b.txt"), "--json", "-b", "200");
+    const r = await run(dir, "--set", "tiny", "--scores", join(dir, "a.txt"), join(dir, "b.txt"), "--json", "-b", "200");
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.out);
     expect(rep.results[0].overall.accuracy).toBeCloseTo(62.5);
     expect(rep.results[1].overall.accuracy).toBeCloseTo(37.5);
     expect(rep.bootstrap.comparisons[0].delta).toBeCloseTo(-25);
-    const t = await run(join(dir, "tiny.json.gz"), "-s", join(dir, "a.txt"));
+    const t = await run(join(dir, "tiny.json.gz"), "--scores", join(dir, "a.txt"));
     expect(t.out).toMatch(/tiny\t.*a\.txt\t4\t62\.5\t50\.0 \(2\)\t100\.0 \(1\)\t50\.0 \(1\)/);
   });
 
@@ -124,15 +124,15 @@ describe("proneval contrastive", () => {
     const dir = layout();
     writeFileSync(join(dir, "short.txt"), "1\n2\n");
     const out = join(dir, "out.txt");
-    let r = await run(join(dir, "tiny.json.gz"), "-s", join(dir, "short.txt"), "-o", out);
+    let r = await run(join(dir, "tiny.json.gz"), "--scores", join(dir, "short.txt"), "-o", out);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/short\.txt: has 2 score lines but .* has 9 candidates/);
     expect(existsSync(out)).toBe(false);
     writeFileSync(join(dir, "long.txt"), "1\n".repeat(10));
-    r = await run(join(dir, "tiny.json.gz"), "-s", join(dir, "long.txt"));
+    r = await run(join(dir, "tiny.json.gz"), "--scores", join(dir, "long.txt"));
     expect(r.err).toMatch(/long\.txt:10: has 10 score lines/);
     writeFileSync(join(dir, "nan.txt"), "1\n2\n3\nfoo\n2\n1\n0.5\n1\n1\n");
-    r = await run(join(dir, "tiny.json.gz"), "-s", join(dir, "nan.txt"));
+    r = await run(join(dir, "tiny.json.gz"), "--scores", join(dir, "nan.txt"));
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/nan\.txt:4: not a number/);
   });
@@ -141,7 +141,7 @@ describe("proneval contrastive", () => {
     const dir = layout();
     writeFileSync(join(dir, "scoring_data", "tiny.dst"), ["x1", "y1", "x2", "WRONG", "x3", "y3", "z3", "x4", "y4"].join("\n") + "\n");
     writeFileSync(join(dir, "a.txt"), "1\n".repeat(9));
-    let r = await run(join(dir, "tiny.json.gz"), "-s", join(dir, "a.txt"));
+    let r = await run(join(dir, "tiny.json.gz"), "--scores", join(dir, "a.txt"));
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/tiny\.dst:4: candidate differs/);
     writeFileSync(join(dir, "bad.json"), JSON.stringify([{ src: "a", dst: ["x", "y"], true_ind: 2 }]));

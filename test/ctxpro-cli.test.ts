@@ -63,7 +63,7 @@ describe("ctxpro identify", () => {
   it("runs the rules over precomputed annotations and writes CTXPRO-format sets", async () => {
     const { dir, tsv, ann } = fixture();
     const outDir = join(dir, "out");
-    const r = await run("identify", "-i", tsv, "-r", "DE_GENDER", "de_formality", "DE_ANIMACY", "-l", "de", "--annotations", ann, "-o", outDir);
+    const r = await run("identify", "-i", tsv, "--rules", "DE_GENDER", "de_formality", "DE_ANIMACY", "-l", "de", "--annotations", ann, "-o", outDir);
     expect(r.code).toBe(0);
     expect(readdirSync(outDir).sort()).toEqual(["animacy.de-en.json", "formality.en-de.json", "gender.en-de.json"]);
     const gender = JSON.parse(readFileSync(join(outDir, "gender.en-de.json"), "utf8"));
@@ -80,13 +80,13 @@ describe("ctxpro identify", () => {
     const bad = join(dir, "bad.tsv");
     writeFileSync(bad, "d\tHello .\tHallo .\nd\tonly two fields\n");
     const outDir = join(dir, "out");
-    let r = await run("identify", "-i", bad, "-r", "DE_GENDER", "-l", "de", "-a", ann, "-o", outDir);
+    let r = await run("identify", "-i", bad, "--rules", "DE_GENDER", "-l", "de", "-a", ann, "-o", outDir);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${bad}:2: expected 3 tab-separated fields (docid, English, other language), found 2`);
     expect(existsSync(outDir)).toBe(false);
-    r = await run("identify", "-i", bad, "-r", "DE_GENDRE", "-l", "de", "-a", ann, "-o", outDir);
+    r = await run("identify", "-i", bad, "--rules", "DE_GENDRE", "-l", "de", "-a", ann, "-o", outDir);
     expect(r.err).toMatch(/unknown rule set 'DE_GENDRE'; valid names: DE_GENDER/);
-    r = await run("identify", "-i", bad, "-r", "DE_GENDER", "-l", "nl", "-a", ann, "-o", outDir);
+    r = await run("identify", "-i", bad, "--rules", "DE_GENDER", "-l", "nl", "-a", ann, "-o", outDir);
     expect(r.err).toMatch(/unknown language 'nl'; CTXPRO languages are: de, es, fr, it, pl, pt, ru/);
     expect(existsSync(outDir)).toBe(false);
   });
@@ -95,7 +95,7 @@ describe("ctxpro identify", () => {
     const { dir, ann } = fixture();
     const tsv = join(dir, "other.tsv");
     writeFileSync(tsv, "x\tUnknown sentence .\tUnbekannt .\n");
-    const r = await run("identify", "-i", tsv, "-r", "DE_GENDER", "-l", "de", "-a", ann, "-o", join(dir, "o"));
+    const r = await run("identify", "-i", tsv, "--rules", "DE_GENDER", "-l", "de", "-a", ann, "-o", join(dir, "o"));
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${tsv}:1: ${ann}: no precomputed en annotation for the sentence "Unknown sentence ."`);
   });
@@ -131,7 +131,7 @@ describe("annotations JSON", () => {
 describe("ctxpro extract and score", () => {
   async function identified(): Promise<{ dir: string; tsv: string; set: string }> {
     const { dir, tsv, ann } = fixture();
-    await run("identify", "-i", tsv, "-r", "DE_GENDER", "-l", "de", "-a", ann, "-o", dir);
+    await run("identify", "-i", tsv, "--rules", "DE_GENDER", "-l", "de", "-a", ann, "-o", dir);
     return { dir, tsv, set: join(dir, "gender.en-de.json") };
   }
 

@@ -179,7 +179,7 @@ describe("ctxpro identify CLI with the built-in annotators", () => {
     const input = tsv("fr-cli.tsv", CASES.fr!.rows);
     const extra = tsv("fr-extra.tsv", [["The key is here.", "La clé est ici."], ["It is here.", "Elle est ici."]]);
     const out = join(dir, "out-fr");
-    const r = await run("identify", "-i", input, "-r", "FR_GENDER", "FR_FORMALITY", "-l", "fr", "--align-corpus", extra, "-o", out, "-q");
+    const r = await run("identify", "-i", input, "--rules", "FR_GENDER", "FR_FORMALITY", "-l", "fr", "--align-corpus", extra, "-o", out, "-q");
     expect(r.code).toBe(0);
     expect(r.err).toContain(`aligner: 2 extra sentence pairs from ${extra}`);
     expect(r.err).toContain("identify: 3 segment pairs in 2 documents");
@@ -191,7 +191,7 @@ describe("ctxpro identify CLI with the built-in annotators", () => {
   it("wrong script for the language: an error naming the line, nothing written", async () => {
     const input = tsv("ru-as-de.tsv", CASES.ru!.rows);
     const out = join(dir, "out-bad");
-    const r = await run("identify", "-i", input, "-r", "DE_GENDER", "-l", "de", "-o", out, "-q");
+    const r = await run("identify", "-i", input, "--rules", "DE_GENDER", "-l", "de", "-o", out, "-q");
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/ru-as-de\.tsv:1: warning: the German \(3rd\) column is not in Latin script/);
     expect(r.err).toMatch(/3 of the first 3 checked rows have the German \(3rd\) column in another script than Latin/);
@@ -200,12 +200,12 @@ describe("ctxpro identify CLI with the built-in annotators", () => {
 
   it("a mis-split line is an error with its line; a bad --align-corpus line too", async () => {
     const input = tsv("missplit.tsv", [...CASES.de!.rows, ["d3", "Only English here and no tab"]]);
-    let r = await run("identify", "-i", input, "-r", "DE_GENDER", "-l", "de", "-o", join(dir, "o1"), "-q");
+    let r = await run("identify", "-i", input, "--rules", "DE_GENDER", "-l", "de", "-o", join(dir, "o1"), "-q");
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${input}:4: expected 3 tab-separated fields (docid, English, other language), found 2`);
     const good = tsv("de-ok.tsv", CASES.de!.rows);
     const extra = tsv("bad-extra.tsv", [["one", "two", "three", "four"]]);
-    r = await run("identify", "-i", good, "-r", "DE_GENDER", "-l", "de", "--align-corpus", extra, "-o", join(dir, "o2"), "-q");
+    r = await run("identify", "-i", good, "--rules", "DE_GENDER", "-l", "de", "--align-corpus", extra, "-o", join(dir, "o2"), "-q");
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${extra}:1: --align-corpus: expected`);
   });

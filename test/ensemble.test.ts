@@ -133,7 +133,7 @@ describe("ensemble checkpoint", () => {
   });
 
   it("eval -c ENSEMBLE end to end equals the accuracy of ranker + a * PMI", async () => {
-    const r = await runCli(registerEval, "eval", ["--pairs", pairsFile, "-c", ensDir, "--backend", "cpu", "--threads", "1", "--quiet", "--json", "-"]);
+    const r = await runCli(registerEval, "eval", ["--pairs", pairsFile, "-c", ensDir, "--backend", "cpu", "--threads", "1", "--quiet", "--json"]);
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.out);
     expect(rep.signature).toMatch(/model:ensemble/);

@@ -189,15 +189,15 @@ describe("languages and the CLI", () => {
     const dir = mkdtempSync(join(tmpdir(), "muda-"));
     writeFileSync(join(dir, "src.txt"), "You know it.\nI do.\n");
     writeFileSync(join(dir, "tgt.txt"), "Du weißt es.\n");
-    let r = await run("tag", "-l", "en-de", "-s", join(dir, "src.txt"), "-t", join(dir, "tgt.txt"), "-o", join(dir, "o.json"), "--quiet");
+    let r = await run("tag", "-l", "en-de", "-s", join(dir, "src.txt"), "--target", join(dir, "tgt.txt"), "-o", join(dir, "o.json"), "--quiet");
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/tgt\.txt: has 1 lines, but .*src\.txt has 2/);
     expect(existsSync(join(dir, "o.json"))).toBe(false);
     writeFileSync(join(dir, "tgt.txt"), "Du weißt es.\nIch weiß es.\n");
-    r = await run("tag", "-l", "en-xx", "-s", join(dir, "src.txt"), "-t", join(dir, "tgt.txt"), "--quiet");
+    r = await run("tag", "-l", "en-xx", "-s", join(dir, "src.txt"), "--target", join(dir, "tgt.txt"), "--quiet");
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/unsupported target language 'xx'/);
-    r = await run("tag", "-l", "de-en", "-s", join(dir, "src.txt"), "-t", join(dir, "tgt.txt"), "--quiet");
+    r = await run("tag", "-l", "de-en", "-s", join(dir, "src.txt"), "--target", join(dir, "tgt.txt"), "--quiet");
     expect(r.err).toMatch(/from English/);
   });
 
@@ -210,7 +210,7 @@ describe("languages and the CLI", () => {
     writeFileSync(join(dir, "ref.txt"), ref.join("\n") + "\n");
     writeFileSync(join(dir, "hyp.txt"), hyp.join("\n") + "\n");
     writeFileSync(join(dir, "ref2.txt"), ref.join("\n") + "\n");
-    const t = await run("tag", "-l", "en-de", "-s", join(dir, "src.txt"), "-t", join(dir, "ref.txt"), "--quiet");
+    const t = await run("tag", "-l", "en-de", "-s", join(dir, "src.txt"), "--target", join(dir, "ref.txt"), "--quiet");
     expect(t.code).toBe(0);
     const j = JSON.parse(t.out);
     expect(j.tags).toEqual(["lexical", "formality", "pronouns", "ellipsis"]);

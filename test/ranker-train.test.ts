@@ -234,11 +234,14 @@ describe("CLI", () => {
     if (!existsSync(CLI)) return; // built by `npm test` (tsc) before vitest
     const ck = join(dir, "run-a");
     const ref = join(dir, "ref.txt");
-    const r1 = spawnSync("node", [CLI, "score", "-r", ref, "-t", join(dir, "swapped.txt"), "-c", ck, "--backend", "cpu", "--to-json", join(dir, "s.json")], { encoding: "utf8" });
+    const r1 = spawnSync("node", [CLI, "score", "-r", ref, "-t", join(dir, "swapped.txt"), "-c", ck, "--backend", "cpu", "--json", "-o", join(dir, "s.json")], { encoding: "utf8" });
     expect({ status: r1.status, stderr: r1.stderr }).toMatchObject({ status: 0 });
-    expect(r1.stdout).toMatch(/^system\tscore\tnot_below/);
+    expect(r1.stdout).toBe("");
+    const r1t = spawnSync("node", [CLI, "score", "-r", ref, "-t", join(dir, "swapped.txt"), "-c", ck, "--backend", "cpu"], { encoding: "utf8" });
+    expect(r1t.stdout).toMatch(/^system\tscore\tpronoun_segments\tsegments\n/);
+    expect(r1t.stdout).toMatch(/\nsignature: proneval-pronoun\|.*\|ctx:crc-lines\|/);
     expect(JSON.parse(readFileSync(join(dir, "s.json"), "utf8")).systems[0].segments).toHaveLength(5);
-    const r2 = spawnSync("node", [CLI, "eval", "--pairs", dev, "-c", ck, "--backend", "cpu", "--json", "-"], { encoding: "utf8" });
+    const r2 = spawnSync("node", [CLI, "eval", "--pairs", dev, "-c", ck, "--backend", "cpu", "--json"], { encoding: "utf8" });
     expect({ status: r2.status, stderr: r2.stderr }).toMatchObject({ status: 0 });
     expect(JSON.parse(r2.stdout).pairs).toBe(24);
     const r3 = spawnSync("node", [CLI, "score", "-r", ref, "-t", ref, "-c", ck, "--backend", "tpu"], { encoding: "utf8" });
@@ -256,7 +259,7 @@ describe("CLI", () => {
     writeFileSync(bigRef, lines(9));
     writeFileSync(bigHyp, lines(9));
     const runT = (t: string) => {
-      const r = spawnSync("node", [CLI, "score", "-r", bigRef, "-t", bigHyp, "-c", ck, "--backend", "wasm", "--threads", t, "--to-json", "-"], { encoding: "utf8" });
+      const r = spawnSync("node", [CLI, "score", "-r", bigRef, "-t", bigHyp, "-c", ck, "--backend", "wasm", "--threads", t, "--json"], { encoding: "utf8" });
       expect(r.stderr).not.toMatch(/error/);
       expect(r.status).toBe(0);
       return JSON.parse(r.stdout);

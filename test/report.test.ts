@@ -65,7 +65,7 @@ describe("input detection", () => {
     expect(err([{ "src pronoun": "it" }])).toMatch(/^in\.json: is a JSON array.*CTXPRO evaluation set.*expected one of: training curve/);
     expect(err({ kind: "proneval-suite-stats" })).toMatch(/^in\.json: has kind "proneval-suite-stats", which proneval report does not read/);
     expect(err({ ...suiteJson(), version: 2 })).toMatch(/^in\.json: has kind proneval-suite-score version 2; this proneval reads version 1/);
-    expect(err({ hello: 1, world: 2 })).toMatch(/^in\.json: is not a file proneval report reads \(top-level keys: hello, world\); expected one of: .*proneval score --to-json/);
+    expect(err({ hello: 1, world: 2 })).toMatch(/^in\.json: is not a file proneval report reads \(top-level keys: hello, world\); expected one of: .*proneval score --json/);
     expect(err("text")).toMatch(/is a JSON string/);
     const s = scoreJson(2, 5);
     (s.systems[1]!.segments[3] as unknown as Record<string, unknown>).sys = "0.5";

@@ -131,11 +131,11 @@ describe("suite CLI", () => {
     expect(r.stdout).toMatch(/de\s+2021\s+2\s+2/);
     const hyp = join(dir, "hyp.txt");
     writeFileSync(hyp, readFileSync(join(dir, "suites", "pronouns.wmt.de-en.ref"), "utf8"));
-    r = spawnSync("node", [CLI, "suite", "score", "-s", suite, "-t", hyp], { encoding: "utf8" });
+    r = spawnSync("node", [CLI, "suite", "score", "--suite", suite, "-t", hyp], { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/hyp\s+100\.0 \(2\/2\)/);
     writeFileSync(hyp, "only one line\n");
-    r = spawnSync("node", [CLI, "suite", "score", "-s", suite, "-t", hyp], { encoding: "utf8" });
+    r = spawnSync("node", [CLI, "suite", "score", "--suite", suite, "-t", hyp], { encoding: "utf8" });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toContain("hyp.txt");
   });

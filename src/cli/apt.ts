@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
 import { writeFileAtomic } from "../io/atomic.js";
-import { action, floatOption } from "./run.js";
+import { action, floatOption, emit, checkOutputs, checkOneStdin } from "./run.js";
 import { computeApt, formatApt, formatAptDetail } from "../apt/index.js";
 
 function parsePair(pair: string | undefined, files: string[]): [string, string] {
@@ -18,18 +18,20 @@ export function registerApt(program: Command): void {
   program
     .command("apt")
     .description("APT: reference-based accuracy of pronoun translation (exact / equivalent / different / missing)")
-    .requiredOption("-s, --source <file>", "source segments, one a line")
-    .requiredOption("-r, --reference <file>", "reference segments, one a line")
-    .requiredOption("-t, --translations <files...>", "system outputs, one file per system")
-    .option("-l, --lang-pair <xx-yy>", "language pair (default: from the file names); English on one side")
+    .requiredOption("-s, --source <file>", "source segments, one a line ('-' = stdin)")
+    .requiredOption("-r, --reference <file>", "reference segments, one a line ('-' = stdin)")
+    .requiredOption("-t, --translations <files...>", "system outputs, one file per system (-t A B or -t A -t B)")
+    .option("-l, --lang <xx-yy>", "language pair (default: from the file names); English on one side")
     .option("--weights <w>", "weights of cases 1-6", "1,0.5,0,0,0,0")
     .option("--equivalent <groups>", "extra equivalent pronouns: groups separated by ';', words by ',' (e.g. 'it,this;they,those')")
     .option("--detail <file>", "write every instance (APT.py's .detail) here")
     .option("--json", "JSON report")
-    .option("-o, --output <file>", "write the report here instead of stdout")
+    .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
     .action(
-      action(async (o: { source: string; reference: string; translations: string[]; langPair?: string; weights: string; equivalent?: string; detail?: string; json?: boolean; output?: string }) => {
-        const [srcLang, tgtLang] = parsePair(o.langPair, [o.source, o.reference, ...o.translations]);
+      action(async (o: { source: string; reference: string; translations: string[]; lang?: string; weights: string; equivalent?: string; detail?: string; json?: boolean; output?: string }) => {
+        checkOneStdin([o.source, o.reference, ...o.translations]);
+        await checkOutputs(o.output, o.detail);
+        const [srcLang, tgtLang] = parsePair(o.lang, [o.source, o.reference, ...o.translations]);
         const weights = o.weights.split(",").map((w) => floatOption("--weights", w.trim()));
         const extra = o.equivalent ? o.equivalent.split(";").map((g) => g.split(",").map((w) => w.trim().toLowerCase()).filter(Boolean)) : [];
         const src = readLines(o.source);
@@ -45,8 +47,7 @@ export function registerApt(program: Command): void {
         const report = await computeApt({ srcLang, tgtLang, src, ref, hyps }, { weights, extraEquivalents: extra, keepInstances: !!o.detail });
         const text = o.json ? JSON.stringify({ ...report, systems: report.systems.map(({ instances: _i, ...s }) => s) }, null, 2) + "\n" : formatApt(report);
         if (o.detail) writeFileAtomic(o.detail, formatAptDetail(report));
-        if (o.output) writeFileAtomic(o.output, text);
-        else process.stdout.write(text);
+        await emit(text, o.output);
       }),
     );
 }

@@ -1,50 +1,61 @@
 import type { Command } from "commander";
-import { action, intOption } from "./run.js";
+import { action, intOption, floatOption, emit, checkOutputs, checkOneStdin } from "./run.js";
 import { InputError } from "../io/errors.js";
-import { writeFileAtomic } from "../io/atomic.js";
 import { ProgressLine, bar } from "../ranker/progress.js";
-import { parseContext, parseFormat, exitQuietlyOnEpipe } from "./score.js";
+import { parseContext, parseFormat, exitQuietlyOnEpipe, scoringOptions } from "./score.js";
 
-function collect(v: string, prev: string[]): string[] {
-  return prev.concat([v]);
+/** Cohen's h for two proportions (in %): the effect size of a difference of scores. */
+export function cohensH(scoreA: number, scoreB: number): number {
+  const t = (p: number): number => 2 * Math.asin(Math.sqrt(Math.min(1, Math.max(0, p / 100))));
+  return t(scoreA) - t(scoreB);
+}
+
+function effectWord(h: number): string {
+  const a = Math.abs(h);
+  return a < 0.2 ? "negligible" : a < 0.5 ? "small" : a < 0.8 ? "medium" : "large";
 }
 
 export function registerCompare(program: Command): void {
-  program
-    .command("compare")
-    .description("Which of two systems translates pronouns better: per segment and overall, with paired bootstrap resampling")
-    .requiredOption("-r, --ref <file>", "reference (text/SGML) or WMT XML file")
-    .option("-t, --hyp <file-or-system>", "exactly two systems (files, or names for WMT XML)", collect, [] as string[])
-    .option("--format <f>", "wmt-xml | sgml | text (default: detected)")
-    .option("--docs <file>", "document ids, one per line (text format)")
-    .option("--reference <name>", "which reference of a multi-reference XML file")
-    .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
-    .option("-c, --checkpoint <dir>", "ranker or ensemble checkpoint (default: checkpoints/ensemble = checkpoints/default + zero-shot checkpoints/pronoun-lm)")
-    .option("--model-dir <dir>", "directory holding transformers models")
+  scoringOptions(
+    program.command("compare").description("Which of two systems translates pronouns better: per segment and overall, with paired bootstrap resampling"),
+    "exactly two systems",
+  )
     .option("--bootstrap <n>", "bootstrap resamples", "1000")
     .option("--seed <n>", "bootstrap seed", "12345")
-    .option("--to-json <file>", "write the comparison with per-segment results as JSON ('-' = stdout)")
-    .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
-    .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
-    .option("--quiet", "no progress on stderr", false)
+    .option("--alpha <p>", "say 'better' only when the paired bootstrap p-value is below this", "0.05")
+    .option("--json", "print the comparison with per-segment results as JSON instead of the text", false)
+    .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
     .action(
       action(async (o: Record<string, unknown>) => {
         exitQuietlyOnEpipe();
-        const hyps = o.hyp as string[];
-        if (hyps.length !== 2) throw new InputError(`compare needs exactly two systems (-t A -t B), got ${hyps.length}`);
+        const { checkEnglishTarget, handleEmptyReferences, withContextTag, contextNote, checkDocsOption } = await import("./scoring.js");
+        const hyps = (o.translations as string[] | undefined) ?? [];
+        const refFile = String(o.reference);
+        if (hyps.length !== 2) throw new InputError(`compare needs exactly two systems (-t A B), got ${hyps.length}`);
         const context = parseContext(o.context);
         const samples = intOption("--bootstrap", String(o.bootstrap), 0);
         const seed = intOption("--seed", String(o.seed), 0);
+        const alpha = floatOption("--alpha", String(o.alpha));
+        if (!(alpha > 0 && alpha < 1)) throw new InputError(`--alpha must be between 0 and 1, got ${alpha}`);
+        checkOneStdin([refFile, ...hyps, o.docs as string | undefined]);
+        await checkOutputs(o.output as string | undefined);
         const { compareSystems, loadScorer, readScoringInput } = await import("../ranker/scorer.js");
-        const input = await readScoringInput(String(o.ref), hyps, { format: parseFormat(o.format), docs: o.docs as string | undefined });
+        const { detectFormat } = await import("../io/readers.js");
+        const format = parseFormat(o.inputFormat) ?? (await detectFormat(refFile));
+        checkDocsOption(o.docs as string | undefined, format, refFile);
+        const input = await readScoringInput(refFile, hyps, { format, docs: o.docs as string | undefined });
         if (input.systems.length !== 2) throw new InputError(`compare needs two distinct systems, got ${input.systems.join(", ")}`);
+        const refName = (o.refName as string | undefined) ?? input.testSet.references[0]!;
+        checkEnglishTarget(input.testSet, refName, Boolean(o.allowNonEnglish), refFile);
+        const dropped = handleEmptyReferences(input, refName, Boolean(o.allowEmpty), refFile);
+        if (dropped && !o.quiet) process.stderr.write(`proneval compare: ${dropped} empty reference segment(s) skipped (--allow-empty)\n`);
         const scorer = await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         let res;
         try {
           res = await scorer.scoreTestSet(input.testSet, input.systems, {
             context,
-            reference: o.reference as string | undefined,
+            reference: o.refName as string | undefined,
             onProgress: (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} unique sides`, done === total),
           });
         } finally {
@@ -52,24 +63,33 @@ export function registerCompare(program: Command): void {
           scorer.dispose();
         }
         const cmp = compareSystems(res[0]!, res[1]!, samples, seed);
-        const signature = scorer.signature(context ?? scorer.contextMode, (o.reference as string | undefined) ?? input.testSet.references[0]) + `|bootstrap:${samples}|seed:${seed}`;
-        if (o.toJson) {
-          const json = JSON.stringify({ signature, ...cmp }, null, 1) + "\n";
-          if (o.toJson === "-") process.stdout.write(json);
-          else writeFileAtomic(String(o.toJson), json);
-        }
-        if (o.toJson !== "-") {
-          const better = cmp.scoreA === cmp.scoreB ? "neither" : cmp.scoreA > cmp.scoreB ? cmp.a : cmp.b;
-          process.stdout.write(
+        const ctx = context ?? scorer.contextMode;
+        const signature = withContextTag(scorer.signature(ctx, refName), ctx, input.testSet) + `|bootstrap:${samples}|seed:${seed}|alpha:${alpha}` + (dropped ? `|empty-refs-skipped:${dropped}` : "");
+        const h = cohensH(cmp.scoreA, cmp.scoreB);
+        const significant = cmp.pronounSegments > 0 && cmp.scoreA !== cmp.scoreB && cmp.bootstrap.pValue < alpha;
+        const better = significant ? (cmp.scoreA > cmp.scoreB ? cmp.a : cmp.b) : null;
+        let text: string;
+        if (o.json) {
+          text = JSON.stringify({ signature, alpha, better, effectSize: { scoreDifference: cmp.scoreA - cmp.scoreB, cohensH: h }, emptyReferencesSkipped: dropped, ...cmp }, null, 1) + "\n";
+        } else if (cmp.pronounSegments === 0) {
+          text = [`A: ${cmp.a}\tscore n/a`, `B: ${cmp.b}\tscore n/a`, "no pronoun segments: nothing to compare", `signature: ${signature}`].join("\n") + "\n";
+        } else {
+          const diff = cmp.scoreA - cmp.scoreB;
+          const verdict = better
+            ? `better: ${better} (p = ${cmp.bootstrap.pValue.toFixed(4)} < ${alpha})`
+            : `better: neither significantly (p = ${cmp.bootstrap.pValue.toFixed(4)}, not below ${alpha})`;
+          text =
             [
               `A: ${cmp.a}\tscore ${cmp.scoreA.toFixed(2)}`,
               `B: ${cmp.b}\tscore ${cmp.scoreB.toFixed(2)}`,
-              `pronoun segments: ${cmp.pronounSegments}; per segment A better ${cmp.wins.a}, B better ${cmp.wins.b}, ties ${cmp.wins.ties}; mean(yA - yB) ${cmp.meanDiff.toFixed(4)}`,
-              `better: ${better} (score difference ${(cmp.scoreA - cmp.scoreB).toFixed(2)}, 95% CI [${cmp.bootstrap.ci95[0].toFixed(2)}, ${cmp.bootstrap.ci95[1].toFixed(2)}], paired bootstrap p = ${cmp.bootstrap.pValue.toFixed(4)}, ${samples} resamples)`,
+              `pronoun segments: ${cmp.pronounSegments} (where the reference or either system has a pronoun); per segment A better ${cmp.wins.a}, B better ${cmp.wins.b}, ties ${cmp.wins.ties}; mean(yA - yB) ${cmp.meanDiff.toFixed(4)}`,
+              `effect size: A - B = ${diff >= 0 ? "+" : ""}${diff.toFixed(2)} points, 95% CI [${cmp.bootstrap.ci95[0].toFixed(2)}, ${cmp.bootstrap.ci95[1].toFixed(2)}]; Cohen's h = ${h.toFixed(3)} (${effectWord(h)})`,
+              `${verdict}; paired bootstrap, ${samples} resamples`,
+              `# score: % of those segments where the system is not ranked below the reference; ${contextNote(ctx, input.testSet)}`,
               `signature: ${signature}`,
-            ].join("\n") + "\n",
-          );
+            ].join("\n") + "\n";
         }
+        await emit(text, o.output as string | undefined);
       }),
     );
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { statSync } from "node:fs";
 import { InputError } from "../io/errors.js";
-import { writeFileAtomic } from "../io/atomic.js";
+import { writeFileAtomic, checkOutputFile } from "../io/atomic.js";
 import { action, intOption } from "./run.js";
 import {
   candidateCount,
@@ -20,7 +20,7 @@ import {
 import { pairedBootstrapStats } from "../stats/bootstrap.js";
 
 function emit(text: string, output?: string): void {
-  if (output) writeFileAtomic(output, text);
+  if (output && output !== "-") writeFileAtomic(output, text);
   else process.stdout.write(text);
 }
 
@@ -30,19 +30,20 @@ export function registerContrastive(program: Command): void {
     .description("accuracy on a contrastive test set (Voita et al. 2019 layout) from one model score per candidate")
     .argument("<set>", "a set's .json[.gz], or the directory holding the sets (then --set, or --self-check for all)")
     .option("--set <name>", "set name inside the directory (deixis_test, lex_cohesion_dev, ellipsis_vp, ...)")
-    .option("-s, --scores <files...>", "one file per system: one score a line, in scoring_data order (lower is better)")
+    .option("--scores <files...>", "one file per system: one score a line, in scoring_data order (lower is better)")
     .option("--higher-is-better", "scores are log-probabilities or similar (default: lower is better, like a loss)")
     .option("--self-check", "check the harness: constant scores give the chance rate, moving the true candidate changes nothing")
     .option("--no-check-data", "skip checking that scoring_data/<set>.src|dst lists the items' candidates in order")
     .option("-b, --bootstrap <n>", "paired bootstrap samples between systems (default 1000 when there are several; 0 = off)")
     .option("--seed <n>", "bootstrap seed", "12345")
     .option("--json", "JSON report")
-    .option("-o, --output <file>", "write the report here instead of stdout")
+    .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
     .action(
       action((input: string, o: {
         set?: string; scores?: string[]; higherIsBetter?: boolean; selfCheck?: boolean; checkData: boolean;
         bootstrap?: string; seed: string; json?: boolean; output?: string;
       }) => {
+        checkOutputFile(o.output ?? "-");
         if (o.selfCheck) {
           const paths = statSync(input, { throwIfNoEntry: false })?.isDirectory() && !o.set ? listContrastiveSets(input) : [resolveSetPath(input, o.set)];
           if (paths.length === 0) throw new InputError("no *.json[.gz] sets here", input);
@@ -59,7 +60,7 @@ export function registerContrastive(program: Command): void {
           if (checks.some((c) => c.failures.length)) process.exitCode = 1;
           return;
         }
-        if (!o.scores?.length) throw new InputError("give the model scores (-s FILE ...), or --self-check");
+        if (!o.scores?.length) throw new InputError("give the model scores (--scores FILE ...), or --self-check");
         const path = resolveSetPath(input, o.set);
         const set = readContrastiveJson(path);
         if (o.checkData) {

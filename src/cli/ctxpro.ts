@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
-import { writeFileAtomic } from "../io/atomic.js";
+import { writeFileAtomic, writeFilesAtomic, checkOutputDir, checkOutputFile } from "../io/atomic.js";
 import { action, floatOption, intOption } from "./run.js";
 import { bar, fmtDuration, ProgressLine } from "../ranker/progress.js";
 import { builtinRuleSets, checkLang, describeRule, loadRuleSet, LANGUAGES } from "../ctxpro/rules.js";
@@ -13,6 +13,7 @@ import { buildInputs, splitItems } from "../ctxpro/extract.js";
 import { formatReport, scoreFiles } from "../ctxpro/score.js";
 
 function emit(text: string, output?: string): void {
+  // '-' is stdout; a FIFO or device is written through by writeFileAtomic.
   if (output && output !== "-") writeFileAtomic(output, text);
   else process.stdout.write(text);
 }
@@ -64,9 +65,9 @@ export function registerCtxpro(program: Command): void {
     .command("identify")
     .description("find the segments of parallel documents that match the rules (TSV rows: docid, English, other language)")
     .requiredOption("-i, --input <files...>", "TSV files: docid<TAB>English<TAB>other language (plain or .gz)")
-    .requiredOption("-r, --rules <names...>", "rule sets (e.g. DE_GENDER DE_FORMALITY DE_ANIMACY) or .json rule files")
+    .requiredOption("--rules <names...>", "rule sets (e.g. DE_GENDER DE_FORMALITY DE_ANIMACY) or .json rule files")
     .requiredOption("-l, --lang <lang>", "the non-English language")
-    .option("-o, --output-dir <dir>", "where to write <phenomenon>.<pair>.json", "ctxpro-jsons")
+    .option("-o, --output <dir>", "where to write <phenomenon>.<pair>.json (its parent must exist)", "ctxpro-jsons")
     .option("-w, --window-size <n>", "sentences a rule sees: the segment and n-1 before it", "10")
     .option("-a, --annotations <file>", "precomputed annotations (JSON, see docs/ctxpro.md) instead of the built-in annotators")
     .option("--align-corpus <files...>", "extra parallel text for the built-in aligner: 'en ||| other', 'en<TAB>other' or the input's TSV layout")
@@ -78,9 +79,11 @@ export function registerCtxpro(program: Command): void {
     .option("--gzip", "write .json.gz files")
     .action(
       action(async (o: {
-        input: string[]; rules: string[]; lang: string; outputDir: string; windowSize: string; annotations?: string; alignCorpus?: string[];
+        input: string[]; rules: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
         alignThreshold: string; inflection: string; check: boolean; keepUnscorable?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
+        if (o.output === "-") throw new InputError("-o names a directory for identify (one JSON file per rule set), not stdout");
+        checkOutputDir(o.output);
         const lang = checkLang(o.lang);
         const windowSize = intOption("--window-size", o.windowSize, 1);
         const threshold = floatOption("--align-threshold", o.alignThreshold);
@@ -127,7 +130,7 @@ export function registerCtxpro(program: Command): void {
           },
         });
         line.done();
-        const paths = writeIdentified(o.outputDir, sets, found, !!o.gzip);
+        const paths = writeIdentified(o.output, sets, found, !!o.gzip);
         const secs = ((Date.now() - t0) / 1000).toFixed(1);
         process.stderr.write(`identify: ${stats.pairs} segment pairs in ${stats.docs} documents, ${secs} s\n`);
         sets.forEach((s, k) => {
@@ -143,14 +146,14 @@ export function registerCtxpro(program: Command): void {
     .description("write model inputs (segment + previous sentences) for an evaluation set, or split identified items into dev/devtest/test")
     .requiredOption("-e, --eval-set <file>", "evaluation set or identified items (.json or .json.gz)")
     .option("-i, --input <files...>", "the TSV files the items were identified from (needed for inputs)")
-    .option("-o, --output <file>", "inputs file, one line per item ('-' for stdout)")
+    .option("-o, --output <file>", "inputs file, one line per item ('-' = stdout, the default)")
     .option("--splits <dir>", "write <name>.{dev,devtest,test}.json.gz (and inputs <name>.<split>.gz with -i) into dir")
     .option("--name <name>", "file name stem for --splits (default: the eval set's file name)")
     .option("--seed <n>", "seed of the split shuffle", "1")
     .option("--min-per-label <n>", "labels with fewer items go to test only", "100")
     .option("--max-test-per-label <n>", "most test items per label", "5000")
-    .option("-s, --max-sentences <n>", "sentences per input line, the segment included", "10")
-    .option("-t, --max-tokens <n>", "whitespace tokens per input line", "10000")
+    .option("--max-sentences <n>", "sentences per input line, the segment included", "10")
+    .option("--max-tokens <n>", "whitespace tokens per input line", "10000")
     .option("-j, --joining-string <s>", "string joining the sentences", "<eos> ")
     .option("-T, --target", "take the context from the translation side")
     .action(
@@ -158,6 +161,7 @@ export function registerCtxpro(program: Command): void {
         evalSet: string; input?: string[]; output?: string; splits?: string; name?: string; seed: string;
         minPerLabel: string; maxTestPerLabel: string; maxSentences: string; maxTokens: string; joiningString: string; target?: boolean;
       }) => {
+        if (o.output) checkOutputFile(o.output);
         const items = readEvalSet(o.evalSet);
         const ctxOpts = {
           maxSentences: intOption("--max-sentences", o.maxSentences, 1),
@@ -184,7 +188,9 @@ export function registerCtxpro(program: Command): void {
           files.push([`${o.splits}/${stem}.${split}.json.gz`, JSON.stringify(list, null, 2) + "\n"]);
           if (docs) files.push([`${o.splits}/${stem}.${split}.gz`, buildInputs(list, docs, o.evalSet, ctxOpts).map((l) => l + "\n").join("")]);
         }
-        for (const [path, text] of files) writeFileAtomic(path, text);
+        // All split files appear, or none.
+        checkOutputDir(o.splits);
+        writeFilesAtomic(files);
         process.stderr.write(`dev ${splits.dev.length}, devtest ${splits.devtest.length}, test ${splits.test.length} items -> ${o.splits}\n`);
       }),
     );
@@ -195,7 +201,7 @@ export function registerCtxpro(program: Command): void {
     .requiredOption("-e, --eval-set <file>", "evaluation set (.json or .json.gz)")
     .requiredOption("-t, --translations <files...>", "one file per system, one translation per item; the first is the bootstrap baseline")
     .option("-l, --lang <lang>", "language of the translations, for the sentence segmenter (default: from the set's file name)")
-    .option("-c, --complete", "per-rule breakdown (TSV)")
+    .option("--complete", "per-rule breakdown (TSV)")
     .option("--json", "JSON report")
     .option("--last-sentence", "score only the last sentence of each translation (systems that translated with context)")
     .option("--separator <s>", "score only the text after the last occurrence of this separator (e.g. '<eos>')")
@@ -203,12 +209,13 @@ export function registerCtxpro(program: Command): void {
     .option("--allow-empty", "score empty translations as wrong instead of failing")
     .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 when there are several systems; 0 = off)")
     .option("--seed <n>", "bootstrap seed", "12345")
-    .option("-o, --output <file>", "write the report here instead of stdout")
+    .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
     .action(
       action((o: {
         evalSet: string; translations: string[]; lang?: string; complete?: boolean; json?: boolean; lastSentence?: boolean;
         separator?: string; match: string; allowEmpty?: boolean; bootstrap?: string; seed: string; output?: string;
       }) => {
+        if (o.output) checkOutputFile(o.output);
         if (o.match !== "word" && o.match !== "ctxpro") throw new InputError(`--match must be 'word' or 'ctxpro', got '${o.match}'`);
         const guessed = langFromSetName(o.evalSet);
         const lang = o.lang

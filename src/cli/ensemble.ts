@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { action, intOption, floatOption } from "./run.js";
 import { ProgressLine, bar } from "../ranker/progress.js";
+import { checkOutputDir } from "../io/atomic.js";
 
 export function registerEnsemble(program: Command): void {
   program
@@ -9,16 +10,18 @@ export function registerEnsemble(program: Command): void {
     .requiredOption("--ranker <dir>", "ranker checkpoint directory")
     .requiredOption("--lm <dir>", "masked-pronoun model directory (with a pronoun prior)")
     .requiredOption("--train <file>", "training pair file the weight is fitted on (never dev)")
-    .requiredOption("-o, --out <dir>", "output directory (config.json only; components are referenced by relative path)")
+    .requiredOption("-o, --output <dir>", "output directory (config.json only; components are referenced by relative path)")
+    .option("--force", "overwrite an existing checkpoint in the output directory", false)
     .option("--method <m>", "train-accuracy | logistic | equal-spread | given", "train-accuracy")
     .option("--weight <a>", "with --method given: the weight a")
     .option("--max-train-pairs <n>", "use only the first N training pairs (0 = all)", "0")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "ranker scoring threads (auto = up to 2 on wasm/cpu)", "auto")
-    .option("--quiet", "no progress on stderr", false)
+    .option("-q, --quiet", "no progress on stderr", false)
     .action(
       action(async (o: Record<string, unknown>) => {
         const { buildEnsemble } = await import("../pretrain/ensemble.js");
+        checkOutputDir(String(o.output), { overwrite: Boolean(o.force), what: "a checkpoint", flags: "--force" });
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         try {
           const cfg = await buildEnsemble(
@@ -26,7 +29,7 @@ export function registerEnsemble(program: Command): void {
               ranker: String(o.ranker),
               lm: String(o.lm),
               train: String(o.train),
-              out: String(o.out),
+              out: String(o.output),
               method: String(o.method) as "train-accuracy",
               weight: o.weight === undefined ? undefined : floatOption("--weight", String(o.weight)),
               maxTrainPairs: intOption("--max-train-pairs", String(o.maxTrainPairs), 0),
@@ -44,7 +47,7 @@ export function registerEnsemble(program: Command): void {
               `train-accuracy: a = ${c.trainAccuracy.a.toPrecision(4)} (best interval ${c.trainAccuracy.interval.map((x) => x.toPrecision(4)).join("..")}), ${pct(c.trainAccuracy.accuracy)}%`,
               `logistic:       a = ${c.logistic.a.toPrecision(4)}, ${pct(c.logistic.accuracy)}%`,
               `equal-spread:   a = ${c.equalSpread.a.toPrecision(4)}, ${pct(c.equalSpread.accuracy)}%`,
-              `chosen (${cfg.choice.method}): a = ${cfg.weight.toPrecision(4)}; wrote ${String(o.out)}/config.json (ranker ${cfg.ranker.path}, lm ${cfg.lm.path})`,
+              `chosen (${cfg.choice.method}): a = ${cfg.weight.toPrecision(4)}; wrote ${String(o.output)}/config.json (ranker ${cfg.ranker.path}, lm ${cfg.lm.path})`,
             ].join("\n") + "\n",
           );
         } finally {

@@ -2,15 +2,18 @@
 import { Command } from "commander";
 import { VERSION } from "../version.js";
 import { registerCommands } from "./commands.js";
+import { versionText } from "./version-text.js";
 
 const program = new Command();
 program
   .name("proneval")
   .description("Evaluate how machine translation handles context: pronouns, CTXPRO phenomena, test suites.")
-  .version(VERSION)
-  .showHelpAfterError();
+  .version(versionText(VERSION), "-V, --version", "print the version and the default model's signature")
+  .showHelpAfterError()
+  // Set before the subcommands are added, so they inherit it: usage errors exit 2 (as argparse,
+  // sacrebleu), help and version 0; bad input is 2 and internal errors 1 (see run.ts).
+  .exitOverride((err) => {
+    process.exit(err.exitCode === 0 ? 0 : 2);
+  });
 registerCommands(program);
-program.exitOverride((err) => {
-  process.exit(err.exitCode === 0 ? 0 : 2);
-});
 await program.parseAsync(process.argv);

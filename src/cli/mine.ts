@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { join } from "node:path";
-import { action, intOption } from "./run.js";
+import { action, intOption, checkOutputs } from "./run.js";
+import { InputError } from "../io/errors.js";
 import { runMine } from "../mine/run.js";
 import { PACKAGE_ROOT } from "../version.js";
 
@@ -9,17 +10,18 @@ export function registerMine(program: Command): void {
     .command("mine")
     .description("align system outputs with their reference and record every pronoun translated as a different pronoun")
     .argument("[inputs...]", "WMT year directories (e.g. ../shared/data/wmt/wmt23) or test-set files; default: the shipped sample")
-    .requiredOption("-o, --output <file>", "output JSONL (.gz to compress)")
+    .requiredOption("-o, --output <file>", "output JSONL (.gz to compress; '-' = stdout)")
+    .option("-q, --quiet", "no progress on stderr")
     .option("-p, --pairs <list>", "only these language pairs, comma-separated (e.g. de-en,ru-en)")
     .option("--all-refs", "mine against every reference, not only the first")
     .option("--context-size <n>", "previous sentences kept as context", "2")
     .option("-I, --iterations <n>", "fast_align EM iterations", "5")
     .option("-j, --threads <n>", "worker threads for the two alignment directions", "2")
     .option("--fast-align-tension", "use C++ fast_align's tension gradient (biased towards 0.1) instead of the corrected one")
-    .option("-q, --quiet", "no progress bar on stderr")
     .action(
-      action(async (inputs: string[], o: { output: string; pairs?: string; allRefs?: boolean; contextSize: string; iterations: string; threads: string; fastAlignTension?: boolean; quiet?: boolean }) => {
+      action(async (inputs: string[], o: { output: string; quiet?: boolean; pairs?: string; allRefs?: boolean; contextSize: string; iterations: string; threads: string; fastAlignTension?: boolean }) => {
         const src = inputs.length ? inputs : [join(PACKAGE_ROOT, "data", "sample", "wmttest2023.ru-en.sample.xml.gz")];
+        await checkOutputs(o.output);
         const t0 = Date.now();
         const stats = await runMine(src, {
           output: o.output,
@@ -30,9 +32,10 @@ export function registerMine(program: Command): void {
           threads: intOption("--threads", o.threads, 1),
           exactTension: !o.fastAlignTension,
           quiet: o.quiet,
-          log: (m) => process.stderr.write(`${m}\n`),
+          log: (m) => (o.quiet ? undefined : process.stderr.write(`${m}\n`)),
         });
-        process.stderr.write(
+        if (stats.segmentPairs === 0) throw new InputError(`no reference/system segment pairs in ${src.join(", ")}: give WMT year directories or test sets with system outputs (a plain text file alone has none)`);
+        if (!o.quiet) process.stderr.write(
           `mined ${stats.testsets} test sets: ${stats.segmentPairs} reference/system segment pairs (${stats.skippedEmpty} empty skipped), ` +
             `${stats.mismatches} pronoun mismatches in ${stats.pairsWithMismatch} segment pairs -> ${o.output} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`,
         );

@@ -1,11 +1,10 @@
 import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { InputError } from "../io/errors.js";
-import { writeFileAtomic } from "../io/atomic.js";
 import type { TestSet } from "../io/model.js";
 import { namesFromPaths } from "../io/plaintext.js";
 import { readPlainTestSet, readTestSetAuto } from "../io/readers.js";
-import { action, intOption } from "./run.js";
+import { action, intOption, emit, checkOutputs } from "./run.js";
 import {
   bootstrapLabels,
   countTags,
@@ -21,7 +20,7 @@ import {
 } from "../muda/index.js";
 
 interface InputOpts {
-  langPair?: string;
+  lang?: string;
   source?: string;
   docs?: string;
   allowEmpty?: boolean;
@@ -30,14 +29,14 @@ interface InputOpts {
 /** A test set from a WMT directory/file, or from plain files (-s source, then reference/system files). */
 async function loadInput(input: string | undefined, files: string[], o: InputOpts): Promise<TestSet> {
   if (input && existsSync(input) && statSync(input).isDirectory()) {
-    if (!o.langPair) throw new InputError("give the language pair (-l en-xx) to pick a test set from the directory");
-    return readTestSetAuto(input, { langPair: o.langPair, allowEmpty: o.allowEmpty });
+    if (!o.lang) throw new InputError("give the language pair (-l en-xx) to pick a test set from the directory");
+    return readTestSetAuto(input, { langPair: o.lang, allowEmpty: o.allowEmpty });
   }
   if (!o.source) throw new InputError("give the English source (-s FILE), or a WMT directory");
-  if (!o.langPair) throw new InputError("give the language pair (-l en-xx)");
+  if (!o.lang) throw new InputError("give the language pair (-l en-xx)");
   const [ref, ...hyps] = files;
   if (!ref) throw new InputError("no target file given");
-  return readPlainTestSet({ refs: [ref], hyps, src: o.source, ...(o.docs ? { docs: o.docs } : {}), langPair: o.langPair }, { allowEmpty: o.allowEmpty });
+  return readPlainTestSet({ refs: [ref], hyps, src: o.source, ...(o.docs ? { docs: o.docs } : {}), langPair: o.lang }, { allowEmpty: o.allowEmpty });
 }
 
 function targetLang(ts: TestSet): string {
@@ -77,21 +76,22 @@ export function registerMuda(program: Command): void {
     .command("tag")
     .description("tag every target token (JSON: tags per token and counts per tag)")
     .argument("[input]", "a WMT year directory or txt/ folder (with -l), instead of -s/-t")
-    .option("-l, --lang-pair <en-xx>", `language pair; targets: ${MUDA_LANGS.join(" ")}`)
+    .option("-l, --lang <en-xx>", `language pair; targets: ${MUDA_LANGS.join(" ")}`)
     .option("-s, --source <file>", "English source, one segment a line")
-    .option("-t, --target <file>", "target side (reference or translation), one segment a line")
+    .option("--target <file>", "target side to tag (reference or translation), one segment a line ('-' = stdin)")
     .option("--docs <file>", "document ids, one a line (or 'domain<TAB>docid'); default: one document")
-    .option("--ref <name>", "with a directory: the reference to tag (default: the first)")
+    .option("--ref-name <name>", "with a directory: the reference to tag (default: the first)")
     .option("--align-with <files...>", "more translations of the same source to train the aligner on (not tagged)")
     .option("--allow-empty", "accept empty lines")
     .option("--alignment", "also write each segment's English tokens, alignment links and ellipsis cues")
-    .option("--quiet", "no progress on stderr")
-    .option("-o, --output <file>", "write the JSON here instead of stdout")
+    .option("-q, --quiet", "no progress on stderr")
+    .option("-o, --output <file>", "write the JSON here ('-' = stdout, the default)")
     .action(
-      action(async (input: string | undefined, o: InputOpts & { target?: string; ref?: string; alignWith?: string[]; alignment?: boolean; quiet?: boolean; output?: string }) => {
+      action(async (input: string | undefined, o: InputOpts & { target?: string; refName?: string; alignWith?: string[]; alignment?: boolean; quiet?: boolean; output?: string }) => {
+        await checkOutputs(o.output);
         const ts = await loadInput(input, o.target ? [o.target, ...(o.alignWith ?? [])] : [], o);
         const setup = setupMuda(targetLang(ts));
-        const side = refSide(ts, input && !o.target ? o.ref : ts.references[0]);
+        const side = refSide(ts, input && !o.target ? o.refName : ts.references[0]);
         const extra: TargetSide[] = ts.systems.map((s) => ({ name: s, docs: ts.docs.map((d) => d.hyps[s]!) }));
         // Every other translation of the source (systems, --align-with) only adds aligner training data.
         const [tagged] = await tagSides(setup, sources(ts), [side, ...extra], { onProgress: progress(o.quiet), keepAlignment: !!o.alignment });
@@ -107,8 +107,7 @@ export function registerMuda(program: Command): void {
           documents: tagged!.docs,
         };
         const text = JSON.stringify(out) + "\n";
-        if (o.output) writeFileAtomic(o.output, text);
-        else process.stdout.write(text);
+        await emit(text, o.output);
         if (!o.quiet) process.stderr.write(`muda: ${counts.tokens} tokens, ${counts.taggedTokens} tagged: ${MUDA_TAGS.map((t) => `${t} ${counts.tags[t]}`).join(", ")}\n`);
       }),
     );
@@ -117,28 +116,29 @@ export function registerMuda(program: Command): void {
     .command("score")
     .description("word f-measure per MuDA tag of each system against the reference (compare-mt style), with paired bootstrap")
     .argument("[input]", "a WMT year directory or txt/ folder (with -l), instead of -s/-r/-t")
-    .option("-l, --lang-pair <en-xx>", "language pair")
+    .option("-l, --lang <en-xx>", "language pair")
     .option("-s, --source <file>", "English source, one segment a line")
     .option("-r, --reference <file>", "reference, one segment a line (the tagged side)")
-    .option("-t, --translations <files...>", "system outputs; the first is the bootstrap baseline")
+    .option("-t, --translations <files...>", "system outputs; the first is the bootstrap baseline (-t A B or -t A -t B)")
     .option("--docs <file>", "document ids, one a line (or 'domain<TAB>docid')")
-    .option("--ref <name>", "with a directory: which reference (default: the first)")
+    .option("--ref-name <name>", "with a directory: which reference (default: the first)")
     .option("--systems <names>", "with a directory: comma-separated systems (default: all)")
     .option("--tags <tags>", `labels to report (default: all, the language's tags, no_tag); from: all ${MUDA_TAGS.join(" ")} no_tag`)
     .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 with several systems; 0 = off)")
     .option("--seed <n>", "bootstrap seed", "12345")
     .option("--allow-empty", "accept empty lines")
     .option("--json", "JSON report")
-    .option("--quiet", "no progress on stderr")
-    .option("-o, --output <file>", "write the report here instead of stdout")
+    .option("-q, --quiet", "no progress on stderr")
+    .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
     .action(
       action(async (input: string | undefined, o: InputOpts & {
-        reference?: string; translations?: string[]; ref?: string; systems?: string; tags?: string; bootstrap?: string; seed: string; json?: boolean; quiet?: boolean; output?: string;
+        reference?: string; translations?: string[]; refName?: string; systems?: string; tags?: string; bootstrap?: string; seed: string; json?: boolean; quiet?: boolean; output?: string;
       }) => {
+        await checkOutputs(o.output);
         const files = o.reference ? [o.reference, ...(o.translations ?? [])] : [];
         const ts = await loadInput(input, files, o);
         const setup = setupMuda(targetLang(ts));
-        const ref = refSide(ts, input && !o.reference ? o.ref : ts.references[0]);
+        const ref = refSide(ts, input && !o.reference ? o.refName : ts.references[0]);
         let systems = ts.systems;
         if (o.systems) {
           systems = o.systems.split(",").map((s) => s.trim()).filter(Boolean);
@@ -168,8 +168,7 @@ export function registerMuda(program: Command): void {
           ...(boot ? { bootstrap: boot } : {}),
         };
         const text = o.json ? JSON.stringify(report, null, 2) + "\n" : formatScoreTable(report);
-        if (o.output) writeFileAtomic(o.output, text);
-        else process.stdout.write(text);
+        await emit(text, o.output);
       }),
     );
 }

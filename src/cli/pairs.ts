@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { action, floatOption } from "./run.js";
 import { writePairFiles, pairFileName } from "../mine/build.js";
 import { InputError } from "../io/errors.js";
+import { checkOutputDir } from "../io/atomic.js";
 import type { ContextMode } from "../mine/pair-format.js";
 
 export function registerPairs(program: Command): void {
@@ -9,26 +10,29 @@ export function registerPairs(program: Command): void {
     .command("pairs")
     .description("build R-vs-S and noisy R-vs-R' pairs (train = wmt21+22, dev = wmt23) from mined mismatches")
     .argument("<mismatches...>", "mismatch JSONL files written by `proneval mine` (plain or .gz)")
-    .requiredOption("-o, --out-dir <dir>", "output directory")
-    .option("-c, --context <mode>", "context mode: crc | rc | nc | all", "all")
+    .requiredOption("-o, --output <dir>", "output directory (its parent must exist)")
+    .option("--context <mode>", "context mode: crc | rc | nc | all", "all")
     .option("--keep-all", "keep every mismatch (skip the agreement filter of Sec. 5.1)")
     .option("--threshold <x>", "minimum pooled user-study agreement", "0.8")
     .option("--judgements <file>", "pronoun-pair judgements (default: data/pronoun_pairs.json)")
     .option("--no-gzip", "write plain .jsonl")
+    .option("-q, --quiet", "no summary on stderr")
     .action(
-      action(async (inputs: string[], o: { outDir: string; context: string; keepAll?: boolean; threshold: string; judgements?: string; gzip: boolean }) => {
+      action(async (inputs: string[], o: { output: string; quiet?: boolean; context: string; keepAll?: boolean; threshold: string; judgements?: string; gzip: boolean }) => {
         const all: ContextMode[] = ["crc", "rc", "nc"];
         if (o.context !== "all" && !all.includes(o.context as ContextMode))
           throw new InputError(`unknown context mode '${o.context}' (expected crc, rc, nc or all)`);
         const modes = o.context === "all" ? all : [o.context as ContextMode];
+        checkOutputDir(o.output);
         const res = await writePairFiles(inputs, {
-          outDir: o.outDir,
+          outDir: o.output,
           modes,
           keepAll: o.keepAll,
           threshold: floatOption("--threshold", o.threshold),
           judgementsFile: o.judgements,
           gzip: o.gzip,
         });
+        if (o.quiet) return;
         const first = res[modes[0]!];
         const c = first.counts;
         process.stderr.write(
@@ -39,7 +43,7 @@ export function registerPairs(program: Command): void {
           for (const split of ["train", "dev"] as const) {
             const ps = res[mode].pairs[split];
             const sys = ps.filter((p) => p.kind === "system").length;
-            process.stderr.write(`${o.outDir}/${pairFileName(split, mode, o.gzip)}: ${sys} system, ${ps.length - sys} noisy\n`);
+            process.stderr.write(`${o.output}/${pairFileName(split, mode, o.gzip)}: ${sys} system, ${ps.length - sys} noisy\n`);
           }
         }
       }),

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { action, intOption, floatOption } from "./run.js";
+import { action, intOption, floatOption, emit, checkOutputs } from "./run.js";
 import { PRETRAIN_DEFAULTS } from "../pretrain/defaults.js";
 import { InputError } from "../io/errors.js";
-import { writeFileAtomic } from "../io/atomic.js";
+import { checkOutputDir } from "../io/atomic.js";
 
 export function registerPretrain(program: Command): void {
   registerPretrainOnTop(program);
@@ -11,7 +11,8 @@ export function registerPretrain(program: Command): void {
     .command("pretrain")
     .description("Masked-pronoun pretraining of the BiLSTM encoder on an English corpus (scripts/build-pretrain-corpus.ts); resumable; zero-shot dev accuracy along the way")
     .requiredOption("--corpus <file>", "corpus JSONL(.gz) from scripts/build-pretrain-corpus.ts")
-    .requiredOption("-o, --out <dir>", "output directory (model, resume.ckpt, curve.json)")
+    .requiredOption("-o, --output <dir>", "output directory (model, resume.ckpt, curve.json)")
+    .option("--force", "start a new run in a directory that holds one (default: refuse; --resume continues it)", false)
     .option("--dev <file>", "pair file for zero-shot accuracy at each evaluation (wmt23 dev)")
     .option("--max-dev-pairs <n>", "seeded subset of dev pairs (0 = all)", String(d.maxDevPairs))
     .option("--hidden <n>", "BiLSTM units per direction", String(d.hidden))
@@ -32,10 +33,11 @@ export function registerPretrain(program: Command): void {
     .action(
       action(async (o: Record<string, unknown>) => {
         if (o.objective !== "masked" && o.objective !== "replaced") throw new InputError(`--objective must be masked or replaced, got '${String(o.objective)}'`);
+        checkOutputDir(String(o.output), { overwrite: Boolean(o.resume || o.force), what: "a pretraining run", flags: "--resume (continue) or --force (start over)" });
         const { pretrain } = await import("../pretrain/train.js");
         const r = await pretrain({
           corpus: String(o.corpus),
-          out: String(o.out),
+          out: String(o.output),
           dev: o.dev as string | undefined,
           maxDevPairs: intOption("--max-dev-pairs", String(o.maxDevPairs), 0),
           hidden: intOption("--hidden", String(o.hidden), 1),
@@ -81,12 +83,14 @@ export function registerPretrainOnTop(program: Command): void {
     .option("--max-train-pairs <n>", "seeded subset of training pairs (0 = all)", "0")
     .option("--max-dev-pairs <n>", "seeded subset of dev pairs (0 = all)", "0")
     .option("--max-minutes <x>", "stop training after this many minutes (0 = no limit)", "0")
-    .option("--json <file>", "write the result as JSON")
+    .option("--json", "print the result as JSON instead of text", false)
+    .option("-o, --output <file>", "write the result here ('-' = stdout, the default)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "wasm")
     .action(
       action(async (o: Record<string, unknown>) => {
         const variant = String(o.variant);
         if (variant !== "frozen" && variant !== "frozen+lp" && variant !== "finetune") throw new InputError(`unknown variant '${variant}' (expected frozen, frozen+lp or finetune)`);
+        await checkOutputs(o.output as string | undefined);
         const { selectBackend, describeBackend } = await import("../ranker/backend.js");
         process.stderr.write(describeBackend(await selectBackend(String(o.backend))) + "\n");
         const { trainOnTop, pct } = await import("../pretrain/ranker.js");
@@ -106,9 +110,10 @@ export function registerPretrainOnTop(program: Command): void {
           lmWeight: floatOption("--lm-weight", String(o.lmWeight)),
           lmBatchSize: intOption("--lm-batch-size", String(o.lmBatchSize), 1),
         });
-        if (o.json) writeFileAtomic(String(o.json), JSON.stringify({ options: o, ...r }, null, 1) + "\n");
-        process.stdout.write(`zero-shot: ${pct(r.zeroShotDev)}\n`);
-        r.dev.forEach((d, i) => process.stdout.write(`${variant} epoch ${i + 1}: ${pct(d)}\n`));
+        const text = o.json
+          ? JSON.stringify({ options: o, ...r }, null, 1) + "\n"
+          : [`zero-shot: ${pct(r.zeroShotDev)}`, ...r.dev.map((d, i) => `${variant} epoch ${i + 1}: ${pct(d)}`)].join("\n") + "\n";
+        await emit(text, o.output as string | undefined);
       }),
     );
 }

@@ -1,14 +1,15 @@
 import type { Command } from "commander";
-import { action, intOption, floatOption } from "./run.js";
+import { action, intOption, floatOption, checkOutputs } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { BUILD_DEFAULTS, DEFAULT_MAX_BYTES, generateReport } from "../report/index.js";
 
 export function registerReport(program: Command): void {
   program
     .command("report")
-    .description("One self-contained HTML report (chart.js inlined) from the JSON of train (curve.json), eval --json, score/compare --to-json, ctxpro score --json, suite score --to-json")
+    .description("One self-contained HTML report (chart.js inlined) from the JSON of train (curve.json), eval --json, score/compare --json, ctxpro score --json, suite score --json")
     .argument("<json...>", "input JSON files (.gz ok); the kind of each is detected")
-    .requiredOption("-o, --out <file>", "HTML file to write")
+    .requiredOption("-o, --output <file>", "HTML file to write ('-' = stdout)")
+    .option("-q, --quiet", "no summary on stderr")
     .option("--title <text>", "page title", "proneval report")
     .option("--png <dir>", "also write every chart as a PNG into this directory (needs the optional @napi-rs/canvas)")
     .option("--png-width <px>", "PNG width in CSS pixels (drawn at 2x)", "1000")
@@ -21,8 +22,9 @@ export function registerReport(program: Command): void {
       action(async (files: string[], o: Record<string, string | undefined>) => {
         const maxMb = floatOption("--max-mb", String(o.maxMb));
         if (maxMb <= 0) throw new InputError(`option --max-mb expects a positive number, got '${o.maxMb}'`);
+        await checkOutputs(String(o.output));
         const res = await generateReport(files, {
-          out: String(o.out),
+          out: String(o.output),
           title: o.title,
           bootstrap: intOption("--bootstrap", String(o.bootstrap), 0),
           seed: intOption("--seed", String(o.seed), 0),
@@ -34,8 +36,8 @@ export function registerReport(program: Command): void {
         });
         for (const w of res.data.warnings) process.stderr.write(`proneval report: warning: ${w}\n`);
         const charts = res.data.sections.reduce((a, s) => a + s.blocks.filter((b) => b.type === "chart").length, 0);
-        process.stderr.write(
-          `proneval report: ${o.out}: ${(res.bytes / 1e6).toFixed(2)} MB, ${res.data.sections.length} section(s), ${charts} chart(s) from ${files.length} file(s)` +
+        if (!o.quiet) process.stderr.write(
+          `proneval report: ${o.output}: ${(res.bytes / 1e6).toFixed(2)} MB, ${res.data.sections.length} section(s), ${charts} chart(s) from ${files.length} file(s)` +
             (res.pngs.length ? `; ${res.pngs.length} PNG file(s) in ${o.png}` : "") +
             "\n",
         );

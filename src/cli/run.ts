@@ -35,3 +35,24 @@ export function floatOption(name: string, value: string): number {
   if (!Number.isFinite(n)) throw new InputError(`option ${name} expects a number, got '${value}'`);
   return n;
 }
+
+/**
+ * Prints a command's main output: to stdout when there is no -o or it is `-`, else to the file
+ * (atomically for a regular file, written through for a FIFO or device).
+ */
+export async function emit(text: string, output?: string): Promise<void> {
+  const { writeFileAtomic } = await import("../io/atomic.js");
+  if (output === undefined || output === "-") process.stdout.write(text);
+  else writeFileAtomic(output, text);
+}
+
+/** Checks every output file given on the command line before the work starts (exit 2 naming it). */
+export async function checkOutputs(...paths: Array<string | undefined>): Promise<void> {
+  const { checkOutputFile } = await import("../io/atomic.js");
+  for (const p of paths) if (p !== undefined) checkOutputFile(p);
+}
+
+/** At most one input may be `-` (standard input can be read once). */
+export function checkOneStdin(paths: Array<string | undefined>): void {
+  if (paths.filter((p) => p === "-").length > 1) throw new InputError("standard input (-) can be given for one input only");
+}

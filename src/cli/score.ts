@@ -1,15 +1,10 @@
 import type { Command } from "commander";
-import { action, intOption } from "./run.js";
+import { action, intOption, emit, checkOutputs, checkOneStdin } from "./run.js";
 import { InputError } from "../io/errors.js";
-import { writeFileAtomic } from "../io/atomic.js";
 import type { SystemResult } from "../ranker/scorer.js";
 import { CONTEXT_MODES } from "../ranker/inputs.js";
 import { ProgressLine, bar } from "../ranker/progress.js";
 import type { ContextMode } from "../mine/pair-format.js";
-
-function collect(v: string, prev: string[]): string[] {
-  return prev.concat([v]);
-}
 
 export function parseContext(v: unknown): ContextMode | undefined {
   if (v === undefined) return undefined;
@@ -19,7 +14,7 @@ export function parseContext(v: unknown): ContextMode | undefined {
 
 export function parseFormat(v: unknown): "wmt-xml" | "sgml" | "text" | undefined {
   if (v === undefined) return undefined;
-  if (v !== "wmt-xml" && v !== "sgml" && v !== "text") throw new InputError(`--format must be wmt-xml, sgml or text, got '${String(v)}'`);
+  if (v !== "wmt-xml" && v !== "sgml" && v !== "text") throw new InputError(`--input-format must be wmt-xml, sgml or text, got '${String(v)}'`);
   return v;
 }
 
@@ -35,36 +30,64 @@ function fmt(x: number | null, d = 4): string {
   return x === null ? "" : x.toFixed(d);
 }
 
-export function registerScore(program: Command): void {
-  program
-    .command("score")
-    .description("Pronoun scores of system outputs against a reference with the learned ranker (per segment and per system)")
-    .requiredOption("-r, --ref <file>", "reference: text file, SGML refset, or a WMT XML file holding reference and systems")
-    .option("-t, --hyp <file-or-system>", "system output file (text/SGML) or system name (WMT XML; none = all); repeatable", collect, [] as string[])
-    .option("--format <f>", "wmt-xml | sgml | text (default: detected)")
-    .option("--docs <file>", "document ids, one per line (text format), so context stops at document boundaries")
-    .option("--reference <name>", "which reference of a multi-reference XML file")
+/** A system-level score for print: `n/a` when no segment had a pronoun (not 0, which reads as a verdict). */
+export function scoreText(pronounSegments: number, score: number): string {
+  return pronounSegments === 0 ? "n/a" : score.toFixed(2);
+}
+
+/** Options that `score` and `compare` share, named as in docs/cli.md. */
+export function scoringOptions(cmd: Command, what: string): Command {
+  return cmd
+    .requiredOption("-r, --reference <file>", "reference: text file, SGML refset, or a WMT XML file holding reference and systems ('-' = stdin)")
+    .option("-t, --translations <files...>", `${what}: files (text/SGML; '-' = stdin) or system names (WMT XML; none = all); -t A B or -t A -t B`)
+    .option("--input-format <f>", "wmt-xml | sgml | text (default: detected)")
+    .option("--docs <file>", "document ids, one per line (plain text only), so context stops at document boundaries")
+    .option("--ref-name <name>", "which reference of a multi-reference XML file")
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
     .option("-c, --checkpoint <dir>", "ranker or ensemble checkpoint (default: checkpoints/ensemble = checkpoints/default + zero-shot checkpoints/pronoun-lm)")
     .option("--model-dir <dir>", "directory holding transformers models")
-    .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm; docs/pretrain.md)")
-    .option("--zero-shot-aggregate <a>", "zero-shot: sum (of masked log-probabilities) | pmi (minus corpus log-priors)", "sum")
-    .option("--segments", "print per-segment TSV rows instead of the system table", false)
-    .option("--to-json <file>", "write everything (segments, pronouns, summaries, signature) as JSON ('-' = stdout)")
-    .option("--attention", "with --to-json: also write each side's tokens and attention weights (heat maps in `proneval report`)")
-    .option("--batch-size <n>", "sides per forward batch", "128")
+    .option("--allow-empty", "skip empty reference segments (counted and reported) instead of failing")
+    .option("--allow-non-english", "score although the target is not English (the metric is for English targets)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
-    .option("--quiet", "no progress on stderr", false)
+    .option("-q, --quiet", "no progress on stderr", false);
+}
+
+export function registerScore(program: Command): void {
+  scoringOptions(
+    program.command("score").description("Pronoun scores of system outputs against a reference with the learned ranker (per system, or per segment)"),
+    "systems",
+  )
+    .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm; docs/pretrain.md)")
+    .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum", "pmi")
+    .option("--segments", "per-segment rows instead of the system table", false)
+    .option("--format <f>", "table format: tsv | csv | json", "tsv")
+    .option("--json", "print everything (segments, pronouns, summaries, signature) as one JSON document instead of the table", false)
+    .option("--attention", "with --json: also each side's tokens and attention weights (heat maps in `proneval report`)")
+    .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
+    .option("--batch-size <n>", "sides per forward batch", "128")
     .action(
       action(async (o: Record<string, unknown>) => {
         exitQuietlyOnEpipe();
+        const { parseTableFormat, formatTable } = await import("../io/table.js");
+        const { checkEnglishTarget, handleEmptyReferences, withContextTag, contextNote, checkDocsOption } = await import("./scoring.js");
         const context = parseContext(o.context);
-        const format = parseFormat(o.format);
+        const tableFormat = parseTableFormat(o.format);
         const batchSize = intOption("--batch-size", String(o.batchSize), 1);
+        const refFile = String(o.reference);
+        const hyps = (o.translations as string[] | undefined) ?? [];
+        checkOneStdin([refFile, ...hyps, o.docs as string | undefined]);
+        await checkOutputs(o.output as string | undefined);
         const { loadScorer, readScoringInput } = await import("../ranker/scorer.js");
+        const { detectFormat } = await import("../io/readers.js");
+        const format = parseFormat(o.inputFormat) ?? (await detectFormat(refFile));
+        checkDocsOption(o.docs as string | undefined, format, refFile);
+        const input = await readScoringInput(refFile, hyps, { format, docs: o.docs as string | undefined });
+        const refName = (o.refName as string | undefined) ?? input.testSet.references[0]!;
+        checkEnglishTarget(input.testSet, refName, Boolean(o.allowNonEnglish), refFile);
+        const dropped = handleEmptyReferences(input, refName, Boolean(o.allowEmpty), refFile);
+        if (dropped && !o.quiet) process.stderr.write(`proneval score: ${dropped} empty reference segment(s) skipped (--allow-empty)\n`);
         const { describeBackend } = await import("../ranker/backend.js");
-        const input = await readScoringInput(String(o.ref), o.hyp as string[], { format, docs: o.docs as string | undefined });
         const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         if (!o.quiet) process.stderr.write(`proneval score: ${describeBackend(scorer.backend)}; checkpoint ${scorer.dir}\n`);
@@ -73,9 +96,9 @@ export function registerScore(program: Command): void {
         try {
           results = await scorer.scoreTestSet(input.testSet, input.systems, {
             context,
-            reference: o.reference as string | undefined,
+            reference: o.refName as string | undefined,
             batchSize,
-            withAttention: Boolean(o.attention && o.toJson),
+            withAttention: Boolean(o.attention && o.json),
             onProgress: (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} unique sides`, done === total),
           });
         } finally {
@@ -83,39 +106,54 @@ export function registerScore(program: Command): void {
           scorer.dispose();
         }
         const ctx = context ?? scorer.contextMode;
-        const refName = (o.reference as string | undefined) ?? input.testSet.references[0]!;
-        const signature = scorer.signature(ctx, refName);
+        const signature = withContextTag(scorer.signature(ctx, refName), ctx, input.testSet) + (dropped ? `|empty-refs-skipped:${dropped}` : "");
         const seconds = (Date.now() - t0) / 1000;
-        if (o.toJson) {
-          const json = JSON.stringify(
-            {
-              signature,
-              checkpoint: scorer.dir,
-              context: ctx,
-              reference: refName,
-              testSet: { name: input.testSet.name, langPair: input.testSet.langPair, format: input.testSet.format, documentIds: input.testSet.documentIds },
-              systemScoreDefinition: "score = 100 * share of pronoun segments (reference or system has a pronoun) where the system's score is not below the reference's (sys >= ref - 1e-5); meanDiff = mean(sys - ref) over those segments",
-              systems: results,
-            },
-            null,
-            1,
+        let text: string;
+        if (o.json) {
+          text =
+            JSON.stringify(
+              {
+                signature,
+                checkpoint: scorer.dir,
+                context: ctx,
+                contextSource: input.testSet.documentIds === "none" ? "lines" : "docs",
+                reference: refName,
+                emptyReferencesSkipped: dropped,
+                testSet: { name: input.testSet.name, langPair: input.testSet.langPair, format: input.testSet.format, documentIds: input.testSet.documentIds },
+                systemScoreDefinition: "score = 100 * share of pronoun segments (reference or system has a pronoun) where the system's score is not below the reference's (sys >= ref - 1e-5); with pronounSegments 0 there is no score (the table prints n/a, score is 0 here); meanDiff = mean(sys - ref) over those segments",
+                systems: results,
+              },
+              null,
+              1,
+            ) + "\n";
+        } else if (o.segments) {
+          text = await formatTable(
+            ["system", "doc", "seg", "status", "ref_score", "sys_score", "diff", "ref_pronouns", "sys_pronouns"],
+            results.flatMap((r) => r.segments.map((s) => [r.system, s.doc, s.seg, s.status, fmt(s.ref), fmt(s.sys), fmt(s.diff), s.refPronouns.join(" "), s.sysPronouns.join(" ")])),
+            tableFormat,
           );
-          if (o.toJson === "-") process.stdout.write(json + "\n");
-          else writeFileAtomic(String(o.toJson), json + "\n");
+        } else {
+          text = await formatTable(
+            ["system", "score", "pronoun_segments", "segments"],
+            results.map((r) => [r.system, tableFormat === "json" && r.summary.pronounSegments > 0 ? Number(r.summary.score.toFixed(2)) : scoreText(r.summary.pronounSegments, r.summary.score), r.summary.pronounSegments, r.summary.segments]),
+            tableFormat,
+          );
         }
-        if (o.toJson !== "-") {
-          const out: string[] = [];
-          if (o.segments) {
-            out.push(["system", "doc", "seg", "status", "ref_score", "sys_score", "diff", "ref_pronouns", "sys_pronouns"].join("\t"));
-            for (const r of results)
-              for (const s of r.segments) out.push([r.system, s.doc, s.seg, s.status, fmt(s.ref), fmt(s.sys), fmt(s.diff), s.refPronouns.join(" "), s.sysPronouns.join(" ")].join("\t"));
-          } else {
-            out.push(["system", "score", "not_below", "mean_diff", "pronoun_segments", "no_pronoun_segments"].join("\t"));
-            for (const r of results) out.push([r.system, r.summary.score.toFixed(2), r.summary.notBelow.toFixed(4), r.summary.meanDiff.toFixed(4), r.summary.pronounSegments, r.summary.noPronounSegments].join("\t"));
-          }
-          process.stdout.write(out.join("\n") + "\n");
+        // sacrebleu style: the signature (and here the legend) follow the table on stdout; --quiet and JSON keep only the data.
+        if (!o.json && !o.quiet && tableFormat !== "json") {
+          const notes = [
+            o.segments
+              ? "# ref_score, sys_score: the ranker's scores of the reference and the system side; diff = sys - ref; status no-pronoun: not scored"
+              : "# score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference; n/a: no pronoun segments",
+            `# ${contextNote(ctx, input.testSet)}`,
+          ];
+          const counts = new Set(results.map((r) => r.summary.pronounSegments));
+          if (!o.segments && counts.size > 1) notes.push("# systems are scored on different pronoun segments (a segment counts when the reference or that system has one); `proneval compare` tests two on the same ones");
+          if (dropped) notes.push(`# ${dropped} empty reference segment(s) skipped`);
+          text += notes.join("\n") + `\nsignature: ${signature}\n`;
         }
-        if (!o.quiet) process.stderr.write(`proneval score: ${input.systems.length} system(s), ${results[0]?.segments.length ?? 0} segments, ${seconds.toFixed(1)} s\nsignature: ${signature}\n`);
+        await emit(text, o.output as string | undefined);
+        if (!o.quiet) process.stderr.write(`proneval score: ${input.systems.length} system(s), ${results[0]?.segments.length ?? 0} segments, ${seconds.toFixed(1)} s\n`);
       }),
     );
 }

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import { basename } from "node:path";
-import { action, floatOption, intOption } from "./run.js";
+import { action, floatOption, intOption, emit, checkOutputs, checkOneStdin } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
-import { writeFileAtomic } from "../io/atomic.js";
+import { checkOutputDir } from "../io/atomic.js";
 import { readMismatches } from "../mine/mismatch-io.js";
 import type { MismatchRecord } from "../mine/mismatch.js";
 import { loadPronounPairJudgements } from "../mine/pairs.js";
@@ -19,13 +19,15 @@ export function registerSuite(program: Command): void {
     .command("build")
     .description("build one suite per source language from mined mismatches (records need a source side)")
     .argument("<mismatches...>", "mismatch JSONL files written by `proneval mine`")
-    .requiredOption("-o, --out-dir <dir>", "output directory")
+    .requiredOption("-o, --output <dir>", "output directory (its parent must exist)")
+    .option("-q, --quiet", "no summary on stderr")
     .option("--user-study", "keep only errors whose (reference, system) pronoun pair passed the user-study filter")
     .option("--threshold <x>", "agreement threshold with --user-study", "0.8")
     .option("--langs <list>", "only these source languages, comma-separated")
     .option("--separator <s>", "joins context and sentence in the .ctx.src inputs", "<eos>")
     .action(
-      action(async (inputs: string[], o: { outDir: string; userStudy?: boolean; threshold: string; langs?: string; separator: string }) => {
+      action(async (inputs: string[], o: { output: string; quiet?: boolean; userStudy?: boolean; threshold: string; langs?: string; separator: string }) => {
+        checkOutputDir(o.output);
         const langs = o.langs?.split(",").map((s) => s.trim());
         const records: MismatchRecord[] = [];
         for (const f of inputs) for await (const r of readMismatches(f)) if (!langs || langs.includes(r.lang_pair.split("-")[0]!)) records.push(r);
@@ -36,10 +38,10 @@ export function registerSuite(program: Command): void {
         if (suites.length === 0)
           throw new InputError(`no suite items: ${counts.mismatches} mismatches, ${counts.withoutSource} without a source side, ${counts.filteredOut} filtered out`);
         for (const s of suites) {
-          const files = writeSuite(o.outDir, s, o.separator);
-          process.stderr.write(`${files[0]}: ${s.items.length} items (${s.testsets.join(", ")})\n`);
+          const files = writeSuite(o.output, s, o.separator);
+          if (!o.quiet) process.stderr.write(`${files[0]}: ${s.items.length} items (${s.testsets.join(", ")})\n`);
         }
-        process.stderr.write(`${counts.mismatches} mismatches -> ${counts.items} items; ${counts.withoutSource} without source, ${counts.filteredOut} filtered out\n`);
+        if (!o.quiet) process.stderr.write(`${counts.mismatches} mismatches -> ${counts.items} items; ${counts.withoutSource} without source, ${counts.filteredOut} filtered out\n`);
       }),
     );
 
@@ -48,30 +50,35 @@ export function registerSuite(program: Command): void {
     .description("the paper's Table 2 for the suites (source language, years, unique source contexts) and counts per error type")
     .argument("<suites...>", "suite files (.json.gz)")
     .option("--json", "print JSON")
+    .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
     .action(
-      action(async (files: string[], o: { json?: boolean }) => {
+      action(async (files: string[], o: { json?: boolean; output?: string }) => {
+        await checkOutputs(o.output);
         const all = files.map((f) => suiteStats(readSuite(f)));
-        process.stdout.write(o.json ? `${JSON.stringify(all, null, 1)}\n` : `${formatSuiteStats(all)}\n`);
+        await emit(o.json ? `${JSON.stringify(all, null, 1)}\n` : `${formatSuiteStats(all)}\n`, o.output);
       }),
     );
 
   suite
     .command("score")
     .description("score systems' translations of a suite's sources: generative pronoun accuracy per error type, paired bootstrap")
-    .requiredOption("-s, --suite <file>", "suite file (.json.gz)")
-    .requiredOption("-t, --hyps <files...>", "translations, one line per item, in item order")
+    .requiredOption("--suite <file>", "suite file (.json.gz)")
+    .requiredOption("-t, --translations <files...>", "translations, one line per item, in item order (-t A B or -t A -t B; '-' = stdin)")
     .option("--separator <s>", "keep only the text after the last separator (context-translated inputs)", "<eos>")
     .option("--last-sentence", "keep only the last sentence of each output (context translated without separators)")
     .option("--allow-empty", "score empty outputs as wrong instead of refusing them")
     .option("--bootstrap <n>", "paired bootstrap samples (0: none)", "1000")
     .option("--seed <n>", "bootstrap seed", "12345")
-    .option("--to-json <file>", "also write the full report (per-item verdicts) as JSON")
+    .option("--json", "print the full report (per-item verdicts) as JSON instead of the table", false)
+    .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
     .option("--ranker", "also rank each output against the reference with the learned metric (shipped default checkpoint)")
-    .option("--checkpoint <dir>", "ranker checkpoint directory (implies --ranker)")
+    .option("-c, --checkpoint <dir>", "ranker checkpoint directory (implies --ranker)")
     .action(
-      action(async (o: { suite: string; hyps: string[]; separator: string; lastSentence?: boolean; allowEmpty?: boolean; bootstrap: string; seed: string; toJson?: string; ranker?: boolean; checkpoint?: string }) => {
+      action(async (o: { suite: string; translations: string[]; separator: string; lastSentence?: boolean; allowEmpty?: boolean; bootstrap: string; seed: string; json?: boolean; output?: string; ranker?: boolean; checkpoint?: string }) => {
+        checkOneStdin(o.translations);
+        await checkOutputs(o.output);
         const s = readSuite(o.suite);
-        const systems = o.hyps.map((file) => ({ name: basename(file).replace(/\.(txt|gz)$/g, ""), file, hyps: readLines(file) }));
+        const systems = o.translations.map((file) => ({ name: basename(file).replace(/\.(txt|gz)$/g, ""), file, hyps: readLines(file) }));
         const report = await scoreSuite(s, basename(o.suite), systems, {
           separator: o.separator,
           lastSentence: o.lastSentence,
@@ -80,8 +87,10 @@ export function registerSuite(program: Command): void {
           seed: intOption("--seed", o.seed),
           scorer: o.ranker || o.checkpoint ? await (await import("../ranker/scorer.js")).loadScorer(o.checkpoint) : undefined,
         });
-        if (o.toJson) writeFileAtomic(o.toJson, JSON.stringify({ kind: "proneval-suite-score", version: 1, ...report, systems: report.systems.map((x) => ({ ...x, hits: undefined })) }, null, 1));
-        process.stdout.write(`${formatSuiteReport(report)}\n`);
+        const text = o.json
+          ? JSON.stringify({ kind: "proneval-suite-score", version: 1, ...report, systems: report.systems.map((x) => ({ ...x, hits: undefined })) }, null, 1) + "\n"
+          : `${formatSuiteReport(report)}\n`;
+        await emit(text, o.output);
       }),
     );
 }

@@ -6,6 +6,7 @@ import { TRAIN_DEFAULTS } from "../ranker/defaults.js";
 import { CONTEXT_MODES } from "../ranker/inputs.js";
 import type { ContextMode } from "../mine/pair-format.js";
 import { ProgressLine, bar, fmtDuration } from "../ranker/progress.js";
+import { checkOutputDir } from "../io/atomic.js";
 
 function badKinds(v: string): never {
   throw new InputError(`--train-kinds must be all, system or noisy, got '${v}'`);
@@ -18,7 +19,8 @@ export function registerTrain(program: Command): void {
     .description("Train the pronoun ranker (Jwalapuram et al. 2019, Sec. 4) with the margin loss on a pair file")
     .requiredOption("--train <file>", "training pairs (JSONL, .gz ok)")
     .option("--dev <file>", "dev pairs: accuracy every epoch, best checkpoint kept")
-    .requiredOption("-o, --out <dir>", "checkpoint directory (best model, resume.ckpt, curve.json)")
+    .requiredOption("-o, --output <dir>", "checkpoint directory (best model, resume.ckpt, curve.json); an existing model there is kept unless --resume or --force")
+    .option("--force", "train a new model into a directory that holds one, replacing it", false)
     .option("--encoder <name>", "glove-bilstm | transformers:<model>", d.encoder)
     .option("--model-dir <dir>", "directory holding transformers models")
     .option("--head <kind>", "attention (Sec. 4) | baseline (mean of pronoun vectors)", d.head)
@@ -44,17 +46,19 @@ export function registerTrain(program: Command): void {
     .option("--max-minutes <x>", "time box: stop, evaluate and keep the model after X minutes of this run (0 = none)", "0")
     .option("--eval-at-stop", "when --max-steps stops the run, evaluate on dev and keep the model if best (reproduces a --max-minutes run exactly)", false)
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", d.backend)
-    .option("--quiet", "no progress bar", false)
+    .option("-q, --quiet", "no progress bar", false)
+    .option("--verbose", "also list the backends that were skipped and why", false)
     .action(
       action(async (o: Record<string, string | boolean | undefined>) => {
         const context = String(o.context) as ContextMode;
         if (!CONTEXT_MODES.includes(context)) throw new InputError(`--context must be nc, rc or crc, got '${o.context}'`);
         if (o.head !== "attention" && o.head !== "baseline") throw new InputError(`--head must be attention or baseline, got '${o.head}'`);
+        checkOutputDir(String(o.output), { overwrite: Boolean(o.resume || o.force), what: "a trained model", flags: "--resume (continue it) or --force (replace it)" });
         const opts: TrainOptions = {
           ...d,
           train: String(o.train),
           dev: o.dev ? String(o.dev) : undefined,
-          out: String(o.out),
+          out: String(o.output),
           encoder: String(o.encoder),
           modelDir: o.modelDir ? String(o.modelDir) : undefined,
           head: o.head,
@@ -99,6 +103,7 @@ export function registerTrain(program: Command): void {
             line.done();
             log(m);
           },
+          verbose: o.verbose ? (m) => log(m) : undefined,
           progress,
         });
         line.done();

@@ -14,6 +14,7 @@ export class InputError extends Error {
 
   static format(message: string, file?: string, line?: number): string {
     if (!file) return message;
+    if (file === "-") file = "<stdin>";
     return line === undefined ? `${file}: ${message}` : `${file}:${line}: ${message}`;
   }
 }

@@ -1,7 +1,8 @@
 import { createReadStream, readFileSync, existsSync, statSync, openSync, readSync, closeSync } from "node:fs";
 import { createGunzip, gunzipSync } from "node:zlib";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { InputError } from "./errors.js";
+import { isStdin, readStdinBytes, readAllFd } from "./stdin.js";
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -9,7 +10,8 @@ function isGzipBytes(buf: Uint8Array): boolean {
   return buf.length >= 2 && buf[0] === GZIP_MAGIC[0] && buf[1] === GZIP_MAGIC[1];
 }
 
-function checkFile(path: string): void {
+export function checkFile(path: string): void {
+  if (isStdin(path)) return;
   if (!existsSync(path)) throw new InputError("no such file", path);
   if (statSync(path).isDirectory()) throw new InputError("is a directory, expected a file", path);
 }
@@ -17,7 +19,12 @@ function checkFile(path: string): void {
 /** Reads a whole file, gunzipping when it starts with the gzip magic (whatever its name). */
 export function readBytes(path: string): Buffer {
   checkFile(path);
-  const raw = readFileSync(path);
+  let raw: Buffer;
+  try {
+    raw = rawBytes(path);
+  } catch (e) {
+    throw new InputError(`cannot read (${(e as Error).message})`, path);
+  }
   if (!isGzipBytes(raw)) return raw;
   try {
     return gunzipSync(raw);
@@ -72,13 +79,7 @@ export function readLines(path: string): string[] {
 
 /** Streams the lines of a plain or gzipped file, decoding strictly (invalid UTF-8 names the line). */
 export async function* streamLines(path: string): AsyncGenerator<string> {
-  checkFile(path);
-  const head = Buffer.alloc(2);
-  const fd = openSync(path, "r");
-  readSync(fd, head, 0, 2, 0);
-  closeSync(fd);
-  let stream: Readable = createReadStream(path);
-  if (isGzipBytes(head)) stream = stream.pipe(createGunzip());
+  const stream = openByteStream(path);
   let carry: Buffer = Buffer.alloc(0);
   let lineNo = 0;
   try {
@@ -96,4 +97,46 @@ export async function* streamLines(path: string): AsyncGenerator<string> {
     throw new InputError(`cannot read (${(e as Error).message})`, path);
   }
   if (carry.length) yield decodeLine(carry, path, ++lineNo);
+}
+
+/** The raw bytes of a path: standard input for `-`; pipes and devices are read to the end without seeking. */
+function rawBytes(path: string): Buffer {
+  if (isStdin(path)) return readStdinBytes();
+  if (statSync(path).isFile()) return readFileSync(path);
+  const fd = openSync(path, "r");
+  try {
+    return readAllFd(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Bytes of a plain or gzipped file (or `-`, standard input) as a stream, gunzipped when it starts
+ * with the gzip magic. Only regular files are peeked at and streamed; stdin, FIFOs and /dev/stdin
+ * (which cannot seek) are read whole first.
+ */
+export function openByteStream(path: string): Readable {
+  checkFile(path);
+  let raw: Readable;
+  let gz: boolean;
+  try {
+    if (!isStdin(path) && statSync(path).isFile()) {
+      const head = Buffer.alloc(2);
+      const fd = openSync(path, "r");
+      try {
+        gz = readSync(fd, head, 0, 2, 0) === 2 && isGzipBytes(head);
+      } finally {
+        closeSync(fd);
+      }
+      raw = createReadStream(path);
+    } else {
+      const bytes = rawBytes(path);
+      gz = isGzipBytes(bytes);
+      raw = Readable.from([bytes]);
+    }
+  } catch (e) {
+    throw new InputError(`cannot read (${(e as Error).message})`, path);
+  }
+  return gz ? raw.pipe(createGunzip()) : raw;
 }

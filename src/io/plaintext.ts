@@ -5,6 +5,7 @@
 import { basename } from "node:path";
 import { InputError } from "./errors.js";
 import { streamLines } from "./lines.js";
+import { readTable } from "./table.js";
 import type { Doc, TestSet } from "./model.js";
 
 export interface ReadOptions {
@@ -51,14 +52,15 @@ export function splitLangPair(langPair: string): [string, string] {
  * An empty id or more than two tab-separated fields is an error naming the line.
  */
 export async function readDocIdFile(path: string): Promise<DocIdEntry[]> {
-  const lines = await readAllLines(path);
-  return lines.map((line, i) => {
-    const fields = line.split("\t").map((f) => f.trim());
+  // fast-csv without quoting: ids are taken as written, quotes included.
+  const rows = await readTable(path);
+  return rows.map(({ cells, line }) => {
+    const fields = (cells.length ? cells : [""]).map((f) => f.trim());
     if (fields.length > 2) {
-      throw new InputError(`expected "docid" or "domain<TAB>docid", found ${fields.length} tab-separated fields`, path, i + 1);
+      throw new InputError(`expected "docid" or "domain<TAB>docid", found ${fields.length} tab-separated fields`, path, line);
     }
     const id = fields[fields.length - 1]!;
-    if (id === "") throw new InputError("empty document id", path, i + 1);
+    if (id === "") throw new InputError("empty document id", path, line);
     return fields.length === 2 && fields[0] !== "" ? { id, domain: fields[0]! } : { id };
   });
 }
@@ -103,7 +105,7 @@ function isEmptyLine(s: string): boolean {
 
 /** Short, unique names for user files: the base name without `.gz`, the full path where base names clash. */
 export function namesFromPaths(paths: string[]): string[] {
-  const bases = paths.map((p) => basename(p).replace(/\.gz$/i, ""));
+  const bases = paths.map((p) => (p === "-" ? "stdin" : basename(p).replace(/\.gz$/i, "")));
   return bases.map((b, i) => (bases.indexOf(b) !== bases.lastIndexOf(b) ? paths[i]! : b));
 }
 

@@ -4,6 +4,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { InputError } from "./errors.js";
+import { isStdin } from "./stdin.js";
 import type { TestSet } from "./model.js";
 import { readPlainTestSet, type ReadOptions } from "./plaintext.js";
 import { combineSgml } from "./sgml.js";
@@ -78,9 +79,10 @@ export interface AutoOptions extends ReadOptions {
 export async function readTestSetAuto(input: string | string[], opts: AutoOptions = {}): Promise<TestSet> {
   const paths = typeof input === "string" ? [input] : input;
   if (paths.length === 0) throw new InputError("no input file given");
-  for (const p of paths) if (!existsSync(p)) throw new InputError("no such file or directory", p);
+  for (const p of paths) if (!isStdin(p) && !existsSync(p)) throw new InputError("no such file or directory", p);
+  if (paths.filter(isStdin).length > 1) throw new InputError("standard input (-) can be given for one input only");
 
-  if (paths.length === 1 && statSync(paths[0]!).isDirectory()) {
+  if (paths.length === 1 && !isStdin(paths[0]!) && statSync(paths[0]!).isDirectory()) {
     const dir = paths[0]!;
     const locs = findTestSets(dir, opts.langPair ? { pairs: [opts.langPair] } : {});
     if (locs.length !== 1) {
@@ -88,7 +90,7 @@ export async function readTestSetAuto(input: string | string[], opts: AutoOption
     }
     return loadTestSet(locs[0]!, opts);
   }
-  for (const p of paths) if (statSync(p).isDirectory()) throw new InputError("is a directory; give a directory alone", p);
+  for (const p of paths) if (!isStdin(p) && statSync(p).isDirectory()) throw new InputError("is a directory; give a directory alone", p);
 
   const formats = opts.format ? paths.map(() => opts.format!) : await Promise.all(paths.map(detectFormat));
   const kinds = new Set(formats);

@@ -5,8 +5,6 @@
  * Stream-parsed with saxes from a (gunzipped) byte stream; no DOM is built. Documents marked
  * `testsuite` are skipped; paragraphs are flattened, segment order kept.
  */
-import { createReadStream, existsSync, statSync, openSync, readSync, closeSync } from "node:fs";
-import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
 import { basename } from "node:path";
 import { SaxesParser } from "saxes";
@@ -14,27 +12,10 @@ import { InputError } from "./errors.js";
 import type { Doc, TestSet } from "./model.js";
 import type { ReadOptions } from "./plaintext.js";
 
-function checkFile(path: string): void {
-  if (!existsSync(path)) throw new InputError("no such file", path);
-  if (statSync(path).isDirectory()) throw new InputError("is a directory, expected a file", path);
-}
+import { openByteStream } from "./lines.js";
 
-function startsWithGzipMagic(path: string): boolean {
-  const head = Buffer.alloc(2);
-  const fd = openSync(path, "r");
-  try {
-    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Bytes of a plain or gzipped file as a stream (gzip detected by magic bytes, not by name). */
-export function openByteStream(path: string): Readable {
-  checkFile(path);
-  const raw = createReadStream(path);
-  return startsWithGzipMagic(path) ? raw.pipe(createGunzip()) : raw;
-}
+/** Bytes of a plain or gzipped file, or of standard input for `-` (see lines.ts). */
+export { openByteStream };
 
 /** Length of the longest prefix of buf that does not end inside a multi-byte UTF-8 sequence. */
 function completePrefix(buf: Uint8Array): number {

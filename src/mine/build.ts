@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { AtomicLineWriter } from "../io/atomic.js";
+import { AtomicLineWriter, commitAll } from "../io/atomic.js";
 import { InputError } from "../io/errors.js";
 import { readMismatches } from "./mismatch-io.js";
 import type { MismatchRecord } from "./mismatch.js";
@@ -40,7 +40,8 @@ export async function writePairFiles(inputs: string[], opts: PairFilesOptions): 
         for (const p of res.pairs[split]) w.write(JSON.stringify(p satisfies PairRecord));
       }
     }
-    for (const w of writers) w.commit();
+    // All pair files appear, or none (a failure or a signal while staging leaves none).
+    commitAll(writers);
   } catch (e) {
     for (const w of writers) w.abort();
     throw e;

@@ -73,7 +73,7 @@ export function readEnsembleConfig(dir: string): EnsembleConfig {
   return cfg;
 }
 
-/** Per-pronoun LM values added to the ranker's pronoun entries (in --to-json with --attention). */
+/** Per-pronoun LM values added to the ranker's pronoun entries (in score --json with --attention). */
 export interface EnsemblePronounExtra {
   /** log P(pronoun | window with it masked). */
   lmLogProb: number;

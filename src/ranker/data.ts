@@ -3,6 +3,7 @@ import { createReadStream, existsSync } from "node:fs";
 import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import { streamLines } from "../io/lines.js";
+import { isStdin, readStdinBytes } from "../io/stdin.js";
 import { validatePair, type PairRecord, type ContextMode } from "../mine/pair-format.js";
 import { tokenWords } from "../text/tokenize.js";
 import { pronouns } from "../text/pronouns.js";
@@ -13,7 +14,7 @@ import { pronouns } from "../text/pronouns.js";
  * wrong), and RC mode needs the negative's own context. Errors name file and line.
  */
 export async function readRankerPairs(file: string, mode: ContextMode): Promise<PairRecord[]> {
-  if (!existsSync(file)) throw new InputError("pair file not found", file);
+  if (!isStdin(file) && !existsSync(file)) throw new InputError("pair file not found", file);
   const inv = pronouns();
   const out: PairRecord[] = [];
   let n = 0;
@@ -39,6 +40,7 @@ export async function readRankerPairs(file: string, mode: ContextMode): Promise<
 /** "name:sha256-prefix:pairs" — identifies the data a checkpoint was trained on. */
 export async function fileSignature(file: string, pairs: number): Promise<string> {
   const h = createHash("sha256");
-  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  if (isStdin(file)) h.update(readStdinBytes());
+  else for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
   return `${basename(file)}:${h.digest("hex").slice(0, 16)}:${pairs}`;
 }

@@ -171,6 +171,8 @@ function wordCounts(pairs: PairRecord[]): Map<string, number> {
 
 export interface TrainHooks {
   log?: (msg: string) => void;
+  /** Details only `--verbose` shows (the backends `auto` skipped and why). */
+  verbose?: (msg: string) => void;
   progress?: (e: ProgressEvent) => void;
 }
 
@@ -195,7 +197,8 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   }
   const spec = encoderSpec(opts);
   const backend = await selectBackend(opts.backend);
-  log(describeBackend(backend) + (backend.skipped.length ? ` [skipped: ${backend.skipped.join("; ")}]` : ""));
+  log(describeBackend(backend));
+  if (backend.skipped.length) hooks.verbose?.(`skipped backends: ${backend.skipped.join("; ")}`);
   if (!(opts.batchSize >= 1) || !(opts.epochs >= 1)) throw new InputError("--batch-size and --epochs must be at least 1");
 
   const rngData = new Rng(opts.seed ^ 0x5eed);

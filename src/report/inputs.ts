@@ -46,7 +46,7 @@ export interface ScoredSideJson {
   truncatedContext?: number;
 }
 
-/** A segment of `proneval score --to-json` (the fields of src/ranker/scorer.ts SegmentResult the report reads). */
+/** A segment of `proneval score --json` (the fields of src/ranker/scorer.ts SegmentResult the report reads). */
 export interface SegmentJson extends Pick<SegmentResult, "doc" | "seg" | "index" | "status" | "ref" | "sys" | "diff" | "refPronouns" | "sysPronouns"> {
   /** Optional: the scored reference side with per-pronoun scores and attention (for the heat maps). */
   refSide?: ScoredSideJson;
@@ -60,7 +60,7 @@ export interface ScoreSystemJson {
   segments: SegmentJson[];
 }
 
-/** `proneval score --to-json`. */
+/** `proneval score --json`. */
 export interface ScoreJson {
   signature?: string;
   checkpoint?: string;
@@ -71,7 +71,7 @@ export interface ScoreJson {
   systems: ScoreSystemJson[];
 }
 
-/** `proneval compare --to-json`. */
+/** `proneval compare --json`. */
 export interface CompareJson extends Omit<CompareResult, "segments"> {
   signature?: string;
 }
@@ -92,7 +92,7 @@ export interface CtxproJson {
   bootstrap?: BootstrapJson;
 }
 
-/** `proneval suite score --to-json` (kind proneval-suite-score, version 1). */
+/** `proneval suite score --json` (kind proneval-suite-score, version 1). */
 export interface SuiteJson {
   kind: "proneval-suite-score";
   version: 1;
@@ -127,10 +127,10 @@ export type InputKind = ReportInput["kind"];
 export const KIND_DESCRIPTIONS: Record<InputKind, string> = {
   "train-curve": "training curve (curve.json written by `proneval train`)",
   eval: "ranker evaluation (`proneval eval --json`)",
-  score: "pronoun scores (`proneval score --to-json`)",
-  compare: "two-system comparison (`proneval compare --to-json`)",
+  score: "pronoun scores (`proneval score --json`)",
+  compare: "two-system comparison (`proneval compare --json`)",
   "ctxpro-score": "CTXPRO scores (`proneval ctxpro score --json`)",
-  "suite-score": "pronoun suite scores (`proneval suite score --to-json`, kind proneval-suite-score)",
+  "suite-score": "pronoun suite scores (`proneval suite score --json`, kind proneval-suite-score)",
 };
 
 const EXPECTED = Object.values(KIND_DESCRIPTIONS).join("; ");

@@ -1,0 +1,70 @@
+/**
+ * Draws the pairs of the hand-judged set (docs/judgements.md): R vs R' pairs of one split (default
+ * dev = wmt23) built from *every* mined mismatch (no agreement filter, like `pairs --keep-all`),
+ * deduplicated like `proneval pairs`, then a seeded random sample. Each line carries what a judge
+ * reads (reference context, the two candidates, the source where the test set has one) and an
+ * empty `label` to fill in; no model score is computed or printed here.
+ * Usage: node dist/scripts/sample-judgements.js MISMATCHES.jsonl.gz N SEED > data/judgements/wmt23-noisy.todo.jsonl
+ */
+import { mulberry32 } from "../src/ctxpro/random.js";
+import { readMismatches } from "../src/mine/mismatch-io.js";
+import { splitOf, substituteCase } from "../src/mine/pairs.js";
+
+const [file, nArg = "450", seedArg = "23", split = "dev"] = process.argv.slice(2);
+if (!file) {
+  process.stderr.write("usage: sample-judgements MISMATCHES N SEED [SPLIT]\n");
+  process.exit(2);
+}
+
+interface Candidate {
+  id: string;
+  testset: string;
+  lang_pair: string;
+  doc_id: string;
+  seg_id: string;
+  system: string;
+  ref_pronoun: string;
+  sys_pronoun: string;
+  context: string[];
+  reference: string;
+  substitute: string;
+  offsets: [number, number];
+  source?: string;
+  source_context?: string[];
+}
+
+const seen = new Set<string>();
+const pool: Candidate[] = [];
+for await (const r of readMismatches(file)) {
+  if (splitOf(r.testset) !== split) continue;
+  const [s, e] = r.ref_offsets;
+  const original = r.ref_sentence.slice(s, e);
+  const substitute = r.ref_sentence.slice(0, s) + substituteCase(r.ref_sentence, s, original, r.sys_pronoun) + r.ref_sentence.slice(e);
+  const key = `${r.ref_context.join("\n")}\t${r.ref_sentence}\t${substitute}`;
+  if (seen.has(key) || substitute === r.ref_sentence) continue;
+  seen.add(key);
+  pool.push({
+    id: `J:${r.testset}/${r.lang_pair}/${r.doc_id}/${r.seg_id}/${r.ref_token}/${r.sys_pronoun}`,
+    testset: r.testset,
+    lang_pair: r.lang_pair,
+    doc_id: r.doc_id,
+    seg_id: r.seg_id,
+    system: r.system,
+    ref_pronoun: r.ref_pronoun,
+    sys_pronoun: r.sys_pronoun,
+    context: r.ref_context,
+    reference: r.ref_sentence,
+    substitute,
+    offsets: [s, e],
+    source: r.src_sentence,
+    source_context: r.src_context,
+  });
+}
+const rnd = mulberry32(Number(seedArg));
+const n = Math.min(Number(nArg), pool.length);
+for (let i = 0; i < n; i++) {
+  const j = i + Math.floor(rnd() * (pool.length - i));
+  [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+}
+process.stderr.write(`${pool.length} distinct R vs R' pairs in split ${split}; drew ${n} with seed ${seedArg}\n`);
+for (let i = 0; i < n; i++) process.stdout.write(JSON.stringify({ ...pool[i]!, label: null }) + "\n");

@@ -1,0 +1,232 @@
+/**
+ * The command line behaves like sacrebleu/comet-score (issue 22): safe outputs (FIFOs, symlinks,
+ * bad parents, signals), stdin inputs, honest scores (n/a, empty references, non-English targets),
+ * usage errors exit 2, and every subcommand's flags follow docs/cli.md.
+ */
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { spawn, spawnSync, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { Command, type Option } from "commander";
+import { registerCommands } from "../src/cli/commands.js";
+import { writeFileAtomic } from "../src/io/atomic.js";
+import { formatTable, parseTable } from "../src/io/table.js";
+
+const CLI = resolve("dist/src/cli/index.js");
+const ATOMIC = resolve("dist/src/io/atomic.js");
+let dir: string;
+
+const REF = "She said that he would come.\nThey told us about it.\nThe weather was fine and the sun was out all day.\n";
+const HYP_A = "He said that she would come.\nThey told us about it.\nThe weather was fine and the sun was out all day.\n";
+const HYP_B = "She said that he would come.\nWe told them about it.\nThe weather was fine and the sun was out all day.\n";
+const NO_PRONOUN = "The weather was fine.\nThe sun was out all day.\nA train left the station.\n";
+
+function cli(args: string[], input?: string | Buffer) {
+  return spawnSync("node", [CLI, ...args], { encoding: "utf8", input, timeout: 120_000 });
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "proneval-cli-"));
+  writeFileSync(join(dir, "ref.txt"), REF);
+  writeFileSync(join(dir, "a.txt"), HYP_A);
+  writeFileSync(join(dir, "b.txt"), HYP_B);
+  writeFileSync(join(dir, "nop.txt"), NO_PRONOUN);
+  writeFileSync(join(dir, "nop2.txt"), NO_PRONOUN);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const built = () => existsSync(CLI); // built by `npm test` (tsc) before vitest
+
+describe("outputs", () => {
+  it("a FIFO output is written through: its reader gets the data and the FIFO stays a FIFO", () => {
+    const fifo = join(dir, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    const got = join(dir, "from-pipe.txt");
+    const reader = spawn("sh", ["-c", `cat "${fifo}" > "${got}"`]);
+    const done = new Promise((r) => reader.on("exit", r));
+    writeFileAtomic(fifo, "through the pipe\n");
+    return done.then(() => {
+      expect(readFileSync(got, "utf8")).toBe("through the pipe\n");
+      expect(execFileSync("stat", ["-c", "%F", fifo], { encoding: "utf8" }).trim()).toBe("fifo");
+    });
+  });
+
+  it("a symlink output writes its target and stays a link", () => {
+    const target = join(dir, "target.json");
+    const link = join(dir, "link.json");
+    writeFileSync(target, "old\n");
+    symlinkSync(target, link);
+    writeFileAtomic(link, "new\n");
+    expect(readFileSync(target, "utf8")).toBe("new\n");
+    expect(execFileSync("stat", ["-c", "%F", link], { encoding: "utf8" }).trim()).toBe("symbolic link");
+  });
+
+  it("a device output is written through, and a full device is a clear error naming it", () => {
+    const kind = (p: string) => (existsSync(p) ? execFileSync("stat", ["-c", "%F", p], { encoding: "utf8" }).trim() : "missing");
+    if (kind("/dev/zero") === "character special file") {
+      writeFileAtomic("/dev/zero", "nothing\n");
+      expect(kind("/dev/zero")).toBe("character special file");
+    }
+    if (kind("/dev/full") === "character special file") expect(() => writeFileAtomic("/dev/full", "x")).toThrow(/^\/dev\/full: cannot write: no space left/);
+  });
+
+  it("an output under a regular file fails before any work, naming the user's path, exit 2", () => {
+    if (!built()) return;
+    const bad = join(dir, "ref.txt", "out.tsv");
+    const r = cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), "--backend", "cpu", "-o", bad]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`proneval: error: ${bad}: cannot write`);
+    expect(r.stderr).not.toMatch(/backend:|internal error|\.tmp/); // no model was loaded
+  });
+
+  it("SIGTERM while writing leaves no temporary file and no partial output", async () => {
+    if (!existsSync(ATOMIC)) return;
+    const out = join(dir, "sig", "out.jsonl");
+    const script = `const { AtomicLineWriter } = await import(${JSON.stringify(ATOMIC)});
+      const w = new AtomicLineWriter(${JSON.stringify(out)});
+      for (let i = 0; i < 50000; i++) w.write(JSON.stringify({ i }));
+      process.stdout.write("ready\\n");
+      setInterval(() => w.write("x"), 10);`;
+    const child = spawn("node", ["--input-type=module", "-e", script]);
+    await new Promise<void>((res) => child.stdout.on("data", (d) => String(d).includes("ready") && res()));
+    expect(readdirSync(join(dir, "sig")).some((f) => f.endsWith(".tmp"))).toBe(true);
+    const code = await new Promise((res) => {
+      child.on("exit", (c) => res(c));
+      child.kill("SIGTERM");
+    });
+    expect(code).toBe(143);
+    expect(readdirSync(join(dir, "sig"))).toEqual([]);
+  });
+});
+
+describe("inputs and scores", () => {
+  it("reads the reference from stdin (gzipped too) and takes -t A B", () => {
+    if (!built()) return;
+    const r = cli(["score", "-r", "-", "-t", join(dir, "a.txt"), join(dir, "b.txt"), "--backend", "cpu", "-q"], gzipSync(REF));
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^system\tscore\tpronoun_segments\tsegments\na\.txt\t\d+\.\d\d\t2\t3\nb\.txt\t\d+\.\d\d\t2\t3\n$/);
+  });
+
+  it("reads a hypothesis from stdin; the signature follows the table on stdout and says where context came from", () => {
+    if (!built()) return;
+    const r = cli(["score", "-r", join(dir, "ref.txt"), "-t", "-", "--backend", "cpu"], HYP_A);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^system\tscore\tpronoun_segments\tsegments\nstdin\t/);
+    expect(r.stdout).toMatch(/# score: % of pronoun segments/);
+    expect(r.stdout).toMatch(/# context: the previous lines of the file/);
+    expect(r.stdout).toMatch(/\nsignature: proneval-pronoun\|.*\|ctx:crc-lines\|.*\|version:/);
+  });
+
+  it("an empty reference line is an error naming the line; --allow-empty skips and reports it", () => {
+    if (!built()) return;
+    writeFileSync(join(dir, "ref-empty.txt"), "She said that he would come.\n\nThe weather was fine and the sun was out all day.\n");
+    let r = cli(["score", "-r", join(dir, "ref-empty.txt"), "-t", join(dir, "a.txt"), "--backend", "cpu", "-q"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${join(dir, "ref-empty.txt")}:2: empty reference segment`);
+    r = cli(["score", "-r", join(dir, "ref-empty.txt"), "-t", join(dir, "a.txt"), "--backend", "cpu", "--allow-empty"]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/1 empty reference segment\(s\) skipped/);
+    expect(r.stdout).toMatch(/\ta\.txt\t|\na\.txt\t\S+\t\d+\t2\n/);
+    expect(r.stdout).toMatch(/empty-refs-skipped:1/);
+  });
+
+  it("a non-English reference is refused (English-target metric) unless overridden", () => {
+    if (!built()) return;
+    const de = "Sie sagte, dass er kommen würde.\nSie haben uns davon erzählt.\nDas Wetter war schön und die Sonne schien den ganzen Tag über der Stadt.\n";
+    writeFileSync(join(dir, "de.txt"), de);
+    let r = cli(["score", "-r", join(dir, "de.txt"), "-t", join(dir, "de.txt"), "--backend", "cpu", "-q"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/does not look English.*English targets.*--allow-non-english/);
+    r = cli(["compare", "-r", join(dir, "de.txt"), "-t", join(dir, "a.txt"), join(dir, "b.txt"), "--backend", "cpu", "-q"]);
+    expect(r.status).toBe(2);
+    r = cli(["score", "-r", join(dir, "de.txt"), "-t", join(dir, "de.txt"), "--backend", "cpu", "-q", "--allow-non-english"]);
+    expect(r.status).toBe(0);
+  });
+
+  it("no pronoun segments: score prints n/a and compare says there is nothing to compare, exit 0", () => {
+    if (!built()) return;
+    let r = cli(["score", "-r", join(dir, "nop.txt"), "-t", join(dir, "nop2.txt"), "--backend", "cpu", "-q"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe("system\tscore\tpronoun_segments\tsegments\nnop2.txt\tn/a\t0\t3\n");
+    r = cli(["compare", "-r", join(dir, "nop.txt"), "-t", join(dir, "nop.txt"), join(dir, "nop2.txt"), "--backend", "cpu", "-q"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("no pronoun segments: nothing to compare");
+    expect(r.stdout).not.toMatch(/better/);
+  });
+
+  it("--docs with a format that has its own document ids is an error", () => {
+    if (!built()) return;
+    const r = cli(["score", "-r", resolve("data/sample/wmttest2023.ru-en.sample.xml.gz"), "--docs", join(dir, "ref.txt"), "-q"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--docs is for plain text; this wmt-xml file has its own document ids/);
+  });
+
+  it("usage errors exit 2 (unknown option, missing required option, unknown command); --version names the default model", () => {
+    if (!built()) return;
+    expect(cli(["score", "--no-such-flag"]).status).toBe(2);
+    expect(cli(["score"]).status).toBe(2);
+    expect(cli(["no-such-command"]).status).toBe(2);
+    expect(cli(["ctxpro", "score", "-t", "x"]).status).toBe(2);
+    const v = cli(["--version"]);
+    expect(v.status).toBe(0);
+    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+\ndefault model \(checkpoints\/ensemble\): proneval-pronoun\|model:ensemble\(/);
+  });
+});
+
+describe("tables", () => {
+  it("a cell with a tab, quote or newline round-trips through the TSV writer and reader", async () => {
+    const rows = [["d1", 'he said "no"\tloudly', "two\nlines"], ["d2", "plain", ""]];
+    const text = await formatTable(["doc", "a", "b"], rows);
+    const back = await parseTable(text, "t.tsv", { quoted: true });
+    expect(back.map((r) => r.cells)).toEqual([["doc", "a", "b"], ...rows]);
+    // Unquoted input (sacrebleu --echo) keeps bare quotes as text.
+    const raw = await parseTable('d1\the said "no"\tx\n', "t.tsv");
+    expect(raw[0]!.cells).toEqual(["d1", 'he said "no"', "x"]);
+  });
+});
+
+// docs/cli.md: one meaning per flag. align alone keeps fast_align's short flags.
+const SHORT: Record<string, string> = { "-o": "--output", "-r": "--reference", "-t": "--translations", "-s": "--source", "-l": "--lang", "-c": "--checkpoint", "-q": "--quiet" };
+const LONG = Object.fromEntries(Object.entries(SHORT).map(([s, l]) => [l, s]));
+
+function leaves(cmd: Command, path: string[] = []): Array<{ name: string; cmd: Command }> {
+  const subs = cmd.commands as Command[];
+  if (subs.length === 0) return [{ name: path.join(" "), cmd }];
+  return subs.flatMap((c) => leaves(c, [...path, c.name()]));
+}
+
+const program = new Command();
+registerCommands(program);
+const all = leaves(program);
+
+describe("every subcommand follows the flag convention", () => {
+  it("covers every subcommand", () => {
+    expect(all.map((c) => c.name)).toEqual(expect.arrayContaining(["score", "compare", "eval", "train", "align", "ctxpro identify", "ctxpro score", "muda score", "suite score", "apt", "report", "mine", "pairs"]));
+  });
+
+  it.each(all.map((c) => [c.name, c.cmd] as const))("%s", (name, cmd) => {
+    const problems: string[] = [];
+    for (const o of cmd.options as Option[]) {
+      const long = o.long ?? "";
+      if (name !== "align" && o.short && SHORT[o.short] && SHORT[o.short] !== long) problems.push(`${o.short} is ${long}, not ${SHORT[o.short]}`);
+      if (LONG[long] && o.short && o.short !== LONG[long]) problems.push(`${long} has ${o.short}, not ${LONG[long]}`);
+      if (LONG[long] && !o.short && name !== "align") problems.push(`${long} lacks ${LONG[long]}`);
+      if (long === "--json" && (o.required || o.optional)) problems.push("--json takes a value (it is a switch)");
+      if (long === "--quiet" && (o.required || o.optional)) problems.push("--quiet takes a value");
+      if (long === "--translations" && !o.variadic && name !== "muda tag") problems.push("--translations is not variadic (-t A B)");
+      if (["--seed", "--output", "--reference", "--source", "--checkpoint", "--lang"].includes(long) && !(o.required || o.optional)) problems.push(`${long} takes no value`);
+      if (["--out", "--out-dir", "--output-dir", "--to-json", "--hyp", "--hyps", "--ref", "--lang-pair"].includes(long)) problems.push(`old flag ${long}`);
+    }
+    if (name === "align") expect(cmd.helpInformation() + (cmd as unknown as { _helpText?: string })._helpText).toBeDefined();
+    expect(problems).toEqual([]);
+  });
+
+  it("align's help says its short flags are fast_align's", () => {
+    if (!built()) return;
+    const r = cli(["align", "--help"]);
+    expect(r.stdout).toMatch(/short flags are fast_align's own/);
+  });
+});
