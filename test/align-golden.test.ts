@@ -5,6 +5,8 @@ import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { conditionalTable, readParallel } from "../src/align/command.js";
+import { trainEncodedThreaded } from "../src/align/em-parallel.js";
+import { workerScript } from "../src/align/parallel.js";
 import { trainEncoded, type AlignOptions } from "../src/align/train.js";
 
 const DIR = join(__dirname, "fixtures", "fast-align");
@@ -65,5 +67,30 @@ describe("golden: C++ fast_align on 1,500 real lines", () => {
     const r = ours({ ...DOV, reverse: true, exactTensionGradient: true });
     expect(Math.abs(r.tension - cppTension("rev.log.gz"))).toBeGreaterThan(0.1);
     expect(identical(r.lines, cpp)).toBeLessThan(1490);
+  });
+});
+
+describe.skipIf(!workerScript("em-worker.js"))("threaded EM (two threads)", () => {
+  it("gives the same alignments, tension and table bit for bit as one thread, forward and reverse", async () => {
+    for (const reverse of [false, true]) {
+      const one = trainEncoded(input.corpus, { ...DOV, reverse });
+      const two = await trainEncodedThreaded(input.corpus, { ...DOV, reverse }, 2);
+      expect(two.model.tension).toBe(one.model.tension);
+      expect(Buffer.from(two.links.pairs.buffer, 0, two.links.pairs.byteLength).equals(Buffer.from(one.links.pairs.buffer, 0, one.links.pairs.byteLength))).toBe(true);
+      expect(Array.from(two.links.offsets)).toEqual(Array.from(one.links.offsets));
+      expect(Buffer.from(two.model.ttable.cells.buffer).equals(Buffer.from(one.model.ttable.cells.buffer))).toBe(true);
+      // EM iterations' totals are summed in the same order; the final Viterbi pass's log-likelihood
+      // (a diagnostic) is summed per thread's range.
+      const em = (r: typeof one) => r.stats.filter((s) => !s.final).map((s) => [s.logLikelihood, s.posteriorP0, s.posteriorAlFeat, s.tension]);
+      expect(em(two)).toEqual(em(one));
+    }
+  });
+
+  it("plain Model 1 too", async () => {
+    const o = { favorDiagonal: false, optimizeTension: false, variationalBayes: false };
+    const one = trainEncoded(input.corpus, o);
+    const two = await trainEncodedThreaded(input.corpus, o, 2);
+    expect(Array.from(two.links.pairs)).toEqual(Array.from(one.links.pairs));
+    expect(Buffer.from(two.model.ttable.cells.buffer).equals(Buffer.from(one.model.ttable.cells.buffer))).toBe(true);
   });
 });
