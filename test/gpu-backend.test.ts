@@ -255,3 +255,23 @@ describe("the shipped checkpoint with either BiLSTM", () => {
     }
   });
 });
+
+describe("graph BiLSTM on webgpu (runs only where Dawn finds a GPU)", () => {
+  it("forward and gradients on the GPU equal the js BiLSTM on wasm", async (ctx) => {
+    if (!webgpu?.ok) ctx.skip();
+    const run = async (backend: "webgpu" | "wasm", f: typeof biLstm) => {
+      await selectBackend(backend);
+      const { inp, p, coef } = randomLstm(3, [12, 7, 7, 1], 10, 16);
+      const vars = Object.values(p);
+      const out = tf.tidy(() => f(inp, p, 16));
+      const g = tf.variableGrads(() => tf.sum(tf.mul(f(inp, p, 16), coef)) as tf.Scalar, vars);
+      const r = { out: await out.data(), grads: await Promise.all(vars.map((v) => g.grads[v.name]!.data())) };
+      tf.dispose([out, g.value, ...Object.values(g.grads), ...vars, coef]);
+      return r;
+    };
+    const gpu = await run("webgpu", biLstmGraph);
+    const cpu = await run("wasm", biLstm);
+    expect(maxAbsDiff(gpu.out, cpu.out)).toBeLessThan(1e-4);
+    gpu.grads.forEach((g, k) => expect(maxAbsDiff(g, cpu.grads[k]!)).toBeLessThan(1e-3));
+  });
+});
