@@ -16,6 +16,10 @@ import { encodeHalf, decodeHalf } from "../src/ranker/fp16.js";
 import { InputError } from "../src/io/errors.js";
 import { PronounLm, N_PRONOUNS, type MaskedWindow } from "../src/pretrain/model.js";
 import { runCli } from "./cli-helper.js";
+import { writeFileSync, readFileSync, mkdirSync } from "node:fs";
+import { pretrain } from "../src/pretrain/train.js";
+import { PRETRAIN_DEFAULTS } from "../src/pretrain/defaults.js";
+import { writeEmbeddingTable } from "../src/ranker/glove.js";
 import { registerTrain } from "../src/cli/train.js";
 
 /** An importer for which the GPU and native packages are absent, as on a machine without them. */
@@ -273,5 +277,30 @@ describe("graph BiLSTM on webgpu (runs only where Dawn finds a GPU)", () => {
     const cpu = await run("wasm", biLstm);
     expect(maxAbsDiff(gpu.out, cpu.out)).toBeLessThan(1e-4);
     gpu.grads.forEach((g, k) => expect(maxAbsDiff(g, cpu.grads[k]!)).toBeLessThan(1e-3));
+  });
+});
+
+describe("pretrain --lstm-impl graph", () => {
+  it("a short masked-pronoun pretraining run gives the js run's losses and weights up to float rounding", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gpu-pretrain-"));
+    const corpus = join(dir, "c.jsonl");
+    const words = ["i", "he", "it", "she", "they", "her", "him", "them", "the", "house", "saw", "walked", "to", "sister", "."];
+    const docs = Array.from({ length: 4 }, (_, d) => JSON.stringify({ id: `d${d}`, source: "t", sents: ["she walked to the house .", "the sister saw him .", "he saw her .", "they saw the house ."] }));
+    writeFileSync(corpus, docs.join("\n") + "\n");
+    const rng = new Rng(3);
+    const table = { dim: 8, words, vectors: decodeHalf(encodeHalf(randn(rng, (words.length + 2) * 8))), source: "test" };
+    const run = async (impl: "js" | "graph") => {
+      const out = join(dir, impl);
+      mkdirSync(out);
+      writeEmbeddingTable(join(out, "embeddings.bin"), table);
+      const r = await pretrain({ ...PRETRAIN_DEFAULTS, corpus, out, hidden: 6, dropout: 0.1, batchSize: 4, evalEvery: 2, maxSteps: 8, backend: "cpu", dev: undefined, lstmImpl: impl }, () => {});
+      expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8")).training.lstmImpl).toBe(impl);
+      return { losses: r.curve.map((c) => c.loss).filter(Number.isFinite), weights: new Float32Array(readFileSync(join(out, "weights.bin")).buffer.slice(0)) };
+    };
+    const js = await run("js");
+    const graph = await run("graph");
+    expect(js.losses.length).toBe(4);
+    js.losses.forEach((l, k) => expect(Math.abs(graph.losses[k]! - l)).toBeLessThan(1e-4));
+    expect(maxAbsDiff(graph.weights, js.weights)).toBeLessThan(1e-5);
   });
 });
