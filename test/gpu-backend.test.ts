@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeAll } from "vitest";
+import { describe, it, expect, beforeAll, vi } from "vitest";
 import * as tf from "@tensorflow/tfjs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,7 +31,7 @@ const absent: Importer = async (name) => {
 // Runs first, before any backend is chosen in this process (auto keeps an earlier choice).
 describe("backend selection with the GPU packages absent", () => {
   it("auto falls back to wasm and says why each GPU/native choice was skipped", async () => {
-    const b = await selectBackend("auto", 1, absent);
+    const b = await selectBackend("auto", 1, { importer: absent, gpuDevicePresent: () => true });
     expect(b.backend).toBe("wasm");
     expect(b.device).toBeNull();
     expect(b.skipped.map((s) => s.split(":")[0])).toEqual(["@tensorflow/tfjs-node-gpu", "webgpu", "@tensorflow/tfjs-node"]);
@@ -39,10 +39,10 @@ describe("backend selection with the GPU packages absent", () => {
     expect(describeBackend(b)).toMatch(/^backend: wasm/);
   });
   it("a requested GPU backend that cannot run is an InputError naming what is missing", async () => {
-    await expect(selectBackend("gpu", 1, absent)).rejects.toThrow(InputError);
-    await expect(selectBackend("gpu", 1, absent)).rejects.toThrow(/backend 'gpu' is not available: @tensorflow\/tfjs-node-gpu: Cannot find package.*CUDA 11\.x and cuDNN 8/);
-    await expect(selectBackend("webgpu", 1, absent)).rejects.toThrow(/backend 'webgpu' is not available: package 'webgpu' \(Dawn\) is not installed.*npm install webgpu/);
-    await expect(selectBackend("node", 1, absent)).rejects.toThrow(/backend 'node' is not available/);
+    await expect(selectBackend("gpu", 1, { importer: absent })).rejects.toThrow(InputError);
+    await expect(selectBackend("gpu", 1, { importer: absent })).rejects.toThrow(/backend 'gpu' is not available: @tensorflow\/tfjs-node-gpu: Cannot find package.*CUDA 11\.x and cuDNN 8/);
+    await expect(selectBackend("webgpu", 1, { importer: absent })).rejects.toThrow(/backend 'webgpu' is not available: package 'webgpu' \(Dawn\) is not installed.*npm install webgpu/);
+    await expect(selectBackend("node", 1, { importer: absent })).rejects.toThrow(/backend 'node' is not available/);
     await expect(selectBackend("tpu")).rejects.toThrow(/unknown backend 'tpu' \(expected one of: auto, gpu, webgpu, node, wasm, cpu\)/);
   });
 });
@@ -302,5 +302,21 @@ describe("pretrain --lstm-impl graph", () => {
     expect(js.losses.length).toBe(4);
     js.losses.forEach((l, k) => expect(Math.abs(graph.losses[k]! - l)).toBeLessThan(1e-4));
     expect(maxAbsDiff(graph.weights, js.weights)).toBeLessThan(1e-5);
+  });
+});
+
+// Last in the file: it loads a fresh copy of the src modules (vi.resetModules), after which classes
+// such as InputError exist twice, which would confuse any test that came after it.
+describe("auto on a GPU-less Linux machine", () => {
+  it("auto on a Linux machine without a GPU device node does not ask Dawn", async () => {
+    const seen: string[] = [];
+    const spy: Importer = (name) => (seen.push(name), absent(name));
+    // A fresh copy of the module: auto keeps the choice made above, and this must choose again.
+    vi.resetModules();
+    const fresh = await import("../src/ranker/backend.js");
+    const b = await fresh.selectBackend("auto", 1, { importer: spy, gpuDevicePresent: () => false });
+    expect(b.backend).toBe("wasm");
+    expect(seen).toEqual(["@tensorflow/tfjs-node-gpu", "@tensorflow/tfjs-node"]);
+    expect(b.skipped[1]).toMatch(/^webgpu: not tried, no GPU device node/);
   });
 });

@@ -1,4 +1,5 @@
 import * as tf from "@tensorflow/tfjs";
+import { readdirSync } from "node:fs";
 import { InputError } from "../io/errors.js";
 
 export type BackendName = "auto" | "gpu" | "webgpu" | "node" | "wasm" | "cpu";
@@ -24,6 +25,29 @@ export type Importer = (name: string) => Promise<unknown>;
 
 /** Dynamic import by a computed name, so that tsc does not require the optional native packages. */
 const importOptional: Importer = async (name) => import(name);
+
+/**
+ * Linux: whether any GPU device node exists (NVIDIA, DRM render node, WSL2). Without one, `auto` does
+ * not ask Dawn for an adapter: the answer is no, and Dawn prints Vulkan warnings on stderr on the way.
+ * Elsewhere (macOS, Windows) Dawn is simply asked.
+ */
+export function gpuDevicePresent(): boolean {
+  if (process.platform !== "linux") return true;
+  const has = (dir: string, re: RegExp): boolean => {
+    try {
+      return readdirSync(dir).some((f) => re.test(f));
+    } catch {
+      return false;
+    }
+  };
+  return has("/dev", /^(nvidia\d+|dxg)$/) || has("/dev/dri", /^renderD\d+$/);
+}
+
+/** What selectBackend uses to probe the machine; tests replace it to simulate other machines. */
+export interface BackendDeps {
+  importer?: Importer;
+  gpuDevicePresent?: () => boolean;
+}
 
 let current: BackendInfo | undefined;
 
@@ -125,7 +149,8 @@ async function initWebGpuOnce(importer: Importer): Promise<string> {
  * tfjs keeps one global engine: asking again for the backend in use is a no-op, asking for another
  * switches to it (tensors move lazily).
  */
-export async function selectBackend(requested: string = "auto", wasmThreads = 2, importer: Importer = importOptional): Promise<BackendInfo> {
+export async function selectBackend(requested: string = "auto", wasmThreads = 2, deps: BackendDeps = {}): Promise<BackendInfo> {
+  const importer = deps.importer ?? importOptional;
   if (!BACKENDS.includes(requested as BackendName))
     throw new InputError(`unknown backend '${requested}' (expected one of: ${BACKENDS.join(", ")})`);
   const req = requested as BackendName;
@@ -170,7 +195,9 @@ export async function selectBackend(requested: string = "auto", wasmThreads = 2,
     }
     if (!info && req === "gpu") throw new InputError(`backend 'gpu' is not available: ${skipped.join("; ")}. ${NODE_GPU_HINT}`);
   }
-  if (!info && (req === "webgpu" || req === "auto")) {
+  if (!info && req === "auto" && !(deps.gpuDevicePresent ?? gpuDevicePresent)()) {
+    skipped.push("webgpu: not tried, no GPU device node (/dev/nvidia*, /dev/dri/renderD*, /dev/dxg)");
+  } else if (!info && (req === "webgpu" || req === "auto")) {
     try {
       const device = await initWebGpu(importer);
       info = { ...base, backend: "webgpu", provider: "@tensorflow/tfjs-backend-webgpu on Dawn (npm webgpu)", threads: null, device };
