@@ -70,6 +70,7 @@ interface DawnModule {
 interface DawnAdapter {
   info?: { vendor?: string; architecture?: string; device?: string; description?: string };
   limits: Record<string, number>;
+  features?: { has(name: string): boolean };
   requestDevice(d: Record<string, unknown>): Promise<unknown>;
 }
 
@@ -126,6 +127,8 @@ async function initWebGpuOnce(importer: Importer): Promise<string> {
   tf.registerBackend("webgpu", async () => {
     // The limits tfjs-backend-webgpu asks for itself: the defaults are too small for large matMuls.
     const device = await adapter.requestDevice({
+      // Kernel timings for tf.profile / tf.time where the GPU offers them (as the package does).
+      requiredFeatures: adapter.features?.has("timestamp-query") ? ["timestamp-query"] : [],
       requiredLimits: {
         maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize,
         maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
