@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { action, intOption, floatOption, emit, checkOutputs } from "./run.js";
 import { PRETRAIN_DEFAULTS } from "../pretrain/defaults.js";
 import { InputError } from "../io/errors.js";
-import { checkOutputDir } from "../io/atomic.js";
+import { checkOutputDir, writeFileAtomic } from "../io/atomic.js";
+import { LSTM_IMPLS, type LstmImpl } from "../ranker/lstm-impl.js";
 
 export function registerPretrain(program: Command): void {
   registerPretrainOnTop(program);
@@ -27,11 +28,13 @@ export function registerPretrain(program: Command): void {
     .option("--max-minutes <x>", "stop after this many minutes in this run (0 = no limit)", "0")
     .option("--max-docs <n>", "use only the first N corpus documents (0 = all)", "0")
     .option("--resume", "continue from <out>/resume.ckpt", false)
-    .option("--backend <name>", "auto | gpu | node | wasm | cpu", d.backend)
+    .option("--backend <name>", "auto | gpu (tfjs-node-gpu, CUDA) | webgpu (Dawn) | node | wasm | cpu (docs/gpu.md)", d.backend)
+    .option("--lstm-impl <impl>", "auto (graph on a GPU backend, else js) | js | graph (whole recurrence as tfjs ops, no per-step read-back)", "auto")
     .option("--objective <name>", "masked (predict a masked pronoun) | replaced (detect a pronoun swapped for a real system confusion)", "masked")
     .option("--confusions <file>", "replaced: pair file whose R-vs-S pairs give the swaps (e.g. out/pairs/train.jsonl.gz)")
     .action(
       action(async (o: Record<string, unknown>) => {
+        if (!LSTM_IMPLS.includes(o.lstmImpl as LstmImpl)) throw new InputError(`--lstm-impl must be ${LSTM_IMPLS.join(", ")}, got '${String(o.lstmImpl)}'`);
         if (o.objective !== "masked" && o.objective !== "replaced") throw new InputError(`--objective must be masked or replaced, got '${String(o.objective)}'`);
         checkOutputDir(String(o.output), { overwrite: Boolean(o.resume || o.force), what: "a pretraining run", flags: "--resume (continue) or --force (start over)" });
         const { pretrain } = await import("../pretrain/train.js");
@@ -56,6 +59,7 @@ export function registerPretrain(program: Command): void {
           maxDocs: intOption("--max-docs", String(o.maxDocs), 0),
           resume: Boolean(o.resume),
           backend: String(o.backend),
+          lstmImpl: o.lstmImpl as LstmImpl,
           objective: o.objective,
           confusions: o.confusions as string | undefined,
         });

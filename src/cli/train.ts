@@ -4,6 +4,7 @@ import { InputError } from "../io/errors.js";
 import type { TrainOptions, ProgressEvent } from "../ranker/train.js";
 import { TRAIN_DEFAULTS } from "../ranker/defaults.js";
 import { CONTEXT_MODES } from "../ranker/inputs.js";
+import { LSTM_IMPLS, type LstmImpl } from "../ranker/lstm-impl.js";
 import type { ContextMode } from "../mine/pair-format.js";
 import { ProgressLine, bar, fmtDuration } from "../ranker/progress.js";
 import { checkOutputDir } from "../io/atomic.js";
@@ -45,13 +46,16 @@ export function registerTrain(program: Command): void {
     .option("--max-steps <n>", "stop after N steps in total (0 = no limit)", "0")
     .option("--max-minutes <x>", "time box: stop, evaluate and keep the model after X minutes of this run (0 = none)", "0")
     .option("--eval-at-stop", "when --max-steps stops the run, evaluate on dev and keep the model if best (reproduces a --max-minutes run exactly)", false)
-    .option("--backend <name>", "auto | gpu | node | wasm | cpu", d.backend)
+    .option("--backend <name>", "auto | gpu (tfjs-node-gpu, CUDA) | webgpu (Dawn) | node | wasm | cpu; auto prefers a working GPU (docs/gpu.md)", d.backend)
+    .option("--lstm-impl <impl>", "glove-bilstm: auto (graph on a GPU backend, else js) | js (JS gate arithmetic, fastest on CPU) | graph (whole recurrence as tfjs ops, no per-step read-back)", "auto")
     .option("-q, --quiet", "no progress bar", false)
     .option("--verbose", "also list the backends that were skipped and why", false)
     .action(
       action(async (o: Record<string, string | boolean | undefined>) => {
         const context = String(o.context) as ContextMode;
         if (!CONTEXT_MODES.includes(context)) throw new InputError(`--context must be nc, rc or crc, got '${o.context}'`);
+        const lstmImpl = String(o.lstmImpl) as LstmImpl;
+        if (!LSTM_IMPLS.includes(lstmImpl)) throw new InputError(`--lstm-impl must be ${LSTM_IMPLS.join(", ")}, got '${o.lstmImpl}'`);
         if (o.head !== "attention" && o.head !== "baseline") throw new InputError(`--head must be attention or baseline, got '${o.head}'`);
         checkOutputDir(String(o.output), { overwrite: Boolean(o.resume || o.force), what: "a trained model", flags: "--resume (continue it) or --force (replace it)" });
         const opts: TrainOptions = {
@@ -84,6 +88,7 @@ export function registerTrain(program: Command): void {
           evalAtStop: Boolean(o.evalAtStop),
           initFrom: o.initFrom as string | undefined,
           backend: String(o.backend),
+          lstmImpl,
         };
         const log = (m: string): void => void process.stderr.write(`proneval train: ${m}\n`);
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));

@@ -2,6 +2,7 @@ import * as tf from "@tensorflow/tfjs";
 import { GloveBiLstmEncoder, uniformInit } from "../ranker/encoder.js";
 import { PAD_ROW, type EmbeddingTable } from "../ranker/glove.js";
 import { Rng } from "../ranker/prng.js";
+import type { LstmImpl } from "../ranker/bilstm-graph.js";
 
 /** Number of pronoun classes (the inventory of data/pronouns.json). */
 export const N_PRONOUNS = 42;
@@ -45,8 +46,9 @@ export class PronounLm {
     readonly dropout: number,
     rng: Rng,
     readonly objective: PretrainObjective = "masked",
+    lstmImpl?: LstmImpl,
   ) {
-    this.encoder = new GloveBiLstmEncoder(table, { hidden, dropout }, rng);
+    this.encoder = new GloveBiLstmEncoder(table, { hidden, dropout, impl: lstmImpl }, rng);
     const D = this.encoder.dim;
     if (objective === "masked") {
       this.params.set("lm/W", tf.variable(uniformInit(rng, [D, N_PRONOUNS], 1 / Math.sqrt(D))));

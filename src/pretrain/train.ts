@@ -6,6 +6,7 @@ import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import { VERSION, PACKAGE_ROOT } from "../version.js";
 import { selectBackend, describeBackend, type BackendInfo } from "../ranker/backend.js";
+import { resolveLstmImpl, type LstmImpl } from "../ranker/bilstm-graph.js";
 import { buildEmbeddingTable, readEmbeddingTable, writeEmbeddingTable, encodeEmbeddingTable, Vocab, type EmbeddingTable } from "../ranker/glove.js";
 import { packTensors, assignTensors } from "../ranker/tensors.js";
 import { sha256 } from "../ranker/checkpoint.js";
@@ -43,6 +44,8 @@ export interface PretrainOptions {
   backend: string;
   /** Default masked; replaced needs `confusions`. */
   objective?: PretrainObjective;
+  /** BiLSTM implementation (ranker/bilstm-graph.ts): same numbers either way, so not in the resume key. */
+  lstmImpl?: LstmImpl;
   /** Pair file whose R-vs-S pairs give the replacement distribution (replaced objective). */
   confusions?: string;
 }
@@ -107,6 +110,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   if (opts.dev && !existsSync(opts.dev)) throw new InputError("dev pair file not found", opts.dev);
   const backend = await selectBackend(opts.backend);
   log(describeBackend(backend));
+  log(`BiLSTM implementation: ${resolveLstmImpl(opts.lstmImpl)}`);
   mkdirSync(opts.out, { recursive: true });
   const embPath = join(opts.out, "embeddings.bin");
   let table: EmbeddingTable;
@@ -139,7 +143,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     log(`replacement distribution: ${conf.pairs} (reference, system) pronoun confusions from ${opts.confusions}`);
   }
   const pronounRows = Int32Array.from(pronounList(), (p) => vocab.row(p));
-  const lm = new PronounLm(table, opts.hidden, opts.dropout, new Rng(opts.seed), objective);
+  const lm = new PronounLm(table, opts.hidden, opts.dropout, new Rng(opts.seed), objective, opts.lstmImpl);
   lm.logPrior = logPriorFromLabels(data.pronLabel);
   const params = lm.allParams();
   const adam = new Adam(params, opts.lr);
@@ -188,7 +192,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   const saveModel = (): void => {
     savePronounLm(opts.out, lm, {
       prepare: { contextSentences: opts.contextSentences, maxLen: opts.maxLen },
-      training: { corpus: corpusSig, ...(objective !== "masked" ? { objective, confusions: confSig } : {}), step, windows, tokens, seconds: Math.round(elapsed()), seed: opts.seed, batchSize: opts.batchSize, lr: opts.lr, backend: backend.backend, lastDev: [...curve].reverse().find((c) => c.dev)?.dev ?? null, proneval: VERSION },
+      training: { corpus: corpusSig, ...(objective !== "masked" ? { objective, confusions: confSig } : {}), step, windows, tokens, seconds: Math.round(elapsed()), seed: opts.seed, batchSize: opts.batchSize, lr: opts.lr, backend: backend.backend, lstmImpl: resolveLstmImpl(opts.lstmImpl), lastDev: [...curve].reverse().find((c) => c.dev)?.dev ?? null, proneval: VERSION },
     });
     writeFileAtomic(join(opts.out, "curve.json"), JSON.stringify({ options: { ...opts, resume: undefined }, curve }, null, 1) + "\n");
   };

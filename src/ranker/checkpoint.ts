@@ -8,6 +8,7 @@ import { VERSION } from "../version.js";
 import type { ContextMode } from "../mine/pair-format.js";
 import { CONTEXT_MODES, type PrepareOptions } from "./inputs.js";
 import { GloveBiLstmEncoder, type Encoder } from "./encoder.js";
+import type { LstmImpl } from "./bilstm-graph.js";
 import { TransformersEncoder } from "./transformers.js";
 import { decodeEmbeddingTable, encodeEmbeddingTable, type EmbeddingTable } from "./glove.js";
 import { RankerModel, type HeadConfig } from "./model.js";
@@ -56,7 +57,8 @@ export async function createModel(spec: ModelSpec, table: EmbeddingTable | undef
   let enc: Encoder;
   if (spec.encoder.kind === "glove-bilstm") {
     if (!table) throw new InputError("glove-bilstm needs an embedding table");
-    enc = new GloveBiLstmEncoder(table, { hidden: Number(spec.encoder.hidden), dropout: Number(spec.encoder.dropout ?? 0) }, rng);
+    // lstmImpl is a runtime choice (train --lstm-impl); saved configs lack it and get "auto".
+    enc = new GloveBiLstmEncoder(table, { hidden: Number(spec.encoder.hidden), dropout: Number(spec.encoder.dropout ?? 0), impl: spec.encoder.lstmImpl as LstmImpl | undefined }, rng);
   } else if (spec.encoder.kind.startsWith("transformers:")) {
     enc = await TransformersEncoder.load(spec.encoder, { modelDir });
   } else {

@@ -4,6 +4,7 @@ import type { EmbeddingTable } from "./glove.js";
 import { Vocab, PAD_ROW } from "./glove.js";
 import { Rng } from "./prng.js";
 import { biLstm } from "./bilstm.js";
+import { biLstmGraph, resolveLstmImpl, type LstmImpl } from "./bilstm-graph.js";
 
 /**
  * Token sequences -> one contextual vector per token (word). Split in two so that frozen, possibly
@@ -31,6 +32,8 @@ export interface Encoder<F = unknown> {
 export interface GloveBiLstmConfig {
   hidden: number;
   dropout: number;
+  /** BiLSTM implementation (bilstm-graph.ts); a runtime choice, not saved: the weights are the same. */
+  impl?: LstmImpl;
 }
 
 interface GloveFeatures {
@@ -120,7 +123,8 @@ export class GloveBiLstmEncoder implements Encoder<GloveFeatures> {
     const dropout = training && this.cfg.dropout > 0 ? this.cfg.dropout : 0;
     const rng = dropout ? new Rng(dropoutSeed ?? 0) : null;
     const p = (k: string): tf.Variable => this.params.get(k)!;
-    let out = biLstm(
+    const run = resolveLstmImpl(this.cfg.impl) === "graph" ? biLstmGraph : biLstm;
+    let out = run(
       { B: f.B, T: f.T, d: this.table.dim, lengths: f.lengths, xf: this.embed(f.rowsF, dropout, rng), xb: this.embed(f.rowsB, dropout, rng) },
       { Wf: p("lstm/Wf"), Uf: p("lstm/Uf"), bf: p("lstm/bf"), Wb: p("lstm/Wb"), Ub: p("lstm/Ub"), bb: p("lstm/bb") },
       this.cfg.hidden,

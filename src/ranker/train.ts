@@ -21,6 +21,7 @@ import { modelNameOf } from "./transformers.js";
 import { loadPronounLm } from "../pretrain/checkpoint.js";
 import type { PronounLm } from "../pretrain/model.js";
 import { TRAIN_DEFAULTS } from "./defaults.js";
+import { resolveLstmImpl, type LstmImpl } from "./bilstm-graph.js";
 
 export interface TrainOptions {
   train: string;
@@ -65,6 +66,8 @@ export interface TrainOptions {
    * taking its hidden size and its embedding table (docs/pretrain.md).
    */
   initFrom?: string;
+  /** glove-bilstm: BiLSTM implementation (bilstm-graph.ts); same weights and numbers either way, so not part of the resume key. */
+  lstmImpl?: LstmImpl;
 }
 
 export { TRAIN_DEFAULTS };
@@ -132,7 +135,7 @@ function optionsKey(o: TrainOptions, sigs: Record<string, unknown>): string {
 }
 
 function encoderSpec(o: TrainOptions): EncoderSpec {
-  if (o.encoder === "glove-bilstm") return { kind: "glove-bilstm", hidden: o.hidden, dropout: o.dropout };
+  if (o.encoder === "glove-bilstm") return { kind: "glove-bilstm", hidden: o.hidden, dropout: o.dropout, lstmImpl: o.lstmImpl };
   if (o.encoder.startsWith("transformers:")) return { kind: `transformers:${modelNameOf(o.encoder)}`, dropout: o.dropout };
   throw new InputError(`unknown encoder '${o.encoder}' (expected glove-bilstm or transformers:<model>)`);
 }
@@ -199,6 +202,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   const backend = await selectBackend(opts.backend);
   log(describeBackend(backend));
   if (backend.skipped.length) hooks.verbose?.(`skipped backends: ${backend.skipped.join("; ")}`);
+  if (spec.kind === "glove-bilstm") log(`BiLSTM implementation: ${resolveLstmImpl(opts.lstmImpl)}${(opts.lstmImpl ?? "auto") === "auto" ? " (auto)" : ""}`);
   if (!(opts.batchSize >= 1) || !(opts.epochs >= 1)) throw new InputError("--batch-size and --epochs must be at least 1");
 
   const rngData = new Rng(opts.seed ^ 0x5eed);
@@ -361,6 +365,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
           margin: opts.margin,
           dropout: opts.dropout,
           backend: backend.backend,
+          ...(spec.kind === "glove-bilstm" ? { lstmImpl: resolveLstmImpl(opts.lstmImpl) } : {}),
           devAccuracy: acc,
           devByKind: curve[curve.length - 1]!.devByKind,
         },
