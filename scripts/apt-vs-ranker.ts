@@ -18,7 +18,7 @@ import { readJsonl } from "../src/io/jsonl.js";
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { readRankerPairs } from "../src/ranker/data.js";
 import { preparePairs } from "../src/ranker/evaluate.js";
-import { loadScorer } from "../src/ranker/scorer.js";
+import { loadScorer } from "../src/metric/load.js";
 import type { PairRecord } from "../src/mine/pair-format.js";
 
 function arg(name: string, def: string | undefined): string | undefined {
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   // Ranker: scores of both sides, as `proneval eval` computes them.
   const t0 = Date.now();
   const scorer = await loadScorer(arg("checkpoint", undefined), { backend: "auto", threads: "auto" });
-  const { pos, neg } = preparePairs(joined, scorer.contextMode, scorer.config.prepare);
+  const { pos, neg } = preparePairs(joined, scorer.contextMode, { contextSentences: 2, maxLen: 128 }); // the shipped models' input options
   const all = await scorer.scorePrepared(pos.concat(neg), {});
   const rankerPref = joined.map((_, i): Outcome["ranker"] => {
     const d = all[i]!.score - all[joined.length + i]!.score;

@@ -5,8 +5,8 @@
  *   node dist/scripts/bench-score.js [--ref FILE --hyp FILE] [--checkpoint DIR] [--backend wasm] [--threads auto|N] [--repeat N]
  * With 2 threads the CPU seconds are summed over both (process.cpuUsage covers worker threads).
  */
-import { loadScorer, readScoringInput } from "../src/ranker/scorer.js";
-import { describeBackend } from "../src/ranker/backend.js";
+import { loadScorer } from "../src/metric/load.js";
+import { readScoringInput, scoreTestSet } from "../src/metric/testset.js";
 import { segmentCount } from "../src/io/model.js";
 
 function arg(name: string, def?: string): string | undefined {
@@ -25,14 +25,14 @@ const scorer = await loadScorer(arg("checkpoint"), { backend: arg("backend", "au
 const tLoad = (performance.now() - t0) / 1000;
 const input = await readScoringInput(ref, [hyp], { format: "text" });
 const segs = segmentCount(input.testSet);
-console.log(`${describeBackend(scorer.backend)}; scoring threads: ${scorer.threads}`);
-console.log(`checkpoint ${scorer.dir} (${scorer.config.encoder.kind}, hidden ${String(scorer.config.encoder.hidden)}, ${scorer.config.contextMode})`);
+console.log(`${scorer.backendLine}; scoring threads: ${threadsArg}`);
+console.log(`checkpoint ${scorer.dir} (${scorer.modelSignature()}, ${scorer.contextMode})`);
 let best = Infinity;
 let bestCpu = Infinity;
 for (let r = 0; r < repeat; r++) {
   const t = performance.now();
   const c0 = process.cpuUsage();
-  const [res] = await scorer.scoreTestSet(input.testSet, input.systems, { context: "crc" });
+  const [res] = await scoreTestSet(scorer, input.testSet, input.systems, { context: "crc" });
   const s = (performance.now() - t) / 1000;
   best = Math.min(best, s);
   const cu = process.cpuUsage(c0);

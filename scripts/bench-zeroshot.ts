@@ -6,7 +6,7 @@
  * log-probabilities between the two, and peak RSS (after the single-pass runs, and at the end).
  *   node dist/scripts/bench-zeroshot.js [--ref FILE] [--hyp SYSTEM] [--lm DIR] [--backend wasm] [--max-segments N]
  */
-import { readScoringInput } from "../src/ranker/scorer.js";
+import { readScoringInput } from "../src/metric/testset.js";
 import { describeBackend } from "../src/ranker/backend.js";
 import { loadZeroShotScorer } from "../src/pretrain/scorer.js";
 import { zeroShotScores, type ZeroShotMethod } from "../src/pretrain/zeroshot.js";
@@ -24,7 +24,7 @@ const maxSegs = Number(arg("max-segments", "0"));
 const scorer = await loadZeroShotScorer(arg("lm"), { backend: arg("backend", "wasm"), aggregate: "pmi" });
 const input = await readScoringInput(ref, [hyp]);
 const refName = input.testSet.references[0]!;
-const n = scorer.config.prepare.contextSentences;
+const n = scorer.lmConfig.prepare.contextSentences;
 // The sides `proneval score --zero-shot` scores: reference and system, CRC context (the reference's previous segments).
 const sides: PreparedSide[] = [];
 let segments = 0;

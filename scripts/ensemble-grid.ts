@@ -4,7 +4,7 @@
  *   node dist/scripts/ensemble-grid.js --pairs out/pairs/dev.jsonl.gz [--ranker checkpoints/default]
  *       [--lm checkpoints/pronoun-lm] [--grid 0,0.01,0.02] [--backend wasm]
  */
-import { loadScorer } from "../src/ranker/scorer.js";
+import { loadRankerScorer as loadScorer } from "../src/ranker/scorer.js";
 import { readRankerPairs } from "../src/ranker/data.js";
 import { loadPronounLm } from "../src/pretrain/checkpoint.js";
 import { componentDiffs, pairAccuracy } from "../src/pretrain/ensemble.js";
@@ -17,7 +17,7 @@ function arg(name: string, def?: string): string | undefined {
 const pairsFile = arg("pairs")!;
 if (!pairsFile) throw new Error("--pairs FILE is required");
 const grid = arg("grid", "0,0.005,0.01,0.01029,0.01435,0.02,0.03,0.04345,0.06,0.08,0.1,0.15,0.2,0.5,1e9")!.split(",").map(Number);
-const ranker = await loadScorer(arg("ranker", "checkpoints/default"), { backend: arg("backend", "wasm"), threads: "auto" });
+const ranker = await loadScorer(arg("ranker", "checkpoints/default")!, { backend: arg("backend", "wasm"), threads: "auto" });
 const { lm } = loadPronounLm(arg("lm", "checkpoints/pronoun-lm")!);
 const pairs = await readRankerPairs(pairsFile, ranker.contextMode);
 const t0 = performance.now();

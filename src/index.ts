@@ -8,7 +8,7 @@ export * from "./io/readers.js";
 export * as ctxpro from "./ctxpro/index.js";
 export { splitSentences, lastSentence } from "./text/sentences.js";
 export * as ranker from "./ranker/index.js";
-export { loadScorer } from "./ranker/scorer.js";
+export * from "./metric/index.js";
 export * as muda from "./muda/index.js";
 export * as contrastive from "./contrastive/index.js";
 export * as apt from "./apt/index.js";

@@ -7,7 +7,9 @@ import { selectBackend } from "../src/ranker/backend.js";
 import { GloveBiLstmEncoder } from "../src/ranker/encoder.js";
 import { RankerModel } from "../src/ranker/model.js";
 import { saveCheckpoint } from "../src/ranker/checkpoint.js";
-import { loadScorer } from "../src/ranker/scorer.js";
+import { loadScorer } from "../src/metric/load.js";
+import { scoreSidesWith } from "../src/metric/scorer.js";
+import { signature } from "../src/metric/testset.js";
 import { Rng } from "../src/ranker/prng.js";
 import type { EmbeddingTable } from "../src/ranker/glove.js";
 import { PronounLm } from "../src/pretrain/model.js";
@@ -117,23 +119,24 @@ describe("ensemble checkpoint", () => {
       { context: [], sentence: "the house ." },
       { context: ["she walked to the house ."], sentence: "they walked to it" },
     ];
-    const [e, r, z] = await Promise.all([ens.score(sides, { withAttention: true }), ranker.score(sides, { withAttention: true }), zs.score(sides)]);
+    const [e, r, z] = await Promise.all([scoreSidesWith(ens, sides, { withAttention: true }), scoreSidesWith(ranker, sides, { withAttention: true }), scoreSidesWith(zs, sides)]);
     sides.forEach((_, i) => {
       expect(e[i]!.score).toBeCloseTo(r[i]!.score + a * z[i]!.score, 5);
       expect(e[i]!.pronouns.map((p) => p.score)).toEqual(r[i]!.pronouns.map((p) => p.score));
       e[i]!.pronouns.forEach((p, j) => {
         expect(p.attention).toEqual(r[i]!.pronouns[j]!.attention);
-        expect((p as unknown as { lmPmi: number }).lmPmi).toBeCloseTo(z[i]!.pronouns[j]!.score, 5);
+        expect(p.parts!.lmPmi).toBeCloseTo(z[i]!.pronouns[j]!.score, 5);
+        expect(p.contribution).toBeCloseTo(r[i]!.pronouns[j]!.contribution + a * z[i]!.pronouns[j]!.contribution, 5);
       });
     });
     expect(Math.abs(z[0]!.score)).toBeGreaterThan(1e-3); // the LM term is not trivially 0
     expect(e[1]!.score).toBe(0);
-    expect(ens.signature()).toMatch(/model:ensemble\(glove-bilstm-attention-crc@[0-9a-f]{8}\+[0-9.e-]+\*pronoun-lm-pmi@[0-9a-f]{8}\)\|ctx:crc/);
+    expect(signature(ens)).toMatch(/model:ensemble\(glove-bilstm-attention-crc@[0-9a-f]{8}\+[0-9.e-]+\*pronoun-lm-pmi@[0-9a-f]{8}\)\|ctx:crc/);
     for (const s of [ens, ranker, zs]) s.dispose();
   });
 
   it("eval -c ENSEMBLE end to end equals the accuracy of ranker + a * PMI", async () => {
-    const r = await runCli(registerEval, "eval", ["--pairs", pairsFile, "-c", ensDir, "--backend", "cpu", "--threads", "1", "--quiet", "--json"]);
+    const r = await runCli(registerEval, "eval", ["--pairs", pairsFile, "-c", ensDir, "--backend", "cpu", "--threads", "1", "--quiet", "--json", "--aggregate", "sum"]);
     expect(r.code).toBe(0);
     const rep = JSON.parse(r.out);
     expect(rep.signature).toMatch(/model:ensemble/);
@@ -146,7 +149,7 @@ describe("ensemble checkpoint", () => {
     let correct = 0;
     for (const p of lines) {
       const sides = [{ context: p.context, sentence: p.positive }, { context: p.context, sentence: p.negative }];
-      const [rs, zz] = [await ranker.score(sides), await zs.score(sides)];
+      const [rs, zz] = [await scoreSidesWith(ranker, sides), await scoreSidesWith(zs, sides)];
       if (rs[0]!.score + a * zz[0]!.score > rs[1]!.score + a * zz[1]!.score) correct++;
     }
     expect(rep.overall.correct).toBe(correct);

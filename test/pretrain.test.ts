@@ -12,6 +12,8 @@ import { PRETRAIN_DEFAULTS } from "../src/pretrain/defaults.js";
 import { loadPronounLm } from "../src/pretrain/checkpoint.js";
 import { zeroShotScores } from "../src/pretrain/zeroshot.js";
 import { loadZeroShotScorer } from "../src/pretrain/scorer.js";
+import { scoreSidesWith } from "../src/metric/scorer.js";
+import { signature } from "../src/metric/testset.js";
 import { trainOnTop } from "../src/pretrain/ranker.js";
 import { writeEmbeddingTable, Vocab, type EmbeddingTable } from "../src/ranker/glove.js";
 import { prepareSide } from "../src/ranker/inputs.js";
@@ -205,18 +207,18 @@ describe("masked-pronoun data and training", () => {
   it("the zero-shot Scorer gives the summed masked log-probabilities and per-pronoun values", async () => {
     const scorer = await loadZeroShotScorer(join(dir, "a"), { backend: "cpu" });
     const side = { context: ["the sister saw him ."], sentence: "he saw her ." };
-    const [r] = await scorer.score([side, side]);
+    const [r] = await scoreSidesWith(scorer, [side, side]);
     const { lm } = loadPronounLm(join(dir, "a"));
     const direct = zeroShotScores(lm, [prepareSide(side, { contextSentences: 2, maxLen: 128 })])[0]!;
     lm.dispose();
     expect(r!.score).toBeCloseTo(direct.score, 6);
     expect(r!.pronouns.map((p) => p.token)).toEqual(["he", "her"]);
     expect(r!.pronouns[0]!.score).toBeCloseTo(direct.logProbs[0]!, 6);
-    expect(scorer.signature()).toMatch(/model:pronoun-lm-zeroshot-sum@[0-9a-f]{8}\|ctx:crc/);
+    expect(signature(scorer)).toMatch(/model:pronoun-lm-zeroshot-sum@[0-9a-f]{8}\|ctx:crc/);
     scorer.dispose();
     // PMI: each pronoun's corpus log-prior (saved by pretrain) is subtracted.
     const pmi = await loadZeroShotScorer(join(dir, "a"), { backend: "cpu", aggregate: "pmi" });
-    const [q] = await pmi.score([side]);
+    const [q] = await scoreSidesWith(pmi, [side]);
     expect(pmi.lm.logPrior).not.toBeNull();
     expect(q!.score).toBeCloseTo(direct.score - pmi.lm.logPrior![1]! - pmi.lm.logPrior![18]!, 5);
     pmi.dispose();

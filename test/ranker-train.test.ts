@@ -7,7 +7,9 @@ import { spawnSync } from "node:child_process";
 import { selectBackend } from "../src/ranker/backend.js";
 import { trainRanker, TRAIN_DEFAULTS, type TrainOptions } from "../src/ranker/train.js";
 import { loadCheckpoint, saveCheckpoint, createModel } from "../src/ranker/checkpoint.js";
-import { loadScorer, readScoringInput, compareSystems } from "../src/ranker/scorer.js";
+import { loadScorer } from "../src/metric/load.js";
+import { scoreSidesWith } from "../src/metric/scorer.js";
+import { compareSystems, readScoringInput, scoreTestSet, signature } from "../src/metric/testset.js";
 import { readRankerPairs } from "../src/ranker/data.js";
 import { preparePairs, scorePairs, accuracyReport } from "../src/ranker/evaluate.js";
 import { buildEmbeddingTable } from "../src/ranker/glove.js";
@@ -208,10 +210,16 @@ describe("scorer", () => {
     writeFileSync(swapped, "the man was old .\nshe came home late .\nthe car was red .\nthe dog was fast .\nhe was sold .\n");
     const scorer = await loadScorer(join(dir, "run-a"), { backend: "cpu" });
     const input = await readScoringInput(ref, [same, swapped], { format: "text" });
-    const [a, b] = await scorer.scoreTestSet(input.testSet, input.systems);
+    const [a, b] = await scoreTestSet(scorer, input.testSet, input.systems, { aggregate: "sum" });
     expect(a!.segments.map((s) => s.status)).toEqual(["no-pronoun", "scored", "no-pronoun", "no-pronoun", "scored"]);
     expect(a!.segments[1]!.diff).toBe(0);
     expect(a!.summary).toMatchObject({ segments: 5, pronounSegments: 2, noPronounSegments: 3, notBelow: 1, score: 100 });
+    // Per-pronoun decisions: identical outputs make no decision; the swapped pronouns make one each.
+    const [pa, pb] = await scoreTestSet(scorer, input.testSet, input.systems);
+    expect(pa!.segments[1]!.diff).toBeNull();
+    expect(pa!.summary.score).toBe(100);
+    expect(pb!.segments[1]!.decisions!.map((d) => `${d.aToken}>${d.bToken}`)).toEqual(["he>she"]);
+    expect(pb!.segments[4]!.decisions!.map((d) => `${d.aToken}>${d.bToken}`)).toEqual(["it>he"]);
     expect(b!.segments[1]!.sysPronouns).toEqual(["she"]);
     // The toy model learnt that "man" in the context wants "he", "car" wants "it".
     expect(b!.segments[1]!.sys!).toBeLessThan(b!.segments[1]!.ref!);
@@ -220,9 +228,9 @@ describe("scorer", () => {
     expect(cmp.scoreA).toBe(100);
     expect(cmp.wins.b).toBe(0);
     expect(cmp.bootstrap.pValue).toBeGreaterThan(0);
-    expect(scorer.signature()).toMatch(/^proneval-pronoun\|model:glove-bilstm-attention-crc@[0-9a-f]{8}\|ctx:crc\|/);
+    expect(signature(scorer)).toMatch(/^proneval-pronoun\|model:glove-bilstm-attention-crc@[0-9a-f]{8}\|ctx:crc\|/);
     // Per-pronoun scores and attention come with the library API.
-    const [side] = await scorer.score([{ context: ["the man was old ."], sentence: "he came home late ." }], { withAttention: true });
+    const [side] = await scoreSidesWith(scorer, [{ context: ["the man was old ."], sentence: "he came home late ." }], { withAttention: true });
     expect(side!.pronouns).toHaveLength(1);
     expect(side!.pronouns[0]!.attention!.reduce((x, y) => x + y, 0)).toBeCloseTo(1, 5);
     scorer.dispose();

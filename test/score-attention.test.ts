@@ -1,6 +1,7 @@
 import { describe, it, expect } from "vitest";
 import type { TestSet } from "../src/io/model.js";
-import { loadScorer } from "../src/ranker/scorer.js";
+import { loadScorer } from "../src/metric/load.js";
+import { scoreTestSet } from "../src/metric/testset.js";
 
 describe("scoreTestSet with attention (for report heat maps)", () => {
   it("keeps sides with rounded attention, the reference side once", async () => {
@@ -11,7 +12,7 @@ describe("scoreTestSet with attention (for report heat maps)", () => {
         hyps: { S1: ["My sister called.", "He said it was fixed."], S2: ["My sister called.", "She said it was fixed."] } }],
     };
     const scorer = await loadScorer(undefined, { backend: "cpu" });
-    const [s1, s2] = await scorer.scoreTestSet(ts, ["S1", "S2"], { withAttention: true });
+    const [s1, s2] = await scoreTestSet(scorer, ts, ["S1", "S2"], { withAttention: true });
     const seg = s1!.segments[1]!;
     expect(seg.refSide).toBeDefined();
     expect(s2!.segments[1]!.refSide).toBeUndefined();
@@ -20,7 +21,7 @@ describe("scoreTestSet with attention (for report heat maps)", () => {
     expect(p.attention!.length).toBe(seg.sysSide!.tokens.length);
     for (const a of p.attention!) expect(Math.round(a * 1e4) / 1e4).toBe(a);
     expect(Math.abs(p.attention!.reduce((x, y) => x + y, 0) - 1)).toBeLessThan(1e-2);
-    const plain = await scorer.scoreTestSet(ts, ["S1"]);
+    const plain = await scoreTestSet(scorer, ts, ["S1"]);
     expect(plain[0]!.segments[1]!.sysSide).toBeUndefined();
     expect(plain[0]!.segments[1]!.sys).toBeCloseTo(seg.sys!, 6);
     scorer.dispose();

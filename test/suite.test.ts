@@ -143,7 +143,7 @@ describe("suite CLI", () => {
 
 describe("suite score with the ranker", () => {
   it("ranks the reference itself as not below the reference, and reports per-item differences", async () => {
-    const { loadScorer } = await import("../src/ranker/scorer.js");
+    const { loadScorer } = await import("../src/metric/load.js");
     const scorer = await loadScorer(undefined, { backend: "cpu" });
     const s = buildSuites(mined).suites[0]!;
     const refs = s.items.map((i) => i["ref segment"]);

@@ -4,18 +4,19 @@ import { InputError } from "../io/errors.js";
 import { englishShare } from "./scoring.js";
 import { readRankerPairs } from "../ranker/data.js";
 import { ProgressLine, bar } from "../ranker/progress.js";
-import { parseContext, exitQuietlyOnEpipe } from "./score.js";
+import { parseContext, exitQuietlyOnEpipe, parseAggregate } from "./score.js";
 
 export function registerEval(program: Command): void {
   program
     .command("eval")
-    .description("Ranker accuracy on a pair file (positive scored above negative): overall, by kind, by language, by pronoun pair")
+    .description("Scorer accuracy on a pair file (positive preferred over negative): overall, R vs S, R vs R', balanced R vs R', by language, by pronoun pair")
     .requiredOption("--pairs <file>", "pair file (JSONL, .gz ok; '-' = stdin)")
     .option("-c, --checkpoint <dir>", "ranker or ensemble checkpoint (default: checkpoints/ensemble = checkpoints/default + zero-shot checkpoints/pronoun-lm)")
     .option("--model-dir <dir>", "directory holding transformers models")
     .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm; docs/pretrain.md)")
     .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum", "pmi")
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
+    .option("--aggregate <a>", "how the two sides are compared: pronoun (per-pronoun decisions; default) | mean | sum (the paper's y)", "pronoun")
     .option("--json", "print the report as JSON instead of the table", false)
     .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
     .option("--allow-non-english", "evaluate although the pairs do not look English (the metric is for English targets)")
@@ -28,8 +29,10 @@ export function registerEval(program: Command): void {
         exitQuietlyOnEpipe();
         const top = intOption("--top", String(o.top), 0);
         await checkOutputs(o.output as string | undefined);
-        const { loadScorer } = await import("../ranker/scorer.js");
-        const { accuracyReport, formatEvalReport, preparePairs } = await import("../ranker/evaluate.js");
+        const { loadScorer } = await import("../metric/load.js");
+        const { scorePairSides, pairMargins, pairAccuracy, formatPairAccuracy } = await import("../metric/pairs.js");
+        const { signature: fullSignature } = await import("../metric/testset.js");
+        const aggregate = parseAggregate(o.aggregate);
         const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
         const mode = parseContext(o.context) ?? scorer.contextMode;
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
@@ -40,16 +43,14 @@ export function registerEval(program: Command): void {
             if (share !== null && share < 0.1)
               throw new InputError(`the pairs do not look English (${(100 * share).toFixed(1)}% frequent English words, English text has about 30%): the pronoun metric is for English targets; --allow-non-english evaluates anyway`, String(o.pairs));
           }
-          const { pos, neg } = preparePairs(pairs, mode, scorer.config.prepare);
           const t0 = Date.now();
-          const all = await scorer.scorePrepared(pos.concat(neg), { onBatch: (done) => line.update(`scoring ${bar(done, 2 * pairs.length)} ${done}/${2 * pairs.length} unique sides`) });
-          const scores = { pos: Float32Array.from(all.slice(0, pairs.length), (s) => s.score), neg: Float32Array.from(all.slice(pairs.length), (s) => s.score) };
+          const { pos, neg } = await scorePairSides(scorer, pairs, mode, (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} sides`));
           line.done();
-          const report = accuracyReport(pairs, scores, mode);
-          const signature = scorer.signature(mode);
+          const report = pairAccuracy(String(o.pairs), pairs, pairMargins(pos, neg, aggregate));
+          const signature = fullSignature(scorer, { context: mode, aggregate });
           const text = o.json
             ? JSON.stringify({ signature, checkpoint: scorer.dir, pairsFile: o.pairs, seconds: (Date.now() - t0) / 1000, ...report }, null, 1) + "\n"
-            : formatEvalReport(report, top) + `\nsignature: ${signature}\n`;
+            : formatPairAccuracy(report, top) + `\nsignature: ${signature}\n`;
           await emit(text, o.output as string | undefined);
         } finally {
           line.done();

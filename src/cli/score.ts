@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs, checkOneStdin } from "./run.js";
 import { InputError } from "../io/errors.js";
-import type { SystemResult } from "../ranker/scorer.js";
+import type { SystemResult } from "../metric/testset.js";
+import { AGGREGATES, type Aggregate } from "../metric/decide.js";
 import { CONTEXT_MODES } from "../ranker/inputs.js";
 import { ProgressLine, bar } from "../ranker/progress.js";
 import type { ContextMode } from "../mine/pair-format.js";
@@ -50,7 +51,14 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--allow-non-english", "score although the target is not English (the metric is for English targets)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
+    .option("--aggregate <a>", "how two sides of a segment are compared: pronoun (per-pronoun decisions where the pronouns differ; default) | mean | sum (the paper's y)", "pronoun")
     .option("-q, --quiet", "no progress on stderr", false);
+}
+
+export function parseAggregate(v: unknown): Aggregate {
+  const a = String(v ?? "pronoun");
+  if (!AGGREGATES.includes(a as Aggregate)) throw new InputError(`--aggregate must be ${AGGREGATES.join(", ")}, got '${a}'`);
+  return a as Aggregate;
 }
 
 export function registerScore(program: Command): void {
@@ -78,7 +86,9 @@ export function registerScore(program: Command): void {
         const hyps = (o.translations as string[] | undefined) ?? [];
         checkOneStdin([refFile, ...hyps, o.docs as string | undefined]);
         await checkOutputs(o.output as string | undefined);
-        const { loadScorer, readScoringInput } = await import("../ranker/scorer.js");
+        const { readScoringInput, scoreTestSet, signature: fullSignature, scoreDefinition } = await import("../metric/testset.js");
+        const { loadScorer } = await import("../metric/load.js");
+        const aggregate = parseAggregate(o.aggregate);
         const { detectFormat } = await import("../io/readers.js");
         const format = parseFormat(o.inputFormat) ?? (await detectFormat(refFile));
         checkDocsOption(o.docs as string | undefined, format, refFile);
@@ -87,15 +97,15 @@ export function registerScore(program: Command): void {
         checkEnglishTarget(input.testSet, refName, Boolean(o.allowNonEnglish), refFile);
         const dropped = handleEmptyReferences(input, refName, Boolean(o.allowEmpty), refFile);
         if (dropped && !o.quiet) process.stderr.write(`proneval score: ${dropped} empty reference segment(s) skipped (--allow-empty)\n`);
-        const { describeBackend } = await import("../ranker/backend.js");
         const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
-        if (!o.quiet) process.stderr.write(`proneval score: ${describeBackend(scorer.backend)}; checkpoint ${scorer.dir}\n`);
+        if (!o.quiet) process.stderr.write(`proneval score: ${scorer.backendLine}; checkpoint ${scorer.dir}\n`);
         const t0 = Date.now();
         let results: SystemResult[];
         try {
-          results = await scorer.scoreTestSet(input.testSet, input.systems, {
+          results = await scoreTestSet(scorer, input.testSet, input.systems, {
             context,
+            aggregate,
             reference: o.refName as string | undefined,
             batchSize,
             withAttention: Boolean(o.attention && o.json),
@@ -106,7 +116,7 @@ export function registerScore(program: Command): void {
           scorer.dispose();
         }
         const ctx = context ?? scorer.contextMode;
-        const signature = withContextTag(scorer.signature(ctx, refName), ctx, input.testSet) + (dropped ? `|empty-refs-skipped:${dropped}` : "");
+        const signature = withContextTag(fullSignature(scorer, { context: ctx, reference: refName, aggregate }), ctx, input.testSet) + (dropped ? `|empty-refs-skipped:${dropped}` : "");
         const seconds = (Date.now() - t0) / 1000;
         let text: string;
         if (o.json) {
@@ -120,7 +130,8 @@ export function registerScore(program: Command): void {
                 reference: refName,
                 emptyReferencesSkipped: dropped,
                 testSet: { name: input.testSet.name, langPair: input.testSet.langPair, format: input.testSet.format, documentIds: input.testSet.documentIds },
-                systemScoreDefinition: "score = 100 * share of pronoun segments (reference or system has a pronoun) where the system's score is not below the reference's (sys >= ref - 1e-5); with pronounSegments 0 there is no score (the table prints n/a, score is 0 here); meanDiff = mean(sys - ref) over those segments",
+                aggregate,
+                systemScoreDefinition: scoreDefinition(aggregate) + "; with pronounSegments 0 there is no score (the table prints n/a, score is 0 here)",
                 systems: results,
               },
               null,
@@ -128,8 +139,21 @@ export function registerScore(program: Command): void {
             ) + "\n";
         } else if (o.segments) {
           text = await formatTable(
-            ["system", "doc", "seg", "status", "ref_score", "sys_score", "diff", "ref_pronouns", "sys_pronouns"],
-            results.flatMap((r) => r.segments.map((s) => [r.system, s.doc, s.seg, s.status, fmt(s.ref), fmt(s.sys), fmt(s.diff), s.refPronouns.join(" "), s.sysPronouns.join(" ")])),
+            ["system", "doc", "seg", "status", "ref_score", "sys_score", "diff", "ref_pronouns", "sys_pronouns", "decisions"],
+            results.flatMap((r) =>
+              r.segments.map((s) => [
+                r.system,
+                s.doc,
+                s.seg,
+                s.status,
+                fmt(s.ref),
+                fmt(s.sys),
+                fmt(s.diff),
+                s.refPronouns.join(" "),
+                s.sysPronouns.join(" "),
+                (s.decisions ?? []).map((d) => `${d.aToken}>${d.bToken}:${d.diff.toFixed(4)}`).join(" "),
+              ]),
+            ),
             tableFormat,
           );
         } else {
@@ -143,8 +167,8 @@ export function registerScore(program: Command): void {
         if (!o.json && !o.quiet && tableFormat !== "json") {
           const notes = [
             o.segments
-              ? "# ref_score, sys_score: the ranker's scores of the reference and the system side; diff = sys - ref; status no-pronoun: not scored"
-              : "# score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference; n/a: no pronoun segments",
+              ? `# ref_score, sys_score: the scorer's side scores (sum of pronoun contributions); diff: system vs reference under --aggregate ${aggregate}${aggregate === "pronoun" ? " (mean over the pronouns the system chose differently; empty: no such pronoun)" : ""}; decisions: ref>sys pronoun (contribution difference); status no-pronoun: not scored`
+              : `# score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference${aggregate === "pronoun" ? " in any pronoun it chose differently (per-pronoun decisions, mean)" : ` (--aggregate ${aggregate})`}; n/a: no pronoun segments`,
             `# ${contextNote(ctx, input.testSet)}`,
           ];
           const counts = new Set(results.map((r) => r.summary.pronounSegments));

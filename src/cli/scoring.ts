@@ -1,7 +1,7 @@
 /** Input checks shared by `score` and `compare` (and the English-target check of `eval`). */
 import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
-import type { ScoringInput } from "../ranker/scorer.js";
+import type { ScoringInput } from "../metric/testset.js";
 import type { ContextMode } from "../mine/pair-format.js";
 
 // Frequent English function words: in English text about a third of the word tokens are among them;

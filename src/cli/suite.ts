@@ -85,7 +85,7 @@ export function registerSuite(program: Command): void {
           allowEmpty: o.allowEmpty,
           bootstrapSamples: intOption("--bootstrap", o.bootstrap),
           seed: intOption("--seed", o.seed),
-          scorer: o.ranker || o.checkpoint ? await (await import("../ranker/scorer.js")).loadScorer(o.checkpoint) : undefined,
+          scorer: o.ranker || o.checkpoint ? await (await import("../metric/load.js")).loadScorer(o.checkpoint) : undefined,
         });
         const text = o.json
           ? JSON.stringify({ kind: "proneval-suite-score", version: 1, ...report, systems: report.systems.map((x) => ({ ...x, hits: undefined })) }, null, 1) + "\n"

@@ -5,10 +5,11 @@ import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import { VERSION } from "../version.js";
 import type { ContextMode, PairRecord } from "../mine/pair-format.js";
-import type { PreparedSide } from "../ranker/inputs.js";
+import type { PreparedSide, Side } from "../ranker/inputs.js";
 import { preparePairs } from "../ranker/evaluate.js";
 import { readRankerPairs, fileSignature } from "../ranker/data.js";
-import { Scorer, TIE_EPS, loadScorer, type ScoredSide, type LoadScorerOptions } from "../ranker/scorer.js";
+import { loadRankerScorer, RankerScorer, type LoadScorerOptions } from "../ranker/scorer.js";
+import { dedupePrepared, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
 import { loadPronounLm, type PronounLmConfig } from "./checkpoint.js";
 import type { PronounLm } from "./model.js";
 import { zeroShotScores, type ZeroShotSide } from "./zeroshot.js";
@@ -74,51 +75,58 @@ export function readEnsembleConfig(dir: string): EnsembleConfig {
 }
 
 /** Per-pronoun LM values added to the ranker's pronoun entries (in score --json with --attention). */
-export interface EnsemblePronounExtra {
-  /** log P(pronoun | window with it masked). */
-  lmLogProb: number;
-  /** lmLogProb - log P(pronoun) (corpus prior): the pronoun's term of the PMI. */
-  lmPmi: number;
-}
-
 /**
- * The ensemble scorer: ranker score + weight * zero-shot PMI. It is a Scorer (score, compare,
- * eval, suite work unchanged): context mode and input preparation are the ranker's (the LM must
- * use the same), per-pronoun scores and attention are the ranker's, with the LM's per-pronoun
- * log-probability and PMI term added.
+ * The ensemble scorer: ranker score + weight * zero-shot PMI. Context mode, input preparation and
+ * attention are the ranker's (the LM must prepare inputs the same way); a pronoun's contribution is
+ * the ranker's plus weight * its PMI term, and its `parts` keep the LM's log-probability and PMI.
  */
-export class EnsembleScorer extends Scorer {
+export class EnsembleScorer implements PronounScorer {
+  readonly kind = "ensemble";
   constructor(
-    dir: string,
+    readonly dir: string,
     readonly ensemble: EnsembleConfig,
-    readonly ranker: Scorer,
+    readonly ranker: RankerScorer,
     readonly lm: PronounLm,
     readonly lmConfig: PronounLmConfig,
     /** Where the masked-pronoun model was loaded from (for the worker thread). */
     readonly lmDir: string,
-  ) {
-    super(dir, ranker.config, ranker.model, ranker.backend, ranker.threads, {});
-  }
+  ) {}
 
   get weight(): number {
     return this.ensemble.weight;
   }
 
-  override signature(context: ContextMode = this.contextMode, reference?: string): string {
+  get contextMode(): ContextMode {
+    return this.ranker.contextMode;
+  }
+
+  get backendLine(): string {
+    return this.ranker.backendLine;
+  }
+
+  modelSignature(): string {
     const c = this.ranker.config;
     const r = `${c.encoder.kind}-${c.head.head}-${c.contextMode}@${c.files.weights.sha256.slice(0, 8)}`;
     const l = `pronoun-lm-pmi@${this.lmConfig.files.weights.sha256.slice(0, 8)}`;
-    return [`proneval-pronoun`, `model:ensemble(${r}+${this.weight.toPrecision(4)}*${l})`, `ctx:${context}`, `keys:${c.prepare.maxLen}`, ...(reference ? [`ref:${reference}`] : []), `tie:${TIE_EPS}`, `version:${VERSION}`].join("|");
+    return `model:ensemble(${r}+${this.weight.toPrecision(4)}*${l})`;
   }
 
-  override async scorePrepared(prepared: PreparedSide[], opts: { withAttention?: boolean; batchSize?: number; onBatch?: (done: number) => void } = {}): Promise<ScoredSide[]> {
+  get maxKeys(): number {
+    return this.ranker.maxKeys;
+  }
+
+  prepare(side: Side): PreparedSide {
+    return this.ranker.prepare(side);
+  }
+
+  async scorePrepared(prepared: PreparedSide[], opts: ScoreOptions = {}): Promise<ScoredSide[]> {
     const n = prepared.length;
-    const { unique, slot } = dedupe(prepared);
+    const { unique, slot } = dedupePrepared(prepared);
     let z: ZeroShotSide[];
-    if (this.threads > 1 && unique.length >= 512) {
+    if (this.ranker.threads > 1 && unique.length >= 512) {
       // The masked-pronoun model scores on a worker thread while the ranker scores here (and on
       // its own workers): the two components are independent.
-      const lmRun = zeroShotInWorker(this.lmDir, this.backend.requested, unique);
+      const lmRun = zeroShotInWorker(this.lmDir, this.ranker.backend.requested, unique);
       const settled = Promise.allSettled([lmRun]);
       const r = await this.ranker.scorePrepared(prepared, opts);
       const [res] = await settled;
@@ -140,12 +148,15 @@ export class EnsembleScorer extends Scorer {
       return {
         ...s,
         score: s.score + this.weight * lm.pmi,
-        pronouns: s.pronouns.map((p, j) => ({ ...p, lmLogProb: lm.logProbs[j]!, lmPmi: lm.logProbs[j]! - prior[lm.labels[j]!]! }) as typeof p & EnsemblePronounExtra),
+        pronouns: s.pronouns.map((p, j) => {
+          const lmPmi = lm.logProbs[j]! - prior[lm.labels[j]!]!;
+          return { ...p, contribution: p.contribution + this.weight * lmPmi, parts: { ranker: p.contribution, lmLogProb: lm.logProbs[j]!, lmPmi } };
+        }),
       };
     });
   }
 
-  override dispose(): void {
+  dispose(): void {
     this.ranker.dispose();
     this.lm.dispose();
   }
@@ -153,25 +164,9 @@ export class EnsembleScorer extends Scorer {
 
 /** Zero-shot values of prepared sides, identical inputs scored once. */
 export function uniqueZeroShot(lm: PronounLm, prepared: PreparedSide[], onBatch?: (done: number, total: number) => void): ZeroShotSide[] {
-  const { unique, slot } = dedupe(prepared);
+  const { unique, slot } = dedupePrepared(prepared);
   const res = zeroShotScores(lm, unique, 128, onBatch);
   return slot.map((i) => res[i]!);
-}
-
-function dedupe(prepared: PreparedSide[]): { unique: PreparedSide[]; slot: number[] } {
-  const uniq = new Map<string, number>();
-  const unique: PreparedSide[] = [];
-  const slot = prepared.map((p) => {
-    const k = `${p.sentStart}\u0001${p.tokens.join("\u0000")}`;
-    let i = uniq.get(k);
-    if (i === undefined) {
-      i = unique.length;
-      uniq.set(k, i);
-      unique.push(p);
-    }
-    return i;
-  });
-  return { unique, slot };
 }
 
 /** Zero-shot values on a worker thread (needs the compiled dist/ build, as the ranker's workers). */
@@ -203,7 +198,7 @@ export async function loadEnsembleScorer(dir: string, opts: LoadScorerOptions = 
   const rankerDir = componentDir(dir, cfg.ranker.path, "ranker");
   const lmDir = componentDir(dir, cfg.lm.path, "lm");
   if (isEnsembleDir(rankerDir)) throw new InputError(`the ranker of an ensemble cannot itself be an ensemble (${rankerDir})`, file);
-  const ranker = await loadScorer(rankerDir, opts);
+  const ranker = await loadRankerScorer(rankerDir, opts);
   let loaded: ReturnType<typeof loadPronounLm> | undefined;
   try {
     if (cfg.ranker.weightsSha256 && ranker.config.files.weights.sha256 !== cfg.ranker.weightsSha256)
@@ -220,7 +215,7 @@ export async function loadEnsembleScorer(dir: string, opts: LoadScorerOptions = 
   return new EnsembleScorer(dir, cfg, ranker, loaded.lm, loaded.config, lmDir);
 }
 
-function checkCompatible(ranker: Scorer, lm: PronounLm, lmConfig: PronounLmConfig, file: string): void {
+function checkCompatible(ranker: RankerScorer, lm: PronounLm, lmConfig: PronounLmConfig, file: string): void {
   if (lm.objective !== "masked") throw new InputError(`the ensemble needs a masked-pronoun model (this one was trained with --objective ${lm.objective})`, file);
   if (!lm.logPrior) throw new InputError("the masked-pronoun model has no pronoun prior (pronounLogPrior): PMI is unavailable", file);
   const a = ranker.config.prepare;
@@ -338,7 +333,7 @@ export function fitEnsembleWeight(dr: ArrayLike<number>, dz: ArrayLike<number>):
 
 /** Both components' scores on a pair file's pairs: differences pos - neg. */
 export async function componentDiffs(
-  ranker: Scorer,
+  ranker: RankerScorer,
   lm: PronounLm,
   pairs: PairRecord[],
   mode: ContextMode,
@@ -373,7 +368,7 @@ export async function buildEnsemble(opts: BuildEnsembleOptions, onProgress?: (wh
   const rankerDir = resolve(opts.ranker);
   const lmDir = resolve(opts.lm);
   if (isEnsembleDir(rankerDir)) throw new InputError("the ranker of an ensemble cannot itself be an ensemble", rankerDir);
-  const ranker = await loadScorer(rankerDir, { backend: opts.backend ?? "auto", threads: opts.threads ?? "auto" });
+  const ranker = await loadRankerScorer(rankerDir, { backend: opts.backend ?? "auto", threads: opts.threads ?? "auto" });
   let lm: PronounLm | undefined;
   try {
     const loaded = loadPronounLm(lmDir);

@@ -1,11 +1,10 @@
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
-import { VERSION, PACKAGE_ROOT } from "../version.js";
-import { selectBackend } from "../ranker/backend.js";
-import type { CheckpointConfig } from "../ranker/checkpoint.js";
-import type { PreparedSide } from "../ranker/inputs.js";
-import type { RankerModel } from "../ranker/model.js";
-import { Scorer, TIE_EPS, type ScoredSide, type LoadScorerOptions } from "../ranker/scorer.js";
+import { PACKAGE_ROOT } from "../version.js";
+import { describeBackend, selectBackend, type BackendInfo } from "../ranker/backend.js";
+import { prepareSide, type PreparedSide, type Side } from "../ranker/inputs.js";
+import type { LoadScorerOptions } from "../ranker/scorer.js";
+import { dedupePrepared, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
 import type { ContextMode } from "../mine/pair-format.js";
 import { loadPronounLm, type PronounLmConfig } from "./checkpoint.js";
 import type { PronounLm } from "./model.js";
@@ -16,53 +15,51 @@ export function defaultPronounLmDir(): string {
 }
 
 /**
- * The zero-shot scorer: a side's score is the sum over its sentence's pronouns of
- * log P(pronoun | context + sentence with that pronoun masked) under the masked-pronoun model.
- * It plugs into everything that takes a Scorer (score, compare, eval, scoreTestSet): only the
- * scoring of prepared sides and the signature differ from the ranker's.
+ * The zero-shot scorer: a pronoun's value is log P(pronoun | context + sentence with that pronoun
+ * masked) under the masked-pronoun model ("pmi": minus the pronoun's corpus log-prior); a side's
+ * score is their sum. A PronounScorer like the ranker (src/metric/scorer.ts).
  */
-export class ZeroShotScorer extends Scorer {
+export class ZeroShotScorer implements PronounScorer {
+  readonly kind = "zero-shot";
   constructor(
-    dir: string,
+    readonly dir: string,
     readonly lmConfig: PronounLmConfig,
     readonly lm: PronounLm,
-    backend: Awaited<ReturnType<typeof selectBackend>>,
-    contextMode: ContextMode,
+    readonly backend: BackendInfo,
+    readonly contextMode: ContextMode,
     /** "pmi" subtracts each pronoun's corpus log-prior (needs a model saved with one). */
     readonly aggregate: ZeroShotAggregate = "sum",
-  ) {
-    // The ranker's Scorer reads only prepare, contextMode and (in its signature, overridden here)
-    // the weights hash from its config; there is no ranker model.
-    const cfg = { format: "proneval-ranker", contextMode, prepare: lmConfig.prepare, encoder: { kind: "pronoun-lm" }, head: { head: "zero-shot", slots: 0 }, files: lmConfig.files } as unknown as CheckpointConfig;
-    super(dir, cfg, null as unknown as RankerModel, backend, 1, {});
+  ) {}
+
+  get backendLine(): string {
+    return describeBackend(this.backend);
   }
 
-  override signature(context: ContextMode = this.contextMode, reference?: string): string {
+  modelSignature(): string {
     const w = this.lmConfig.files.weights.sha256.slice(0, 8);
-    return [`proneval-pronoun`, `model:pronoun-lm-zeroshot-${this.aggregate}@${w}`, `ctx:${context}`, `keys:${this.lmConfig.prepare.maxLen}`, ...(reference ? [`ref:${reference}`] : []), `tie:${TIE_EPS}`, `version:${VERSION}`].join("|");
+    return `model:pronoun-lm-zeroshot-${this.aggregate}@${w}`;
   }
 
-  override async scorePrepared(prepared: PreparedSide[], opts: { withAttention?: boolean; batchSize?: number; onBatch?: (done: number) => void } = {}): Promise<ScoredSide[]> {
-    // Identical inputs (systems agreeing with each other or the reference) are scored once.
-    const uniq = new Map<string, number>();
-    const uniqueSides: PreparedSide[] = [];
-    const slot = prepared.map((p) => {
-      const k = `${p.sentStart}\u0001${p.tokens.join("\u0000")}`;
-      let i = uniq.get(k);
-      if (i === undefined) {
-        i = uniqueSides.length;
-        uniq.set(k, i);
-        uniqueSides.push(p);
-      }
-      return i;
-    });
+  get maxKeys(): number {
+    return this.lmConfig.prepare.maxLen;
+  }
+
+  prepare(side: Side): PreparedSide {
+    return prepareSide(side, this.lmConfig.prepare);
+  }
+
+  async scorePrepared(prepared: PreparedSide[], opts: ScoreOptions = {}): Promise<ScoredSide[]> {
+    const { unique: uniqueSides, slot } = dedupePrepared(prepared);
     const res = zeroShotScores(this.lm, uniqueSides, opts.batchSize ?? 128, opts.onBatch ? (done, total) => opts.onBatch!(Math.round((done / Math.max(1, total)) * uniqueSides.length)) : undefined);
     const prior = this.aggregate === "pmi" ? this.lm.logPrior : null;
     return prepared.map((p, k) => {
       const r = res[slot[k]!]!;
       return {
         score: prior ? r.pmi : r.score,
-        pronouns: p.pronounPos.map((pos, j) => ({ token: p.tokens[pos]!, index: pos - p.sentStart, score: r.logProbs[j]! - (prior ? prior[r.labels[j]!]! : 0) })),
+        pronouns: p.pronounPos.map((pos, j) => {
+          const v = r.logProbs[j]! - (prior ? prior[r.labels[j]!]! : 0);
+          return { token: p.tokens[pos]!, index: pos - p.sentStart, score: v, contribution: v };
+        }),
         tokens: p.tokens,
         sentStart: p.sentStart,
         truncatedContext: p.truncated,
@@ -70,7 +67,7 @@ export class ZeroShotScorer extends Scorer {
     });
   }
 
-  override dispose(): void {
+  dispose(): void {
     this.lm.dispose();
   }
 }

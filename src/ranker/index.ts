@@ -1,6 +1,6 @@
 // Public API of the learned pronoun ranker (Jwalapuram et al. 2019, Sec. 4-5).
-export { loadScorer, Scorer, compareSystems, readScoringInput, defaultCheckpointDir, TIE_EPS } from "./scorer.js";
-export type { ScoredSide, PronounScore, SegmentResult, SystemResult, SystemSummary, CompareResult, LoadScorerOptions } from "./scorer.js";
+export { loadRankerScorer, RankerScorer, defaultCheckpointDir } from "./scorer.js";
+export type { LoadScorerOptions } from "./scorer.js";
 export { trainRanker, TRAIN_DEFAULTS } from "./train.js";
 export type { TrainOptions, TrainResult, CurvePoint } from "./train.js";
 export { loadCheckpoint, saveCheckpoint, readCheckpointConfig, CHECKPOINT_FORMAT } from "./checkpoint.js";

@@ -1,116 +1,26 @@
-import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { InputError } from "../io/errors.js";
-import type { TestSet } from "../io/model.js";
 import type { ContextMode } from "../mine/pair-format.js";
-import { PACKAGE_ROOT, VERSION } from "../version.js";
-import { selectBackend, type BackendInfo } from "./backend.js";
+import { dedupePrepared, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
+import { PACKAGE_ROOT } from "../version.js";
+import { describeBackend, selectBackend, type BackendInfo } from "./backend.js";
 import { loadCheckpoint, type CheckpointConfig } from "./checkpoint.js";
 import { prepareSide, type PreparedSide, type Side } from "./inputs.js";
 import type { RankerModel } from "./model.js";
 import { scoreSides } from "./run-model.js";
-import { Rng } from "./prng.js";
 
-/** Scores closer than this are ties (identical inputs score identically; this absorbs float noise). */
-export const TIE_EPS = 1e-5;
-
-/**
- * The shipped default: the ensemble of the GloVe ranker (checkpoints/default) and the zero-shot
- * masked-pronoun model (checkpoints/pronoun-lm), the best scorer on wmt23 dev (docs/pretrain.md).
- */
+/** The shipped default scorer's directory (docs/pretrain.md, README). */
 export function defaultCheckpointDir(): string {
   return join(PACKAGE_ROOT, "checkpoints", "ensemble");
 }
 
-export interface PronounScore {
-  /** The pronoun as written. */
-  token: string;
-  /** Token index in the sentence (tokenize.ts tokens). */
-  index: number;
-  /** Its contribution u (Eq. 3) before the slot weight. */
-  score: number;
-  /** Attention over the keys (context + sentence tokens), when asked for. */
-  attention?: number[];
-}
+/** A loaded ranker checkpoint ready to score (a PronounScorer; load any scorer with src/metric/load.ts). */
+export class RankerScorer implements PronounScorer {
+  readonly kind = "ranker";
+  /** Slot weights w of the attention head (a pronoun's contribution is u * w of its slot). */
+  private readonly slotWeights: Float32Array | undefined;
 
-export interface ScoredSide {
-  /** y (Eq. 4); 0 when the sentence has no pronoun. */
-  score: number;
-  pronouns: PronounScore[];
-  /** Keys as the model saw them (context tokens, then sentence tokens). */
-  tokens: string[];
-  sentStart: number;
-  truncatedContext: number;
-}
-
-export interface SegmentResult {
-  doc: string;
-  seg: string;
-  /** 0-based position in the test set. */
-  index: number;
-  status: "scored" | "no-pronoun";
-  ref: number | null;
-  sys: number | null;
-  /** sys - ref. */
-  diff: number | null;
-  refPronouns: string[];
-  sysPronouns: string[];
-  /** Per-pronoun scores u (Eq. 3), parallel to refPronouns / sysPronouns. */
-  refPronounScores: number[];
-  sysPronounScores: number[];
-  /**
-   * With `withAttention`: the scored sides (tokens, per-pronoun scores, attention rounded to 4 decimals),
-   * for heat maps. The reference side is stored once, in the first system's segments.
-   */
-  refSide?: ScoredSide;
-  sysSide?: ScoredSide;
-}
-
-export interface SystemSummary {
-  segments: number;
-  /** Segments where the reference or the system has at least one pronoun. */
-  pronounSegments: number;
-  noPronounSegments: number;
-  /** Share of pronoun segments where the system is not ranked below the reference (sys >= ref - TIE_EPS). */
-  notBelow: number;
-  /** Mean of sys - ref over pronoun segments. */
-  meanDiff: number;
-  /** System-level score: 100 * notBelow. */
-  score: number;
-}
-
-export interface SystemResult {
-  system: string;
-  summary: SystemSummary;
-  segments: SegmentResult[];
-}
-
-export interface ScoreSetOptions {
-  context?: ContextMode;
-  reference?: string;
-  batchSize?: number;
-  onProgress?: (done: number, total: number) => void;
-  /** Keep every side's tokens and attention weights in the segment results (for `proneval report`). */
-  withAttention?: boolean;
-}
-
-/** Attention rounded to 4 decimals: heat maps need no more, and it keeps JSON outputs small. */
-function roundedSide(s: ScoredSide): ScoredSide {
-  return { ...s, pronouns: s.pronouns.map((p) => (p.attention ? { ...p, attention: p.attention.map((a) => Math.round(a * 1e4) / 1e4) } : p)) };
-}
-
-function summarize(segs: SegmentResult[]): SystemSummary {
-  const scored = segs.filter((s) => s.status === "scored");
-  const n = scored.length;
-  const notBelow = n ? scored.filter((s) => s.sys! >= s.ref! - TIE_EPS).length / n : 0;
-  const meanDiff = n ? scored.reduce((a, s) => a + s.diff!, 0) / n : 0;
-  return { segments: segs.length, pronounSegments: n, noPronounSegments: segs.length - n, notBelow, meanDiff, score: 100 * notBelow };
-}
-
-/** A loaded checkpoint ready to score (library entry point: `await loadScorer(dir?)`). */
-export class Scorer {
   constructor(
     readonly dir: string,
     readonly config: CheckpointConfig,
@@ -119,7 +29,14 @@ export class Scorer {
     /** Threads used by score() for large inputs (1 = this thread only); see scoreParallel. */
     readonly threads = 1,
     private readonly loadOpts: LoadScorerOptions = {},
-  ) {}
+  ) {
+    const w = model.params.get("head/w");
+    this.slotWeights = w ? Float32Array.from(w.dataSync()) : undefined;
+  }
+
+  get backendLine(): string {
+    return describeBackend(this.backend);
+  }
 
   /**
    * Scores sides on `threads` threads: this one plus worker threads that load the same checkpoint.
@@ -165,37 +82,30 @@ export class Scorer {
     return this.config.contextMode;
   }
 
-  /** sacrebleu-style signature of everything that determines the numbers. */
-  signature(context: ContextMode = this.contextMode, reference?: string): string {
+  /** The model part of the signature. */
+  modelSignature(): string {
     const w = this.config.files.weights.sha256.slice(0, 8);
-    return [`proneval-pronoun`, `model:${this.config.encoder.kind}-${this.config.head.head}-${this.config.contextMode}@${w}`, `ctx:${context}`, `keys:${this.config.prepare.maxLen}`, ...(reference ? [`ref:${reference}`] : []), `tie:${TIE_EPS}`, `version:${VERSION}`].join("|");
+    return `model:${this.config.encoder.kind}-${this.config.head.head}-${this.config.contextMode}@${w}`;
+  }
+
+  get maxKeys(): number {
+    return this.config.prepare.maxLen;
+  }
+
+  /** Contribution of the k-th pronoun of a side to its score y (Eq. 4: y = sum_k u_k w_slot(k)). */
+  private contribution(u: number[], k: number, y: number): number {
+    const w = this.slotWeights;
+    if (!w) return y / u.length; // baseline head: y comes from the mean vector, split evenly
+    return u[k]! * w[Math.min(k, w.length - 1)]!;
   }
 
   prepare(side: Side): PreparedSide {
     return prepareSide(side, this.config.prepare);
   }
 
-  /** Scores sides independently: score, per-pronoun scores and (optionally) attention weights. */
-  async score(sides: Side[], opts: { withAttention?: boolean; batchSize?: number; onBatch?: (done: number) => void } = {}): Promise<ScoredSide[]> {
-    return this.scorePrepared(sides.map((s) => this.prepare(s)), opts);
-  }
-
-  /** As score(), for sides already prepared with this checkpoint's input options. */
-  async scorePrepared(prepared: PreparedSide[], opts: { withAttention?: boolean; batchSize?: number; onBatch?: (done: number) => void } = {}): Promise<ScoredSide[]> {
-    // Identical inputs (systems that agree with each other or with the reference) are scored once.
-    const keyOf = (p: PreparedSide): string => `${p.sentStart}\u0001${p.tokens.join("\u0000")}`;
-    const uniq = new Map<string, number>();
-    const uniqueSides: PreparedSide[] = [];
-    const slot = prepared.map((p) => {
-      const k = keyOf(p);
-      let i = uniq.get(k);
-      if (i === undefined) {
-        i = uniqueSides.length;
-        uniq.set(k, i);
-        uniqueSides.push(p);
-      }
-      return i;
-    });
+  /** Scores prepared sides: score, per-pronoun scores and (optionally) attention weights. */
+  async scorePrepared(prepared: PreparedSide[], opts: ScoreOptions = {}): Promise<ScoredSide[]> {
+    const { unique: uniqueSides, slot } = dedupePrepared(prepared);
     const batchSize = opts.batchSize ?? 128;
     const parallel = this.threads > 1 && !opts.withAttention && uniqueSides.length >= 256 * this.threads;
     const res: Array<{ y: number; u: number[]; attention?: number[][] }> = parallel
@@ -205,71 +115,18 @@ export class Scorer {
       const r = res[slot[k]!]!;
       return {
         score: r.y,
-        pronouns: p.pronounPos.map((pos, j) => ({ token: p.tokens[pos]!, index: pos - p.sentStart, score: r.u[j]!, ...(r.attention ? { attention: r.attention[j] } : {}) })),
+        pronouns: p.pronounPos.map((pos, j) => ({
+          token: p.tokens[pos]!,
+          index: pos - p.sentStart,
+          score: r.u[j]!,
+          contribution: this.contribution(r.u, j, r.y),
+          ...(r.attention ? { attention: r.attention[j] } : {}),
+        })),
         tokens: p.tokens,
         sentStart: p.sentStart,
         truncatedContext: p.truncated,
       };
     });
-  }
-
-  /**
-   * Scores systems of a test set against its (primary) reference, segment by segment, with the
-   * context mode of the checkpoint unless overridden: CRC gives both sides the reference's
-   * previous segments of the same document, RC each side its own, NC none.
-   */
-  async scoreTestSet(ts: TestSet, systems: string[], opts: ScoreSetOptions = {}): Promise<SystemResult[]> {
-    const ctxMode = opts.context ?? this.contextMode;
-    const refName = opts.reference ?? ts.references[0];
-    if (!refName || !ts.references.includes(refName)) throw new InputError(`test set has no reference '${refName ?? ""}' (has: ${ts.references.join(", ") || "none"})`);
-    for (const s of systems) if (!ts.systems.includes(s)) throw new InputError(`test set has no system '${s}' (has: ${ts.systems.join(", ")})`);
-    const n = this.config.prepare.contextSentences;
-    const sides: Side[] = [];
-    const meta: Array<{ doc: string; seg: string }> = [];
-    for (const d of ts.docs) {
-      const ref = d.refs[refName]!;
-      ref.forEach((r, i) => {
-        sides.push({ context: ctxMode === "nc" ? [] : ref.slice(Math.max(0, i - n), i), sentence: r });
-        meta.push({ doc: d.id, seg: d.segIds[i]! });
-      });
-    }
-    const total = sides.length;
-    for (const sys of systems) {
-      for (const d of ts.docs) {
-        const ref = d.refs[refName]!;
-        const hyp = d.hyps[sys]!;
-        hyp.forEach((h, i) => {
-          const ctx = ctxMode === "nc" ? [] : ctxMode === "rc" ? hyp.slice(Math.max(0, i - n), i) : ref.slice(Math.max(0, i - n), i);
-          sides.push({ context: ctx, sentence: h });
-        });
-      }
-    }
-    const scored = await this.score(sides, { batchSize: opts.batchSize, withAttention: opts.withAttention, onBatch: opts.onProgress ? (k) => opts.onProgress!(k, sides.length) : undefined });
-    const out: SystemResult[] = [];
-    systems.forEach((sys, si) => {
-      const segs: SegmentResult[] = [];
-      for (let i = 0; i < total; i++) {
-        const r = scored[i]!;
-        const s = scored[total * (si + 1) + i]!;
-        const has = r.pronouns.length > 0 || s.pronouns.length > 0;
-        segs.push({
-          doc: meta[i]!.doc,
-          seg: meta[i]!.seg,
-          index: i,
-          status: has ? "scored" : "no-pronoun",
-          ref: has ? r.score : null,
-          sys: has ? s.score : null,
-          diff: has ? s.score - r.score : null,
-          refPronouns: r.pronouns.map((p) => p.token),
-          sysPronouns: s.pronouns.map((p) => p.token),
-          refPronounScores: r.pronouns.map((p) => p.score),
-          sysPronounScores: s.pronouns.map((p) => p.score),
-          ...(opts.withAttention ? { ...(si === 0 ? { refSide: roundedSide(r) } : {}), sysSide: roundedSide(s) } : {}),
-        });
-      }
-      out.push({ system: sys, summary: summarize(segs), segments: segs });
-    });
-    return out;
   }
 
   dispose(): void {
@@ -288,115 +145,12 @@ export interface LoadScorerOptions {
   threads?: number | "auto";
 }
 
-/** Loads a checkpoint directory (default: the shipped checkpoints/ensemble) on a tfjs backend. */
-export async function loadScorer(dir?: string, opts: LoadScorerOptions = {}): Promise<Scorer> {
-  const d = dir ?? defaultCheckpointDir();
-  if (!dir && !existsSync(join(d, "config.json")))
-    throw new InputError(`no checkpoint given and the default checkpoint is missing (${d}); train one with 'proneval train' and pass --checkpoint`);
-  // An ensemble directory (ranker + a * zero-shot PMI, docs/pretrain.md) loads its components itself.
-  const ensemble = await import("../pretrain/ensemble.js");
-  if (ensemble.isEnsembleDir(d)) return ensemble.loadEnsembleScorer(d, opts);
+/** Loads a ranker checkpoint directory on a tfjs backend. */
+export async function loadRankerScorer(dir: string, opts: LoadScorerOptions = {}): Promise<RankerScorer> {
   const backend = await selectBackend(opts.backend ?? "auto");
-  const { config, model } = await loadCheckpoint(d, opts.modelDir);
+  const { config, model } = await loadCheckpoint(dir, opts.modelDir);
   // ONNX Runtime (transformers encoders) already uses every core: a second worker would only oversubscribe them.
   const oneThread = backend.backend === "tensorflow" || config.encoder.kind.startsWith("transformers:");
   const threads = opts.threads === "auto" ? (oneThread ? 1 : Math.min(2, availableParallelism())) : Math.max(1, opts.threads ?? 1);
-  return new Scorer(d, config, model, backend, threads, opts);
-}
-
-export interface CompareResult {
-  a: string;
-  b: string;
-  pronounSegments: number;
-  /** Each system's not-below-reference share on the common pronoun segments. */
-  scoreA: number;
-  scoreB: number;
-  /** Mean of yA - yB over the common pronoun segments. */
-  meanDiff: number;
-  wins: { a: number; b: number; ties: number };
-  bootstrap: { samples: number; seed: number; pValue: number; ci95: [number, number]; winsA: number };
-  segments: Array<{ doc: string; seg: string; index: number; a: number; b: number; ref: number; better: "a" | "b" | "tie" }>;
-}
-
-/**
- * Which of two systems translates pronouns better. Segments where the reference or either system
- * has a pronoun are compared; per segment the higher score wins (ties within TIE_EPS). Paired
- * bootstrap resampling (Koehn 2004) over those segments of the difference of the system scores
- * (100 * share not ranked below the reference): the p-value is the share of resamples in which
- * the observed better system is not better.
- */
-export function compareSystems(ra: SystemResult, rb: SystemResult, samples = 1000, seed = 12345): CompareResult {
-  const segs: CompareResult["segments"] = [];
-  for (let i = 0; i < ra.segments.length; i++) {
-    const x = ra.segments[i]!;
-    const y = rb.segments[i]!;
-    if (x.status === "no-pronoun" && y.status === "no-pronoun") continue;
-    // Either side's `ref` is the same reference score; recover the others from diff where needed.
-    const ref = (x.ref ?? y.ref)!;
-    const a = x.sys ?? ref;
-    const b = y.sys ?? ref;
-    segs.push({ doc: x.doc, seg: x.seg, index: i, a, b, ref, better: a > b + TIE_EPS ? "a" : b > a + TIE_EPS ? "b" : "tie" });
-  }
-  const n = segs.length;
-  const okA = Uint8Array.from(segs, (s) => (s.a >= s.ref - TIE_EPS ? 1 : 0));
-  const okB = Uint8Array.from(segs, (s) => (s.b >= s.ref - TIE_EPS ? 1 : 0));
-  const sum = (u: Uint8Array): number => u.reduce((x, y) => x + y, 0);
-  const scoreA = n ? (100 * sum(okA)) / n : 0;
-  const scoreB = n ? (100 * sum(okB)) / n : 0;
-  const observed = scoreA - scoreB;
-  const rng = new Rng(seed);
-  const deltas: number[] = [];
-  let notBetter = 0;
-  let winsA = 0;
-  for (let k = 0; k < samples && n > 0; k++) {
-    let da = 0;
-    let db = 0;
-    for (let j = 0; j < n; j++) {
-      const i = rng.int(n);
-      da += okA[i]!;
-      db += okB[i]!;
-    }
-    const d = (100 * (da - db)) / n;
-    deltas.push(d);
-    if (d > 0) winsA++;
-    if (observed > 0 ? d <= 0 : observed < 0 ? d >= 0 : true) notBetter++;
-  }
-  deltas.sort((x, y) => x - y);
-  const q = (p: number): number => (deltas.length ? deltas[Math.min(deltas.length - 1, Math.floor(p * deltas.length))]! : 0);
-  return {
-    a: ra.system,
-    b: rb.system,
-    pronounSegments: n,
-    scoreA,
-    scoreB,
-    meanDiff: n ? segs.reduce((acc, s) => acc + s.a - s.b, 0) / n : 0,
-    wins: { a: segs.filter((s) => s.better === "a").length, b: segs.filter((s) => s.better === "b").length, ties: segs.filter((s) => s.better === "tie").length },
-    bootstrap: { samples, seed, pValue: samples ? (notBetter + 1) / (samples + 1) : 1, ci95: [q(0.025), q(0.975)], winsA },
-    segments: segs,
-  };
-}
-
-export interface ScoringInput {
-  testSet: TestSet;
-  systems: string[];
-}
-
-/**
- * Reads `-r REF -t HYP...`: for WMT XML the reference file holds the systems too and HYP are
- * system names (none = all); for text and SGML, HYP are files (text: previous lines of the same
- * document are the context; one pseudo-document per file unless a --docs file gives ids).
- */
-export async function readScoringInput(ref: string, hyps: string[], opts: { format?: "wmt-xml" | "sgml" | "text"; docs?: string; reference?: string } = {}): Promise<ScoringInput> {
-  const { readTestSetAuto, detectFormat } = await import("../io/readers.js");
-  const format = opts.format ?? (await detectFormat(ref));
-  if (format === "wmt-xml") {
-    const ts = await readTestSetAuto(ref, { format, allowEmpty: true });
-    const systems = hyps.length ? hyps : ts.systems;
-    if (systems.length === 0) throw new InputError("the XML file has no system translations to score", ref);
-    for (const s of systems) if (!ts.systems.includes(s)) throw new InputError(`no system '${s}' in the XML file (has: ${ts.systems.join(", ")})`, ref);
-    return { testSet: ts, systems };
-  }
-  if (hyps.length === 0) throw new InputError("give at least one system output with -t");
-  const ts = await readTestSetAuto([ref, ...hyps], { format, allowEmpty: true, ...(opts.docs ? { docs: opts.docs } : {}) });
-  return { testSet: ts, systems: ts.systems };
+  return new RankerScorer(dir, config, model, backend, threads, opts);
 }

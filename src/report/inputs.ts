@@ -7,7 +7,7 @@
 import { InputError } from "../io/errors.js";
 import { readText } from "../io/lines.js";
 import type { CurvePoint } from "../ranker/train.js";
-import type { CompareResult, SegmentResult } from "../ranker/scorer.js";
+import type { CompareResult, SegmentResult } from "../metric/testset.js";
 
 /** One point of the training curve, as src/ranker/train.ts writes it (type-only import: no tfjs is loaded). */
 export type CurvePointJson = CurvePoint;

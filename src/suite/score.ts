@@ -5,7 +5,7 @@ import { pronouns } from "../text/pronouns.js";
 import { ERROR_TYPES, type ErrorType } from "./error-type.js";
 import type { SuiteFile } from "./build.js";
 // Type-only: loading tfjs is left to callers that actually rank.
-import type { Scorer } from "../ranker/scorer.js";
+import { scoreSidesWith, type PronounScorer } from "../metric/scorer.js";
 
 /** Scores this close count as a tie, as in the ranker's system-level score (TIE_EPS in src/ranker/scorer.ts). */
 const RANK_TIE = 1e-5;
@@ -41,7 +41,7 @@ export interface SuiteScoreOptions extends ScoreOptions {
   bootstrapSamples?: number;
   seed?: number;
   /** Also rank each output against the reference with this scorer (CRC: both sides get the reference context). */
-  scorer?: Scorer;
+  scorer?: PronounScorer;
 }
 
 /**
@@ -107,9 +107,9 @@ export async function scoreSuite(
 
   if (opts.scorer) {
     const refSides = items.map((it) => ({ context: it["ref context"], sentence: it["ref segment"] }));
-    const refScores = await opts.scorer.score(refSides);
+    const refScores = await scoreSidesWith(opts.scorer, refSides);
     for (let si = 0; si < systems.length; si++) {
-      const sysScores = await opts.scorer.score(items.map((it, i) => ({ context: it["ref context"], sentence: segmentPart(systems[si]!.hyps[i]!, opts) })));
+      const sysScores = await scoreSidesWith(opts.scorer, items.map((it, i) => ({ context: it["ref context"], sentence: segmentPart(systems[si]!.hyps[i]!, opts) })));
       // Outputs without any pronoun cannot be ranked by the model (score 0); they count as below the reference.
       const diffs = sysScores.map((s, i) => (s.pronouns.length ? s.score - refScores[i]!.score : null));
       const ranked = diffs.filter((d): d is number => d !== null);

@@ -1,0 +1,19 @@
+// Public API of the metric: one scorer interface, scoring test sets and pair files, meta-evaluation.
+export { TIE_EPS, scoreSidesWith, type PronounScorer, type PronounScore, type ScoredSide, type ScoreOptions } from "./scorer.js";
+export { AGGREGATES, compareSides, pronounDecisions, type Aggregate, type PronounDecision } from "./decide.js";
+export {
+  scoreTestSet,
+  compareSystems,
+  readScoringInput,
+  signature,
+  scoreDefinition,
+  DEFAULT_AGGREGATE,
+  type SegmentResult,
+  type SystemResult,
+  type SystemSummary,
+  type CompareResult,
+  type ScoreSetOptions,
+  type ScoringInput,
+} from "./testset.js";
+export { scorePairSides, pairMargins, pairAccuracy, balancedAccuracy, formatPairAccuracy, type PairAccuracy, type BalancedAccuracy } from "./pairs.js";
+export { loadScorer, type LoadOptions } from "./load.js";

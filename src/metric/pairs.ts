@@ -1,0 +1,170 @@
+// Pair accuracy of any scorer on pair files (R vs S, R vs R'), including the balanced R vs R'
+// accuracy that a pronoun-identity prior cannot game.
+import type { ContextMode, PairRecord } from "../mine/pair-format.js";
+import { pairSides } from "../ranker/inputs.js";
+import { compareSides, type Aggregate } from "./decide.js";
+import { TIE_EPS, type PronounScorer, type ScoredSide } from "./scorer.js";
+
+export interface AccuracyCell {
+  n: number;
+  correct: number;
+  accuracy: number;
+}
+
+/** Scores both sides of every pair (identical sides once). */
+export async function scorePairSides(
+  scorer: PronounScorer,
+  pairs: PairRecord[],
+  mode: ContextMode,
+  onBatch?: (done: number, total: number) => void,
+): Promise<{ pos: ScoredSide[]; neg: ScoredSide[] }> {
+  const prepared = pairs.flatMap((p) => {
+    const s = pairSides(p, mode);
+    return [scorer.prepare(s.pos), scorer.prepare(s.neg)];
+  });
+  const all = await scorer.scorePrepared(prepared, { onBatch: onBatch ? (d) => onBatch(d, prepared.length) : undefined });
+  return { pos: all.filter((_, i) => i % 2 === 0), neg: all.filter((_, i) => i % 2 === 1) };
+}
+
+/**
+ * Per pair: how much the scorer prefers the positive (reference) side under the aggregate; > 0 is
+ * correct. Nothing to compare (e.g. no pronoun decision) is 0, a tie, which counts as wrong.
+ */
+export function pairMargins(pos: ScoredSide[], neg: ScoredSide[], agg: Aggregate): Float64Array {
+  return Float64Array.from(pos, (p, i) => {
+    const v = compareSides(p, neg[i]!, agg).value;
+    return v === null ? 0 : -v;
+  });
+}
+
+export function isCorrect(margin: number): boolean {
+  return margin > TIE_EPS;
+}
+
+function cell(n: number, correct: number): AccuracyCell {
+  return { n, correct, accuracy: n ? correct / n : 0 };
+}
+
+export interface BalancedAccuracy {
+  /** Weighted mean over pronoun pairs of the mean of both directions' accuracies. */
+  accuracy: number;
+  /** Unordered pronoun pairs seen in both directions. */
+  pronounPairs: number;
+  /** Pairs (items) in those directions. */
+  pairs: number;
+  /** Items whose pronoun pair occurs in one direction only (not covered). */
+  uncovered: number;
+  byPronounPair: Array<{ x: string; y: string; xy: AccuracyCell; yx: AccuracyCell; weight: number; balanced: number }>;
+}
+
+/**
+ * Balanced accuracy over R vs R' pairs: for every unordered pronoun pair {x, y} that occurs in both
+ * directions (reference x / substitute y, and y / x), the mean of the two directions' accuracies,
+ * averaged over pronoun pairs weighted by the smaller direction count. A scorer that only knows
+ * which pronoun usually wins is right in one direction and wrong in the other: exactly 50%.
+ * Returns null when no pronoun pair occurs in both directions.
+ */
+export function balancedAccuracy(items: Array<{ ref: string; sys: string; correct: boolean }>): BalancedAccuracy | null {
+  const dir = new Map<string, { n: number; c: number }>();
+  for (const it of items) {
+    const k = `${it.ref.toLowerCase()}>${it.sys.toLowerCase()}`;
+    const d = dir.get(k) ?? { n: 0, c: 0 };
+    d.n++;
+    if (it.correct) d.c++;
+    dir.set(k, d);
+  }
+  const rows: BalancedAccuracy["byPronounPair"] = [];
+  let covered = 0;
+  for (const [k, d] of dir) {
+    const [x, y] = k.split(">") as [string, string];
+    if (x >= y) continue;
+    const r = dir.get(`${y}>${x}`);
+    if (!r) continue;
+    const xy = cell(d.n, d.c);
+    const yx = cell(r.n, r.c);
+    rows.push({ x, y, xy, yx, weight: Math.min(d.n, r.n), balanced: (xy.accuracy + yx.accuracy) / 2 });
+    covered += d.n + r.n;
+  }
+  if (!rows.length) return null;
+  rows.sort((a, b) => b.weight - a.weight || (a.x + a.y < b.x + b.y ? -1 : 1));
+  const w = rows.reduce((s, r) => s + r.weight, 0);
+  return {
+    accuracy: rows.reduce((s, r) => s + r.weight * r.balanced, 0) / w,
+    pronounPairs: rows.length,
+    pairs: covered,
+    uncovered: items.length - covered,
+    byPronounPair: rows,
+  };
+}
+
+export interface PairAccuracy {
+  file: string;
+  pairs: number;
+  overall: AccuracyCell;
+  system: AccuracyCell;
+  noisy: AccuracyCell;
+  /** Balanced R vs R' (null when no pronoun pair occurs in both directions). */
+  balanced: BalancedAccuracy | null;
+  byLang: Record<string, AccuracyCell>;
+  byPronounPair: Record<string, AccuracyCell>;
+}
+
+/** Accuracy report from per-pair margins (> TIE_EPS correct). */
+export function pairAccuracy(file: string, pairs: PairRecord[], margins: ArrayLike<number>): PairAccuracy {
+  const tally = (pred: (p: PairRecord) => boolean): AccuracyCell => {
+    let n = 0;
+    let c = 0;
+    pairs.forEach((p, i) => {
+      if (!pred(p)) return;
+      n++;
+      if (isCorrect(margins[i]!)) c++;
+    });
+    return cell(n, c);
+  };
+  const group = (key: (p: PairRecord) => string): Record<string, AccuracyCell> => {
+    const acc = new Map<string, { n: number; c: number }>();
+    pairs.forEach((p, i) => {
+      const k = key(p);
+      const a = acc.get(k) ?? { n: 0, c: 0 };
+      a.n++;
+      if (isCorrect(margins[i]!)) a.c++;
+      acc.set(k, a);
+    });
+    const out: Record<string, AccuracyCell> = {};
+    for (const [k, a] of [...acc].sort((x, y) => y[1].n - x[1].n || (x[0] < y[0] ? -1 : 1))) out[k] = cell(a.n, a.c);
+    return out;
+  };
+  const noisyItems = pairs.flatMap((p, i) => (p.kind === "noisy" ? [{ ref: p.ref_pronoun, sys: p.sys_pronoun, correct: isCorrect(margins[i]!) }] : []));
+  return {
+    file,
+    pairs: pairs.length,
+    overall: tally(() => true),
+    system: tally((p) => p.kind === "system"),
+    noisy: tally((p) => p.kind === "noisy"),
+    balanced: balancedAccuracy(noisyItems),
+    byLang: group((p) => p.lang),
+    byPronounPair: group((p) => `${p.ref_pronoun}>${p.sys_pronoun}`),
+  };
+}
+
+/** A readable table of a PairAccuracy (percentages; at most `topPairs` pronoun pairs). */
+export function formatPairAccuracy(r: PairAccuracy, topPairs = 25): string {
+  const lines: string[] = [];
+  const pct = (c: AccuracyCell): string => (c.n ? (100 * c.accuracy).toFixed(2) : "n/a");
+  const row = (name: string, c: AccuracyCell): string => `${name.padEnd(28)} ${String(c.n).padStart(8)} ${pct(c).padStart(8)}`;
+  lines.push(`${"group".padEnd(28)} ${"pairs".padStart(8)} ${"acc%".padStart(8)}`);
+  lines.push(row("overall", r.overall));
+  lines.push(row("R vs S (system)", r.system));
+  lines.push(row("R vs R' (noisy)", r.noisy));
+  if (r.balanced)
+    lines.push(
+      `${"balanced R vs R'".padEnd(28)} ${String(r.balanced.pairs).padStart(8)} ${(100 * r.balanced.accuracy).toFixed(2).padStart(8)}  (${r.balanced.pronounPairs} pronoun pairs seen in both directions; ${r.balanced.uncovered} R vs R' pairs in one direction only)`,
+    );
+  else lines.push(`${"balanced R vs R'".padEnd(28)} ${"0".padStart(8)} ${"n/a".padStart(8)}  (no pronoun pair occurs in both directions; build the pairs with --keep-all)`);
+  lines.push("-- by source language");
+  for (const [k, c] of Object.entries(r.byLang)) lines.push(row(k, c));
+  const pp = Object.entries(r.byPronounPair);
+  lines.push(`-- by pronoun pair (reference>system), ${Math.min(topPairs, pp.length)} most frequent of ${pp.length}`);
+  for (const [k, c] of pp.slice(0, topPairs)) lines.push(row(k, c));
+  return lines.join("\n");
+}

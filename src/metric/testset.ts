@@ -1,0 +1,274 @@
+// Scoring systems of a test set against a reference, and comparing two systems, for any PronounScorer.
+import { InputError } from "../io/errors.js";
+import type { TestSet } from "../io/model.js";
+import type { ContextMode } from "../mine/pair-format.js";
+import { Rng } from "../ranker/prng.js";
+import type { Side } from "../ranker/inputs.js";
+import { VERSION } from "../version.js";
+import { compareSides, type Aggregate, type PronounDecision } from "./decide.js";
+import { TIE_EPS, type PronounScorer, type ScoredSide } from "./scorer.js";
+
+export interface SegmentResult {
+  doc: string;
+  seg: string;
+  /** 0-based position in the test set. */
+  index: number;
+  /** "scored": the reference or the system has a pronoun. */
+  status: "scored" | "no-pronoun";
+  /** Side scores (sum of contributions), null without pronouns. */
+  ref: number | null;
+  sys: number | null;
+  /** System minus reference under the aggregate; null when nothing was compared (no pronoun, or no pronoun decision). */
+  diff: number | null;
+  refPronouns: string[];
+  sysPronouns: string[];
+  /** Per-pronoun contributions, parallel to refPronouns / sysPronouns (they sum to ref / sys). */
+  refPronounScores: number[];
+  sysPronounScores: number[];
+  /** Pronoun decisions (aggregate "pronoun"): which pronoun the system chose where the reference has another, and what it cost. */
+  decisions?: PronounDecision[];
+  /** With `withAttention`: the scored sides (attention rounded to 4 decimals); the reference side only in the first system's segments. */
+  refSide?: ScoredSide;
+  sysSide?: ScoredSide;
+}
+
+export interface SystemSummary {
+  segments: number;
+  /** Segments where the reference or the system has at least one pronoun. */
+  pronounSegments: number;
+  noPronounSegments: number;
+  /** Pronoun segments where something was compared (all of them, except under "pronoun": those with a pronoun decision). */
+  decidedSegments: number;
+  /** Share of pronoun segments where the system is not ranked below the reference (diff >= -TIE_EPS, or nothing to compare). */
+  notBelow: number;
+  /** Mean of diff over the decided segments. */
+  meanDiff: number;
+  /** System-level score: 100 * notBelow. */
+  score: number;
+}
+
+export interface SystemResult {
+  system: string;
+  summary: SystemSummary;
+  segments: SegmentResult[];
+}
+
+export interface ScoreSetOptions {
+  context?: ContextMode;
+  reference?: string;
+  aggregate?: Aggregate;
+  batchSize?: number;
+  onProgress?: (done: number, total: number) => void;
+  /** Keep every side's tokens and attention weights in the segment results (for `proneval report`). */
+  withAttention?: boolean;
+}
+
+export const DEFAULT_AGGREGATE: Aggregate = "pronoun";
+
+/** The full signature: model part from the scorer, the rest from how it was used. */
+export function signature(scorer: PronounScorer, opts: { context?: ContextMode; reference?: string; aggregate?: Aggregate } = {}): string {
+  return [
+    "proneval-pronoun",
+    scorer.modelSignature(),
+    `ctx:${opts.context ?? scorer.contextMode}`,
+    `agg:${opts.aggregate ?? DEFAULT_AGGREGATE}`,
+    `keys:${scorer.maxKeys}`,
+    ...(opts.reference ? [`ref:${opts.reference}`] : []),
+    `tie:${TIE_EPS}`,
+    `version:${VERSION}`,
+  ].join("|");
+}
+
+/** What the system score means, for JSON outputs and docs. */
+export function scoreDefinition(agg: Aggregate): string {
+  const seg =
+    agg === "pronoun"
+      ? "per segment, the pronouns the system chose where the reference has a different pronoun (aligned by longest common subsequence of tokens) are each compared with the reference's (contribution difference); the segment's diff is their mean, null when there is no such pronoun"
+      : agg === "mean"
+        ? "per segment, diff = mean contribution per system pronoun - mean per reference pronoun"
+        : "per segment, diff = sum of the system's pronoun contributions - the reference's (the paper's y)";
+  return `score = 100 * share of pronoun segments (reference or system has a pronoun) where the system is not below the reference (diff >= -${TIE_EPS}, or nothing to compare); ${seg}; meanDiff = mean diff over segments with a diff`;
+}
+
+/** Attention rounded to 4 decimals: heat maps need no more, and it keeps JSON outputs small. */
+function roundedSide(s: ScoredSide): ScoredSide {
+  return { ...s, pronouns: s.pronouns.map((p) => (p.attention ? { ...p, attention: p.attention.map((a) => Math.round(a * 1e4) / 1e4) } : p)) };
+}
+
+export function summarize(segs: SegmentResult[]): SystemSummary {
+  const scored = segs.filter((s) => s.status === "scored");
+  const n = scored.length;
+  const decided = scored.filter((s) => s.diff !== null);
+  const notBelow = n ? scored.filter((s) => s.diff === null || s.diff >= -TIE_EPS).length / n : 0;
+  const meanDiff = decided.length ? decided.reduce((a, s) => a + s.diff!, 0) / decided.length : 0;
+  return { segments: segs.length, pronounSegments: n, noPronounSegments: segs.length - n, decidedSegments: decided.length, notBelow, meanDiff, score: 100 * notBelow };
+}
+
+/** Builds a segment result from the two scored sides. */
+export function segmentResult(meta: { doc: string; seg: string; index: number }, r: ScoredSide, s: ScoredSide, agg: Aggregate): SegmentResult {
+  const has = r.pronouns.length > 0 || s.pronouns.length > 0;
+  const cmp = has ? compareSides(r, s, agg) : { value: null, decisions: [] };
+  return {
+    ...meta,
+    status: has ? "scored" : "no-pronoun",
+    ref: has ? r.score : null,
+    sys: has ? s.score : null,
+    diff: cmp.value,
+    refPronouns: r.pronouns.map((p) => p.token),
+    sysPronouns: s.pronouns.map((p) => p.token),
+    refPronounScores: r.pronouns.map((p) => p.contribution),
+    sysPronounScores: s.pronouns.map((p) => p.contribution),
+    ...(agg === "pronoun" && has ? { decisions: cmp.decisions } : {}),
+  };
+}
+
+/**
+ * Scores systems of a test set against its (primary) reference, segment by segment, with the
+ * context mode of the scorer unless overridden: CRC gives both sides the reference's previous
+ * segments of the same document, RC each side its own, NC none.
+ */
+export async function scoreTestSet(scorer: PronounScorer, ts: TestSet, systems: string[], opts: ScoreSetOptions = {}): Promise<SystemResult[]> {
+  const ctxMode = opts.context ?? scorer.contextMode;
+  const agg = opts.aggregate ?? DEFAULT_AGGREGATE;
+  const refName = opts.reference ?? ts.references[0];
+  if (!refName || !ts.references.includes(refName)) throw new InputError(`test set has no reference '${refName ?? ""}' (has: ${ts.references.join(", ") || "none"})`);
+  for (const s of systems) if (!ts.systems.includes(s)) throw new InputError(`test set has no system '${s}' (has: ${ts.systems.join(", ")})`);
+  const n = 8; // previous sentences offered; the scorer's prepare() keeps as many as its model was trained with
+  const sides: Side[] = [];
+  const meta: Array<{ doc: string; seg: string }> = [];
+  for (const d of ts.docs) {
+    const ref = d.refs[refName]!;
+    ref.forEach((r, i) => {
+      sides.push({ context: ctxMode === "nc" ? [] : ref.slice(Math.max(0, i - n), i), sentence: r });
+      meta.push({ doc: d.id, seg: d.segIds[i]! });
+    });
+  }
+  const total = sides.length;
+  for (const sys of systems) {
+    for (const d of ts.docs) {
+      const ref = d.refs[refName]!;
+      const hyp = d.hyps[sys]!;
+      hyp.forEach((h, i) => {
+        const ctx = ctxMode === "nc" ? [] : ctxMode === "rc" ? hyp.slice(Math.max(0, i - n), i) : ref.slice(Math.max(0, i - n), i);
+        sides.push({ context: ctx, sentence: h });
+      });
+    }
+  }
+  const scored = await scorer.scorePrepared(
+    sides.map((s) => scorer.prepare(s)),
+    { batchSize: opts.batchSize, withAttention: opts.withAttention, onBatch: opts.onProgress ? (k) => opts.onProgress!(k, sides.length) : undefined },
+  );
+  return systems.map((sys, si) => {
+    const segs: SegmentResult[] = [];
+    for (let i = 0; i < total; i++) {
+      const r = scored[i]!;
+      const s = scored[total * (si + 1) + i]!;
+      const seg = segmentResult({ ...meta[i]!, index: i }, r, s, agg);
+      if (opts.withAttention) {
+        if (si === 0) seg.refSide = roundedSide(r);
+        seg.sysSide = roundedSide(s);
+      }
+      segs.push(seg);
+    }
+    return { system: sys, summary: summarize(segs), segments: segs };
+  });
+}
+
+export interface CompareResult {
+  a: string;
+  b: string;
+  pronounSegments: number;
+  /** Each system's not-below-reference share on the common pronoun segments. */
+  scoreA: number;
+  scoreB: number;
+  /** Mean of diffA - diffB over the common segments where both have a diff. */
+  meanDiff: number;
+  wins: { a: number; b: number; ties: number };
+  bootstrap: { samples: number; seed: number; pValue: number; ci95: [number, number]; winsA: number };
+  segments: Array<{ doc: string; seg: string; index: number; a: number | null; b: number | null; ref: number; better: "a" | "b" | "tie" }>;
+}
+
+/**
+ * Which of two systems translates pronouns better. On the segments where the reference or either
+ * system has a pronoun, each system is "ok" when not below the reference (its score's definition);
+ * a segment is won by the system that is ok where the other is not. Paired bootstrap resampling
+ * (Koehn 2004) of the difference of the system scores: the p-value is the share of resamples in
+ * which the observed better system is not better.
+ */
+export function compareSystems(ra: SystemResult, rb: SystemResult, samples = 1000, seed = 12345): CompareResult {
+  const segs: CompareResult["segments"] = [];
+  const okA: number[] = [];
+  const okB: number[] = [];
+  const ok = (x: SegmentResult): number => (x.status === "no-pronoun" || x.diff === null || x.diff >= -TIE_EPS ? 1 : 0);
+  for (let i = 0; i < ra.segments.length; i++) {
+    const x = ra.segments[i]!;
+    const y = rb.segments[i]!;
+    if (x.status === "no-pronoun" && y.status === "no-pronoun") continue;
+    const oa = ok(x);
+    const ob = ok(y);
+    okA.push(oa);
+    okB.push(ob);
+    segs.push({ doc: x.doc, seg: x.seg, index: i, a: x.diff, b: y.diff, ref: (x.ref ?? y.ref)!, better: oa > ob ? "a" : ob > oa ? "b" : "tie" });
+  }
+  const n = segs.length;
+  const sum = (u: number[]): number => u.reduce((p, q) => p + q, 0);
+  const scoreA = n ? (100 * sum(okA)) / n : 0;
+  const scoreB = n ? (100 * sum(okB)) / n : 0;
+  const observed = scoreA - scoreB;
+  const rng = new Rng(seed);
+  const deltas: number[] = [];
+  let notBetter = 0;
+  let winsA = 0;
+  for (let k = 0; k < samples && n > 0; k++) {
+    let da = 0;
+    let db = 0;
+    for (let j = 0; j < n; j++) {
+      const i = rng.int(n);
+      da += okA[i]!;
+      db += okB[i]!;
+    }
+    const d = (100 * (da - db)) / n;
+    deltas.push(d);
+    if (d > 0) winsA++;
+    if (observed > 0 ? d <= 0 : observed < 0 ? d >= 0 : true) notBetter++;
+  }
+  deltas.sort((x, y) => x - y);
+  const q = (p: number): number => (deltas.length ? deltas[Math.min(deltas.length - 1, Math.floor(p * deltas.length))]! : 0);
+  const both = segs.filter((s) => s.a !== null && s.b !== null);
+  return {
+    a: ra.system,
+    b: rb.system,
+    pronounSegments: n,
+    scoreA,
+    scoreB,
+    meanDiff: both.length ? both.reduce((acc, s) => acc + s.a! - s.b!, 0) / both.length : 0,
+    wins: { a: segs.filter((s) => s.better === "a").length, b: segs.filter((s) => s.better === "b").length, ties: segs.filter((s) => s.better === "tie").length },
+    bootstrap: { samples, seed, pValue: samples ? (notBetter + 1) / (samples + 1) : 1, ci95: [q(0.025), q(0.975)], winsA },
+    segments: segs,
+  };
+}
+
+export interface ScoringInput {
+  testSet: TestSet;
+  systems: string[];
+}
+
+/**
+ * Reads `-r REF -t HYP...`: for WMT XML the reference file holds the systems too and HYP are
+ * system names (none = all); for text and SGML, HYP are files (text: previous lines of the same
+ * document are the context; one pseudo-document per file unless a --docs file gives ids).
+ */
+export async function readScoringInput(ref: string, hyps: string[], opts: { format?: "wmt-xml" | "sgml" | "text"; docs?: string; reference?: string } = {}): Promise<ScoringInput> {
+  const { readTestSetAuto, detectFormat } = await import("../io/readers.js");
+  const format = opts.format ?? (await detectFormat(ref));
+  if (format === "wmt-xml") {
+    const ts = await readTestSetAuto(ref, { format, allowEmpty: true });
+    const systems = hyps.length ? hyps : ts.systems;
+    if (systems.length === 0) throw new InputError("the XML file has no system translations to score", ref);
+    for (const s of systems) if (!ts.systems.includes(s)) throw new InputError(`no system '${s}' in the XML file (has: ${ts.systems.join(", ")})`, ref);
+    return { testSet: ts, systems };
+  }
+  if (hyps.length === 0) throw new InputError("give at least one system output with -t");
+  const ts = await readTestSetAuto([ref, ...hyps], { format, allowEmpty: true, ...(opts.docs ? { docs: opts.docs } : {}) });
+  return { testSet: ts, systems: ts.systems };
+}
