@@ -13,6 +13,7 @@ import { registerPretrain } from "./pretrain.js";
 import { registerScore } from "./score.js";
 import { registerCompare } from "./compare.js";
 import { registerEval } from "./eval.js";
+import { registerMetaEval } from "./meta-eval.js";
 import { registerEnsemble } from "./ensemble.js";
 import { registerReport } from "./report.js";
 
@@ -30,6 +31,7 @@ export function registerCommands(program: Command): void {
   registerPretrain(program);
   registerTrain(program);
   registerEval(program);
+  registerMetaEval(program);
   registerEnsemble(program);
   registerScore(program);
   registerCompare(program);

@@ -1,0 +1,399 @@
+// Meta-evaluation of a pronoun scorer against people and bias probes (docs/meta-eval.md), in the
+// spirit of Google's mt-metrics-eval: pair accuracy (incl. balanced R vs R'), human pronoun errors
+// from MQM annotations (same-source pairs, segment AUC, system-level correlation), hand-judged pairs
+// (accuracy, Gwet's AC1) and an appended-clause probe.
+import { InputError } from "../io/errors.js";
+import { readLines } from "../io/lines.js";
+import type { ContextMode, PairRecord } from "../mine/pair-format.js";
+import { mulberry32 } from "../ctxpro/random.js";
+import { pronouns } from "../text/pronouns.js";
+import { tokenWords } from "../text/tokenize.js";
+import type { Side } from "../ranker/inputs.js";
+import { compareSides, type Aggregate } from "./decide.js";
+import type { MqmData } from "./mqm.js";
+import { pairAccuracy, pairMargins, scorePairSides, type PairAccuracy } from "./pairs.js";
+import { TIE_EPS, type PronounScorer, type ScoredSide } from "./scorer.js";
+import { segmentResult, summarize } from "./testset.js";
+
+// ---------- hand-judged pairs ----------
+
+export type JudgementLabel = "reference" | "substitute" | "both" | "invalid";
+const LABELS: readonly JudgementLabel[] = ["reference", "substitute", "both", "invalid"];
+
+export interface Judgement {
+  id: string;
+  context: string[];
+  reference: string;
+  substitute: string;
+  label: JudgementLabel;
+}
+
+export function readJudgements(file: string): Judgement[] {
+  const out: Judgement[] = [];
+  readLines(file).forEach((line, i) => {
+    if (!line.trim()) return;
+    let j: Record<string, unknown>;
+    try {
+      j = JSON.parse(line);
+    } catch (e) {
+      throw new InputError(`not JSON (${(e as Error).message})`, file, i + 1);
+    }
+    if (!LABELS.includes(j.label as JudgementLabel)) throw new InputError(`unknown label ${JSON.stringify(j.label)} (expected ${LABELS.join(", ")})`, file, i + 1);
+    if (typeof j.reference !== "string" || typeof j.substitute !== "string" || !Array.isArray(j.context))
+      throw new InputError("a judgement needs reference, substitute (strings) and context (array)", file, i + 1);
+    out.push({ id: String(j.id ?? i + 1), context: j.context as string[], reference: j.reference, substitute: j.substitute, label: j.label as JudgementLabel });
+  });
+  if (!out.length) throw new InputError("no judgements", file);
+  return out;
+}
+
+/** Gwet's AC1 for two raters over the same items (categories as strings). */
+export function gwetAc1(a: string[], b: string[]): number {
+  const n = a.length;
+  if (!n) return NaN;
+  const cats = [...new Set([...a, ...b])];
+  const q = cats.length;
+  let agree = 0;
+  for (let i = 0; i < n; i++) if (a[i] === b[i]) agree++;
+  const pa = agree / n;
+  if (q < 2) return 1;
+  let pe = 0;
+  for (const c of cats) {
+    const pi = (a.filter((x) => x === c).length + b.filter((x) => x === c).length) / (2 * n);
+    pe += pi * (1 - pi);
+  }
+  pe /= q - 1;
+  return (pa - pe) / (1 - pe);
+}
+
+export interface JudgedReport {
+  file: string;
+  items: number;
+  /** Items the judges decided (reference or substitute better). */
+  decided: number;
+  /** Share of decided items where the scorer prefers the judged side (a scorer tie is wrong). */
+  accuracy: number;
+  scorerTies: number;
+  /** Gwet's AC1 between scorer and judges over the valid items (reference / substitute / both=tie). */
+  ac1: number;
+  valid: number;
+}
+
+async function judged(scorer: PronounScorer, file: string, items: Judgement[], agg: Aggregate, context: ContextMode): Promise<JudgedReport> {
+  const valid = items.filter((j) => j.label !== "invalid");
+  const sides: Side[] = valid.flatMap((j) => [
+    { context: context === "nc" ? [] : j.context, sentence: j.reference },
+    { context: context === "nc" ? [] : j.context, sentence: j.substitute },
+  ]);
+  const s = await scorer.scorePrepared(sides.map((x) => scorer.prepare(x)));
+  const pref = valid.map((_, i) => {
+    const v = compareSides(s[2 * i]!, s[2 * i + 1]!, agg).value;
+    return v === null || Math.abs(v) <= TIE_EPS ? "both" : v < 0 ? "reference" : "substitute";
+  });
+  const decided = valid.map((j, i) => ({ j, p: pref[i]! })).filter((x) => x.j.label === "reference" || x.j.label === "substitute");
+  const correct = decided.filter((x) => x.p === x.j.label).length;
+  return {
+    file,
+    items: items.length,
+    decided: decided.length,
+    accuracy: decided.length ? correct / decided.length : NaN,
+    scorerTies: pref.filter((p) => p === "both").length,
+    ac1: gwetAc1(
+      valid.map((j) => j.label),
+      pref,
+    ),
+    valid: valid.length,
+  };
+}
+
+// ---------- MQM ----------
+
+export interface MqmReport {
+  file: string;
+  /** Same source: a system with a marked pronoun error vs one without. */
+  sameSource: { pairs: number; preferWithout: number; ties: number; share: number };
+  sameSourceEqualCount: { pairs: number; preferWithout: number; ties: number; share: number };
+  /** AUC of segment values: error-free segments above pronoun-error segments (ties 1/2). */
+  auc: { pronounError: number; errorFree: number; auc: number };
+  /** System level over the MT systems: correlation of system scores with minus the pronoun-error rate. */
+  system: { systems: number; kendallTau: number; pearson: number; rows: Array<{ system: string; score: number; pronounErrorRate: number }> };
+  references: string;
+}
+
+export function kendallTau(x: number[], y: number[]): number {
+  // tau-b: ties in either variable handled.
+  let c = 0;
+  let d = 0;
+  let tx = 0;
+  let ty = 0;
+  for (let i = 0; i < x.length; i++)
+    for (let j = i + 1; j < x.length; j++) {
+      const a = Math.sign(x[i]! - x[j]!);
+      const b = Math.sign(y[i]! - y[j]!);
+      if (a === 0 && b === 0) continue;
+      if (a === 0) tx++;
+      else if (b === 0) ty++;
+      else if (a === b) c++;
+      else d++;
+    }
+  const den = Math.sqrt((c + d + tx) * (c + d + ty));
+  return den ? (c - d) / den : NaN;
+}
+
+export function pearson(x: number[], y: number[]): number {
+  const n = x.length;
+  const mx = x.reduce((a, b) => a + b, 0) / n;
+  const my = y.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (x[i]! - mx) * (y[i]! - my);
+    sxx += (x[i]! - mx) ** 2;
+    syy += (y[i]! - my) ** 2;
+  }
+  return sxx && syy ? sxy / Math.sqrt(sxx * syy) : NaN;
+}
+
+/** Area under the ROC curve: P(good > bad) + P(tie) / 2. */
+export function auc(good: number[], bad: number[]): number {
+  if (!good.length || !bad.length) return NaN;
+  const all = [...good.map((v) => ({ v, g: 1 })), ...bad.map((v) => ({ v, g: 0 }))].sort((a, b) => a.v - b.v);
+  // Rank-sum with average ranks for ties.
+  let rankSum = 0;
+  for (let i = 0; i < all.length; ) {
+    let j = i;
+    while (j < all.length && all[j]!.v === all[i]!.v) j++;
+    const avg = (i + 1 + j) / 2;
+    for (let k = i; k < j; k++) if (all[k]!.g) rankSum += avg;
+    i = j;
+  }
+  return (rankSum - (good.length * (good.length + 1)) / 2) / (good.length * bad.length);
+}
+
+function pronounCount(s: string): number {
+  const inv = pronouns();
+  return tokenWords(s).filter((w) => inv.has(w.toLowerCase())).length;
+}
+
+/**
+ * Which reference each rated output is scored against: `ref` for the MT systems and for `refB`,
+ * `refB` for `ref` (a reference is not scored against itself).
+ */
+export function mqmReferenceFor(system: string, data: MqmData): string {
+  const refs = ["ref", "refB"].filter((r) => data.systems.includes(r));
+  if (!refs.length) throw new InputError("the MQM file has no reference rows (system 'ref' or 'refB')", data.file);
+  if (system === refs[0] && refs.length > 1) return refs[1]!;
+  return refs[0]!;
+}
+
+async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, context: ContextMode): Promise<MqmReport> {
+  const seg = new Map(data.segments.map((s) => [`${s.system}\t${s.doc}\t${s.segId}`, s]));
+  const get = (system: string, doc: string, id: number) => seg.get(`${system}\t${doc}\t${id}`);
+  // Sides: per rated output and segment, its reference side (reference's previous segments as context, CRC) and its own.
+  const keys: Array<{ system: string; doc: string; segId: number; ref: string }> = [];
+  const sides: Side[] = [];
+  for (const system of data.systems) {
+    const refName = mqmReferenceFor(system, data);
+    for (const { doc, segIds } of data.docs) {
+      segIds.forEach((id, k) => {
+        const out = get(system, doc, id);
+        const ref = get(refName, doc, id);
+        if (!out) return;
+        if (!ref) throw new InputError(`segment ${doc}/${id} of ${system} has no '${refName}' translation to compare with`, data.file);
+        const prev = segIds.slice(Math.max(0, k - 2), k).map((p) => get(refName, doc, p)?.target).filter((t): t is string => t !== undefined);
+        const own = segIds.slice(Math.max(0, k - 2), k).map((p) => get(system, doc, p)?.target).filter((t): t is string => t !== undefined);
+        const ctxRef = context === "nc" ? [] : prev;
+        const ctxSys = context === "nc" ? [] : context === "rc" ? own : prev;
+        keys.push({ system, doc, segId: id, ref: refName });
+        sides.push({ context: ctxRef, sentence: ref.target }, { context: ctxSys, sentence: out.target });
+      });
+    }
+  }
+  const scored = await scorer.scorePrepared(sides.map((s) => scorer.prepare(s)));
+  const value = new Map<string, number>();
+  const results = new Map<string, ReturnType<typeof segmentResult>[]>();
+  keys.forEach((k, i) => {
+    const r = segmentResult({ doc: k.doc, seg: String(k.segId), index: i }, scored[2 * i]!, scored[2 * i + 1]!, agg);
+    value.set(`${k.system}\t${k.doc}\t${k.segId}`, r.diff ?? 0);
+    if (!results.has(k.system)) results.set(k.system, []);
+    results.get(k.system)!.push(r);
+  });
+  // (a) same source pairs.
+  const tally = { pairs: 0, preferWithout: 0, ties: 0 };
+  const tallyEq = { pairs: 0, preferWithout: 0, ties: 0 };
+  for (const { doc, segIds } of data.docs) {
+    for (const id of segIds) {
+      const outs = data.systems.map((s) => get(s, doc, id)).filter((s): s is NonNullable<typeof s> => s !== undefined);
+      for (const a of outs.filter((s) => s.pronounError)) {
+        for (const b of outs.filter((s) => !s.pronounError)) {
+          const va = value.get(`${a.system}\t${doc}\t${id}`)!;
+          const vb = value.get(`${b.system}\t${doc}\t${id}`)!;
+          const win = vb > va + TIE_EPS ? 1 : 0;
+          const tie = Math.abs(vb - va) <= TIE_EPS ? 1 : 0;
+          for (const t of pronounCount(a.target) === pronounCount(b.target) ? [tally, tallyEq] : [tally]) {
+            t.pairs++;
+            t.preferWithout += win;
+            t.ties += tie;
+          }
+        }
+      }
+    }
+  }
+  const share = (t: typeof tally) => ({ ...t, share: t.pairs ? t.preferWithout / t.pairs : NaN });
+  // (b) AUC.
+  const good: number[] = [];
+  const bad: number[] = [];
+  for (const s of data.segments) {
+    const v = value.get(`${s.system}\t${s.doc}\t${s.segId}`);
+    if (v === undefined) continue;
+    if (s.pronounError) bad.push(v);
+    else if (s.errorFree) good.push(v);
+  }
+  // (c) system level over the MT systems.
+  const mt = data.systems.filter((s) => s !== "ref" && s !== "refB");
+  const rows = mt.map((system) => {
+    const segs = data.segments.filter((s) => s.system === system);
+    return { system, score: summarize(results.get(system) ?? []).score, pronounErrorRate: segs.filter((s) => s.pronounError).length / Math.max(1, segs.length) };
+  });
+  const neg = rows.map((r) => -r.pronounErrorRate);
+  return {
+    file: data.file,
+    sameSource: share(tally),
+    sameSourceEqualCount: share(tallyEq),
+    auc: { pronounError: bad.length, errorFree: good.length, auc: auc(good, bad) },
+    system: { systems: rows.length, kendallTau: kendallTau(rows.map((r) => r.score), neg), pearson: pearson(rows.map((r) => r.score), neg), rows },
+    references: "MT systems and refB are scored against ref, ref against refB; context: the reference's previous annotated segments of the talk",
+  };
+}
+
+// ---------- probes ----------
+
+/** Pronoun-bearing clauses appended (as a new sentence) to both sides of a pair. */
+export const PROBE_CLAUSES = ["They said it was true.", "We saw him there.", "She told me about it."];
+
+export interface ProbeReport {
+  file: string;
+  pairs: number;
+  clauses: number;
+  /** Share of (pair, clause) cases whose winner (or tie) is unchanged. */
+  unchanged: number;
+}
+
+async function appendProbe(scorer: PronounScorer, file: string, pairs: PairRecord[], agg: Aggregate, context: ContextMode, limit: number, seed: number): Promise<ProbeReport> {
+  const rnd = mulberry32(seed);
+  const pool = pairs.slice();
+  const n = Math.min(limit, pool.length);
+  for (let i = 0; i < n; i++) {
+    const j = i + Math.floor(rnd() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+  }
+  const chosen = pool.slice(0, n);
+  const variants = ["", ...PROBE_CLAUSES.map((c) => ` ${c}`)];
+  const ctx = (p: PairRecord) => (context === "nc" ? [] : p.context);
+  const sides: Side[] = [];
+  for (const v of variants) for (const p of chosen) sides.push({ context: ctx(p), sentence: p.positive + v }, { context: context === "rc" ? (p.negative_context ?? p.context) : ctx(p), sentence: p.negative + v });
+  const s = await scorer.scorePrepared(sides.map((x) => scorer.prepare(x)));
+  const sign = (a: ScoredSide, b: ScoredSide): number => {
+    const v = compareSides(a, b, agg).value;
+    return v === null || Math.abs(v) <= TIE_EPS ? 0 : Math.sign(v);
+  };
+  let same = 0;
+  const base = chosen.map((_, i) => sign(s[2 * i]!, s[2 * i + 1]!));
+  for (let k = 1; k < variants.length; k++)
+    chosen.forEach((_, i) => {
+      const o = 2 * (k * n + i);
+      if (sign(s[o]!, s[o + 1]!) === base[i]) same++;
+    });
+  return { file, pairs: n, clauses: PROBE_CLAUSES.length, unchanged: n ? same / (n * PROBE_CLAUSES.length) : NaN };
+}
+
+// ---------- all together ----------
+
+export interface MetaEvalInputs {
+  pairs: Array<{ file: string; pairs: PairRecord[] }>;
+  mqm?: MqmData;
+  judgements?: { file: string; items: Judgement[] };
+  /** Pair file and pairs for the appended-clause probe (default: the first pair file). */
+  probe?: { file: string; pairs: PairRecord[] };
+  probeLimit?: number;
+  seed?: number;
+}
+
+export interface ScorerMetaEval {
+  name: string;
+  kind: string;
+  signature: string;
+  pairs: PairAccuracy[];
+  judged?: JudgedReport;
+  mqm?: MqmReport;
+  probe?: ProbeReport;
+}
+
+export async function metaEvaluate(
+  name: string,
+  scorer: PronounScorer,
+  signature: string,
+  inputs: MetaEvalInputs,
+  opts: { aggregate: Aggregate; context?: ContextMode; onStage?: (stage: string) => void },
+): Promise<ScorerMetaEval> {
+  const context = opts.context ?? scorer.contextMode;
+  const out: ScorerMetaEval = { name, kind: scorer.kind, signature, pairs: [] };
+  for (const p of inputs.pairs) {
+    opts.onStage?.(`${name}: pairs ${p.file}`);
+    const { pos, neg } = await scorePairSides(scorer, p.pairs, context);
+    out.pairs.push(pairAccuracy(p.file, p.pairs, pairMargins(pos, neg, opts.aggregate)));
+  }
+  if (inputs.judgements) {
+    opts.onStage?.(`${name}: judgements`);
+    out.judged = await judged(scorer, inputs.judgements.file, inputs.judgements.items, opts.aggregate, context);
+  }
+  if (inputs.mqm) {
+    opts.onStage?.(`${name}: MQM`);
+    out.mqm = await mqmReport(scorer, inputs.mqm, opts.aggregate, context);
+  }
+  const probe = inputs.probe ?? inputs.pairs[0];
+  if (probe) {
+    opts.onStage?.(`${name}: probe`);
+    out.probe = await appendProbe(scorer, probe.file, probe.pairs, opts.aggregate, context, inputs.probeLimit ?? 1000, inputs.seed ?? 1);
+  }
+  return out;
+}
+
+const pct = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "n/a" : (100 * x).toFixed(2));
+const num = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(3));
+
+/** One table: a row per measure, a column per scorer. */
+export function formatMetaEval(reports: ScorerMetaEval[]): string {
+  const rows: Array<[string, ...string[]]> = [];
+  const add = (label: string, f: (r: ScorerMetaEval) => string): void => {
+    rows.push([label, ...reports.map(f)]);
+  };
+  const files = reports[0]?.pairs.map((p) => p.file) ?? [];
+  files.forEach((file, i) => {
+    const p0 = reports[0]!.pairs[i]!;
+    add(`${file}: R vs S % (${p0.system.n})`, (r) => pct(r.pairs[i]!.system.accuracy));
+    add(`${file}: R vs R' % (${p0.noisy.n})`, (r) => pct(r.pairs[i]!.noisy.accuracy));
+    add(`${file}: balanced R vs R' % (${p0.balanced ? `${p0.balanced.pairs} pairs, ${p0.balanced.pronounPairs} pronoun pairs` : "none"})`, (r) => pct(r.pairs[i]!.balanced?.accuracy));
+  });
+  const j = reports[0]?.judged;
+  if (j) {
+    add(`judged: accuracy excl. ties % (${j.decided} decided of ${j.items})`, (r) => pct(r.judged?.accuracy));
+    add(`judged: Gwet's AC1 (${j.valid} valid)`, (r) => num(r.judged?.ac1));
+  }
+  const m = reports[0]?.mqm;
+  if (m) {
+    add(`MQM same source, prefers output without pronoun error % (${m.sameSource.pairs})`, (r) => pct(r.mqm?.sameSource.share));
+    add(`MQM same source, equal pronoun counts % (${m.sameSourceEqualCount.pairs})`, (r) => pct(r.mqm?.sameSourceEqualCount.share));
+    add(`MQM segment AUC, error-free (${m.auc.errorFree}) vs pronoun error (${m.auc.pronounError})`, (r) => num(r.mqm?.auc.auc));
+    add(`MQM system Kendall tau vs -pronoun-error rate (${m.system.systems} systems)`, (r) => num(r.mqm?.system.kendallTau));
+    add(`MQM system Pearson vs -pronoun-error rate`, (r) => num(r.mqm?.system.pearson));
+  }
+  const pr = reports[0]?.probe;
+  if (pr) add(`probe: winner unchanged by an appended pronoun clause % (${pr.pairs} pairs x ${pr.clauses})`, (r) => pct(r.probe?.unchanged));
+  const header: [string, ...string[]] = ["measure", ...reports.map((r) => r.name)];
+  const w0 = Math.max(...[header, ...rows].map((r) => r[0].length));
+  const ws = reports.map((_, k) => Math.max(...[header, ...rows].map((r) => r[k + 1]!.length)));
+  const line = (r: string[]): string => [r[0]!.padEnd(w0), ...r.slice(1).map((c, k) => c.padStart(ws[k]!))].join("  ");
+  return [line(header), ...rows.map(line), ...reports.map((r) => `signature ${r.name}: ${r.signature}`)].join("\n") + "\n";
+}
