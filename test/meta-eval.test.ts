@@ -1,0 +1,178 @@
+// meta-eval on tiny hand-made inputs whose every figure is known in advance.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compareSides, pronounDecisions } from "../src/metric/decide.js";
+import { IdentityPriorScorer } from "../src/metric/identity.js";
+import { auc, gwetAc1, kendallTau, metaEvaluate, pearson, readJudgements } from "../src/metric/meta-eval.js";
+import { isPronounSpan, readMqm } from "../src/metric/mqm.js";
+import { balancedAccuracy } from "../src/metric/pairs.js";
+import type { PronounScorer, ScoredSide } from "../src/metric/scorer.js";
+import { prepareSide, type PreparedSide, type Side } from "../src/ranker/inputs.js";
+import type { PairRecord } from "../src/mine/pair-format.js";
+
+/** A context-free scorer: each pronoun is worth a fixed value; `perSide` divides by the side's pronoun count (count-dependent). */
+class FixedScorer implements PronounScorer {
+  readonly kind = "fixed";
+  readonly contextMode = "crc" as const;
+  readonly backendLine = "none";
+  readonly maxKeys = 128;
+  readonly dir = "fixed";
+  constructor(
+    private readonly values: Record<string, number>,
+    private readonly perSide = false,
+  ) {}
+  modelSignature(): string {
+    return "model:fixed";
+  }
+  prepare(side: Side): PreparedSide {
+    return prepareSide(side, { contextSentences: 2, maxLen: 128 });
+  }
+  async scorePrepared(prepared: PreparedSide[]): Promise<ScoredSide[]> {
+    return prepared.map((p) => {
+      const n = p.pronounPos.length;
+      const prons = p.pronounPos.map((pos) => {
+        const v = (this.values[p.tokens[pos]!.toLowerCase()] ?? 0) / (this.perSide ? n : 1);
+        return { token: p.tokens[pos]!, index: pos - p.sentStart, score: v, contribution: v };
+      });
+      return { score: prons.reduce((s, x) => s + x.contribution, 0), pronouns: prons, tokens: p.tokens, sentStart: p.sentStart, truncatedContext: 0 };
+    });
+  }
+  dispose(): void {}
+}
+
+function pair(kind: "system" | "noisy", ref: string, sys: string, positive: string, negative: string): PairRecord {
+  return { id: `${kind}:${positive}|${negative}`, lang: "de", context: ["Some context ."], positive, negative, kind, ref_pronoun: ref, sys_pronoun: sys, origin: "x", split: "dev", context_mode: "crc" } as PairRecord;
+}
+
+async function sides(s: PronounScorer, a: string, b: string): Promise<[ScoredSide, ScoredSide]> {
+  const [x, y] = await s.scorePrepared([s.prepare({ context: [], sentence: a }), s.prepare({ context: [], sentence: b })]);
+  return [x!, y!];
+}
+
+describe("balanced R vs R' accuracy", () => {
+  it("a scorer that always prefers one pronoun gets exactly 50%; coverage is reported", () => {
+    // which>that 3 times, that>which 2 times, he>she only in one direction (not covered).
+    const items = [
+      ...Array.from({ length: 3 }, () => ({ ref: "which", sys: "that", correct: true })),
+      ...Array.from({ length: 2 }, () => ({ ref: "that", sys: "which", correct: false })),
+      { ref: "he", sys: "she", correct: true },
+    ];
+    const b = balancedAccuracy(items)!;
+    expect(b.accuracy).toBe(0.5);
+    expect(b.pronounPairs).toBe(1);
+    expect(b.pairs).toBe(5);
+    expect(b.uncovered).toBe(1);
+    expect(balancedAccuracy([{ ref: "he", sys: "she", correct: true }])).toBeNull();
+  });
+
+  it("weights pronoun pairs by the smaller direction", () => {
+    const mk = (ref: string, sys: string, n: number, c: number) => Array.from({ length: n }, (_, i) => ({ ref, sys, correct: i < c }));
+    const b = balancedAccuracy([...mk("he", "she", 4, 4), ...mk("she", "he", 2, 1), ...mk("it", "this", 1, 0), ...mk("this", "it", 1, 1)])!;
+    // {he,she}: (1 + 0.5)/2 = 0.75, weight 2; {it,this}: (0 + 1)/2 = 0.5, weight 1.
+    expect(b.accuracy).toBeCloseTo((2 * 0.75 + 0.5) / 3, 12);
+  });
+
+  it("meta-eval: the identity prior fitted on training pairs scores 50% balanced; a context reader scores 100%", async () => {
+    const train = [pair("noisy", "which", "that", "The car which I saw .", "The car that I saw ."), pair("noisy", "which", "that", "A day which came .", "A day that came .")];
+    const dev = [
+      pair("noisy", "which", "that", "The book which I read .", "The book that I read ."),
+      pair("noisy", "that", "which", "He said that it rained .", "He said which it rained ."),
+    ];
+    const prior = IdentityPriorScorer.fromPairs("train", train);
+    const r = await metaEvaluate("prior", prior, "sig", { pairs: [{ file: "dev", pairs: dev }], probeLimit: 2 }, { aggregate: "pronoun" });
+    expect(r.pairs[0]!.balanced!.accuracy).toBe(0.5);
+    expect(r.pairs[0]!.noisy.correct).toBe(1);
+  });
+});
+
+describe("per-pronoun decisions", () => {
+  it("pair differing pronouns through the token alignment; shared and unpaired pronouns are not decisions", async () => {
+    const s = new FixedScorer({ he: 1, she: 0.25, they: 0.5, it: 0 });
+    const [a, b] = await sides(s, "He said that she left and it rained .", "He said that they left and it rained , she knew .");
+    const d = pronounDecisions(a, b);
+    expect(d.map((x) => `${x.aToken}>${x.bToken}`)).toEqual(["she>they"]);
+    expect(d[0]!.diff).toBeCloseTo(0.25, 12);
+    expect(compareSides(a, b, "pronoun").value).toBeCloseTo(0.25, 12);
+  });
+
+  it("the pronoun aggregate is invariant to a pronoun clause appended to both sides; a count-dependent scorer is not", async () => {
+    const plain = new FixedScorer({ he: 1, they: 0.6, it: 0 });
+    const perSide = new FixedScorer({ he: 1, they: 0.6, it: 0 }, true);
+    const R = "He left .";
+    const S = "He and they left .";
+    for (const [scorer, agg, invariant] of [
+      [plain, "pronoun", true],
+      [plain, "sum", true],
+      [perSide, "sum", false],
+    ] as const) {
+      const before = compareSides(...(await sides(scorer, R, S)), agg).value ?? 0;
+      const after = compareSides(...(await sides(scorer, `${R} It rained .`, `${S} It rained .`)), agg).value ?? 0;
+      expect(Math.sign(after) === Math.sign(before)).toBe(invariant);
+    }
+  });
+
+  it("meta-eval's probe: the count-dependent scorer changes winners, the context-free one under per-pronoun decisions does not", async () => {
+    const dev = [pair("system", "he", "they", "He left .", "He and they left ."), pair("noisy", "he", "it", "He left .", "It left .")];
+    const ok = await metaEvaluate("plain", new FixedScorer({ he: 1, they: 0.6, it: 0 }), "s", { pairs: [{ file: "dev", pairs: dev }], probeLimit: 2 }, { aggregate: "pronoun" });
+    expect(ok.probe!.unchanged).toBe(1);
+    const biased = await metaEvaluate("biased", new FixedScorer({ he: 1, they: 0.6, it: 0, she: 0, we: 0, me: 0, him: 0 }, true), "s", { pairs: [{ file: "dev", pairs: dev }], probeLimit: 2 }, { aggregate: "sum" });
+    expect(biased.probe!.unchanged).toBeLessThan(1);
+  });
+});
+
+describe("MQM", () => {
+  const file = join(__dirname, "fixtures", "mqm", "tiny.tsv");
+
+  it("finds pronoun-only Accuracy/Fluency-Grammar spans", () => {
+    expect(isPronounSpan("He")).toBe(true);
+    expect(isPronounSpan("he himself")).toBe(true);
+    expect(isPronounSpan("slept")).toBe(false);
+    expect(isPronounSpan("")).toBe(false);
+    const d = readMqm(file);
+    expect(d.systems).toEqual(["ref", "refB", "A", "B"]);
+    const err = d.segments.filter((s) => s.pronounError).map((s) => `${s.system}/${s.segId}`);
+    expect(err).toEqual(["A/2", "B/3"]);
+    expect(d.segments.find((s) => s.system === "A" && s.segId === 3)!.errorFree).toBe(false);
+  });
+
+  it("same-source pairs, AUC and counts are what the hand-made file implies", async () => {
+    const r = await metaEvaluate("fixed", new FixedScorer({ she: 1, he: 0 }), "s", { pairs: [], mqm: readMqm(file) }, { aggregate: "pronoun" });
+    // seg 2: A (He) vs ref, refB, B; seg 3: B (He) vs ref, refB, A: the outputs without the error win all 6.
+    expect(r.mqm!.sameSource).toMatchObject({ pairs: 6, preferWithout: 6, ties: 0 });
+    expect(r.mqm!.sameSourceEqualCount.pairs).toBe(6);
+    expect(r.mqm!.auc).toMatchObject({ errorFree: 9, pronounError: 2, auc: 1 });
+    expect(r.mqm!.system.rows.map((x) => [x.system, x.score])).toEqual([
+      ["A", 50],
+      ["B", 50],
+    ]);
+  });
+
+  it("a file with missing columns fails with the file and line", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mqm-"));
+    const bad = join(dir, "bad.tsv");
+    writeFileSync(bad, "system\tdoc\tseg_id\ttarget\nA\td\t1\tx\n");
+    expect(() => readMqm(bad)).toThrow(/lacks column\(s\) source, category/);
+  });
+});
+
+describe("judgements and statistics", () => {
+  it("unknown labels fail naming file and line", () => {
+    const dir = mkdtempSync(join(tmpdir(), "judg-"));
+    const f = join(dir, "j.jsonl");
+    writeFileSync(f, JSON.stringify({ context: [], reference: "a", substitute: "b", label: "reference" }) + "\n" + JSON.stringify({ context: [], reference: "a", substitute: "b", label: "maybe" }) + "\n");
+    expect(() => readJudgements(f)).toThrow(/line 2.*unknown label "maybe"|unknown label "maybe"/);
+  });
+
+  it("Gwet's AC1, AUC, Kendall tau and Pearson on known values", () => {
+    // Two raters, 10 items, agree on 8; categories a (10 of 20 ratings), b (10): pe = 0.5 -> AC1 = 0.6.
+    const a = ["a", "a", "a", "a", "a", "b", "b", "b", "b", "b"];
+    const b = ["a", "a", "a", "a", "b", "a", "b", "b", "b", "b"];
+    expect(gwetAc1(a, b)).toBeCloseTo(0.6, 12);
+    expect(auc([2, 3], [1, 2])).toBeCloseTo((1 + 1 + 0.5 + 1) / 4, 12);
+    expect(kendallTau([1, 2, 3], [1, 2, 3])).toBe(1);
+    expect(kendallTau([1, 2, 3], [3, 2, 1])).toBe(-1);
+    expect(pearson([1, 2, 3], [2, 4, 6])).toBeCloseTo(1, 12);
+  });
+});
