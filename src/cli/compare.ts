@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, intOption, floatOption, emit, checkOutputs, checkOneStdin } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { ProgressLine, bar } from "../ranker/progress.js";
-import { parseContext, parseFormat, exitQuietlyOnEpipe, scoringOptions, parseAggregate } from "./score.js";
+import { parseContext, parseFormat, exitQuietlyOnEpipe, scoringOptions, parseAggregate, parseMode } from "./score.js";
 
 /** Cohen's h for two proportions (in %): the effect size of a difference of scores. */
 export function cohensH(scoreA: number, scoreB: number): number {
@@ -42,6 +42,7 @@ export function registerCompare(program: Command): void {
         const { compareSystems, readScoringInput, scoreTestSet, signature: fullSignature } = await import("../metric/testset.js");
         const { loadScorer } = await import("../metric/load.js");
         const aggregate = parseAggregate(o.aggregate);
+        const mode = parseMode(o.mode);
         const { detectFormat } = await import("../io/readers.js");
         const format = parseFormat(o.inputFormat) ?? (await detectFormat(refFile));
         checkDocsOption(o.docs as string | undefined, format, refFile);
@@ -58,6 +59,7 @@ export function registerCompare(program: Command): void {
           res = await scoreTestSet(scorer, input.testSet, input.systems, {
             context,
             aggregate,
+            mode,
             reference: o.refName as string | undefined,
             onProgress: (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} unique sides`, done === total),
           });
@@ -67,7 +69,7 @@ export function registerCompare(program: Command): void {
         }
         const cmp = compareSystems(res[0]!, res[1]!, samples, seed);
         const ctx = context ?? scorer.contextMode;
-        const signature = withContextTag(fullSignature(scorer, { context: ctx, reference: refName, aggregate }), ctx, input.testSet) + `|bootstrap:${samples}|seed:${seed}|alpha:${alpha}` + (dropped ? `|empty-refs-skipped:${dropped}` : "");
+        const signature = withContextTag(fullSignature(scorer, { context: ctx, reference: refName, aggregate, mode }), ctx, input.testSet) + `|bootstrap:${samples}|seed:${seed}|alpha:${alpha}` + (dropped ? `|empty-refs-skipped:${dropped}` : "");
         const h = cohensH(cmp.scoreA, cmp.scoreB);
         const significant = cmp.pronounSegments > 0 && cmp.scoreA !== cmp.scoreB && cmp.bootstrap.pValue < alpha;
         const better = significant ? (cmp.scoreA > cmp.scoreB ? cmp.a : cmp.b) : null;

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, checkOneStdin, checkOutputs, emit, intOption } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { ProgressLine } from "../ranker/progress.js";
-import { exitQuietlyOnEpipe, parseAggregate, parseContext } from "./score.js";
+import { exitQuietlyOnEpipe, parseAggregate, parseContext, parseMode } from "./score.js";
 
 export function registerMetaEval(program: Command): void {
   program
@@ -16,6 +16,7 @@ export function registerMetaEval(program: Command): void {
     .option("--probe-pairs <file>", "pairs for the appended-clause probe (default: the first --pairs file)")
     .option("--probe-limit <n>", "pairs drawn for the probe", "1000")
     .option("--aggregate <a>", "pronoun (default) | mean | sum", "pronoun")
+    .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per aligned pronoun)", "sentence")
     .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
     .option("--seed <n>", "seed of the probe's draw", "1")
     .option("--backend <name>", "auto | gpu | webgpu | node | wasm | cpu", "auto")
@@ -27,6 +28,7 @@ export function registerMetaEval(program: Command): void {
       action(async (o: Record<string, unknown>) => {
         exitQuietlyOnEpipe();
         const aggregate = parseAggregate(o.aggregate);
+        const mode = parseMode(o.mode);
         const context = parseContext(o.context);
         const pairFiles = (o.pairs as string[] | undefined) ?? [];
         if (!pairFiles.length && !o.mqm && !o.judgements) throw new InputError("nothing to evaluate on: give --pairs, --mqm and/or --judgements");
@@ -50,7 +52,7 @@ export function registerMetaEval(program: Command): void {
         if (o.trainPairs) {
           const train = await readRankerPairs(String(o.trainPairs), "crc");
           const prior = IdentityPriorScorer.fromPairs(String(o.trainPairs), train);
-          reports.push(await metaEvaluate("identity-prior", prior, signature(prior, { aggregate, context: context ?? prior.contextMode }), inputs, { aggregate, context, onStage: (s) => line.update(s, true) }));
+          reports.push(await metaEvaluate("identity-prior", prior, signature(prior, { aggregate, mode, context: context ?? prior.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
         }
         const dirs = (o.checkpoint as string[] | undefined) ?? [undefined];
         const threads = o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1);
@@ -58,13 +60,13 @@ export function registerMetaEval(program: Command): void {
           const scorer = await loadScorer(dir, { backend: String(o.backend), threads });
           try {
             const name = dir ?? "default";
-            reports.push(await metaEvaluate(name, scorer, signature(scorer, { aggregate, context: context ?? scorer.contextMode }), inputs, { aggregate, context, onStage: (s) => line.update(s, true) }));
+            reports.push(await metaEvaluate(name, scorer, signature(scorer, { aggregate, mode, context: context ?? scorer.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
           } finally {
             scorer.dispose();
           }
         }
         line.done();
-        const text = o.json ? JSON.stringify({ aggregate, reports }, null, 1) + "\n" : formatMetaEval(reports);
+        const text = o.json ? JSON.stringify({ aggregate, mode, reports }, null, 1) + "\n" : formatMetaEval(reports);
         await emit(text, o.output as string | undefined);
       }),
     );

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs, checkOneStdin } from "./run.js";
 import { InputError } from "../io/errors.js";
 import type { SystemResult } from "../metric/testset.js";
-import { AGGREGATES, type Aggregate } from "../metric/decide.js";
+import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../metric/decide.js";
 import { CONTEXT_MODES } from "../ranker/inputs.js";
 import { ProgressLine, bar } from "../ranker/progress.js";
 import type { ContextMode } from "../mine/pair-format.js";
@@ -52,7 +52,14 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
     .option("--aggregate <a>", "how two sides of a segment are compared: pronoun (per-pronoun decisions where the pronouns differ; default) | mean | sum (the paper's y)", "pronoun")
+    .option("--mode <m>", "sentence (the scorer reads the system output; default) | aligned (fast_align the output to the reference; score the reference with each aligned pronoun substituted)", "sentence")
     .option("-q, --quiet", "no progress on stderr", false);
+}
+
+export function parseMode(v: unknown): CompareMode {
+  const m = String(v ?? "sentence");
+  if (!COMPARE_MODES.includes(m as CompareMode)) throw new InputError(`--mode must be ${COMPARE_MODES.join(", ")}, got '${m}'`);
+  return m as CompareMode;
 }
 
 export function parseAggregate(v: unknown): Aggregate {
@@ -89,6 +96,7 @@ export function registerScore(program: Command): void {
         const { readScoringInput, scoreTestSet, signature: fullSignature, scoreDefinition } = await import("../metric/testset.js");
         const { loadScorer } = await import("../metric/load.js");
         const aggregate = parseAggregate(o.aggregate);
+        const mode = parseMode(o.mode);
         const { detectFormat } = await import("../io/readers.js");
         const format = parseFormat(o.inputFormat) ?? (await detectFormat(refFile));
         checkDocsOption(o.docs as string | undefined, format, refFile);
@@ -106,6 +114,7 @@ export function registerScore(program: Command): void {
           results = await scoreTestSet(scorer, input.testSet, input.systems, {
             context,
             aggregate,
+            mode,
             reference: o.refName as string | undefined,
             batchSize,
             withAttention: Boolean(o.attention && o.json),
@@ -116,7 +125,7 @@ export function registerScore(program: Command): void {
           scorer.dispose();
         }
         const ctx = context ?? scorer.contextMode;
-        const signature = withContextTag(fullSignature(scorer, { context: ctx, reference: refName, aggregate }), ctx, input.testSet) + (dropped ? `|empty-refs-skipped:${dropped}` : "");
+        const signature = withContextTag(fullSignature(scorer, { context: ctx, reference: refName, aggregate, mode }), ctx, input.testSet) + (dropped ? `|empty-refs-skipped:${dropped}` : "");
         const seconds = (Date.now() - t0) / 1000;
         let text: string;
         if (o.json) {

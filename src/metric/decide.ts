@@ -13,6 +13,9 @@
 import type { ScoredSide } from "./scorer.js";
 
 export type Aggregate = "pronoun" | "mean" | "sum";
+/** "sentence": the scorer reads the system output; "aligned": reference-aligned (src/metric/ref-aligned.ts). */
+export type CompareMode = "sentence" | "aligned";
+export const COMPARE_MODES: readonly CompareMode[] = ["sentence", "aligned"];
 export const AGGREGATES: readonly Aggregate[] = ["pronoun", "mean", "sum"];
 
 export interface PronounDecision {

@@ -8,12 +8,30 @@ import type { ContextMode, PairRecord } from "../mine/pair-format.js";
 import { mulberry32 } from "../ctxpro/random.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
-import type { Side } from "../ranker/inputs.js";
-import { compareSides, type Aggregate } from "./decide.js";
+import { compareSides, type Aggregate, type CompareMode } from "./decide.js";
 import type { MqmData } from "./mqm.js";
-import { pairAccuracy, pairMargins, scorePairSides, type PairAccuracy } from "./pairs.js";
-import { TIE_EPS, type PronounScorer, type ScoredSide } from "./scorer.js";
-import { segmentResult, summarize } from "./testset.js";
+import { pairAccuracy, type PairAccuracy } from "./pairs.js";
+import { referenceAlignedCompare } from "./ref-aligned.js";
+import { TIE_EPS, type PronounScorer } from "./scorer.js";
+
+// ---------- how two texts of the same segment are compared ----------
+
+
+export interface CompareItem {
+  /** Context of a (and of b unless contextB). */
+  context: string[];
+  contextB?: string[];
+  /** a: the reference (or positive) text, b: the other. */
+  a: string;
+  b: string;
+}
+
+/** b - a for every item (null: nothing compared). */
+export async function compareMany(scorer: PronounScorer, items: CompareItem[], agg: Aggregate, mode: CompareMode): Promise<Array<number | null>> {
+  if (mode === "aligned") return (await referenceAlignedCompare(scorer, items.map((it) => ({ context: it.context, reference: it.a, system: it.b })))).map((r) => r.value);
+  const s = await scorer.scorePrepared(items.flatMap((it) => [scorer.prepare({ context: it.context, sentence: it.a }), scorer.prepare({ context: it.contextB ?? it.context, sentence: it.b })]));
+  return items.map((_, i) => compareSides(s[2 * i]!, s[2 * i + 1]!, agg).value);
+}
 
 // ---------- hand-judged pairs ----------
 
@@ -79,17 +97,15 @@ export interface JudgedReport {
   valid: number;
 }
 
-async function judged(scorer: PronounScorer, file: string, items: Judgement[], agg: Aggregate, context: ContextMode): Promise<JudgedReport> {
+async function judged(scorer: PronounScorer, file: string, items: Judgement[], agg: Aggregate, context: ContextMode, mode: CompareMode): Promise<JudgedReport> {
   const valid = items.filter((j) => j.label !== "invalid");
-  const sides: Side[] = valid.flatMap((j) => [
-    { context: context === "nc" ? [] : j.context, sentence: j.reference },
-    { context: context === "nc" ? [] : j.context, sentence: j.substitute },
-  ]);
-  const s = await scorer.scorePrepared(sides.map((x) => scorer.prepare(x)));
-  const pref = valid.map((_, i) => {
-    const v = compareSides(s[2 * i]!, s[2 * i + 1]!, agg).value;
-    return v === null || Math.abs(v) <= TIE_EPS ? "both" : v < 0 ? "reference" : "substitute";
-  });
+  const values = await compareMany(
+    scorer,
+    valid.map((j) => ({ context: context === "nc" ? [] : j.context, a: j.reference, b: j.substitute })),
+    agg,
+    mode,
+  );
+  const pref = values.map((v) => (v === null || Math.abs(v) <= TIE_EPS ? "both" : v < 0 ? "reference" : "substitute"));
   const decided = valid.map((j, i) => ({ j, p: pref[i]! })).filter((x) => x.j.label === "reference" || x.j.label === "substitute");
   const correct = decided.filter((x) => x.p === x.j.label).length;
   return {
@@ -171,6 +187,12 @@ export function auc(good: number[], bad: number[]): number {
   return (rankSum - (good.length * (good.length + 1)) / 2) / (good.length * bad.length);
 }
 
+/** 100 * share of pronoun segments not below the reference (as SystemSummary.score). */
+function systemScore(segs: Array<{ status: "scored" | "no-pronoun"; diff: number | null }>): number {
+  const scored = segs.filter((s) => s.status === "scored");
+  return scored.length ? (100 * scored.filter((s) => s.diff === null || s.diff >= -TIE_EPS).length) / scored.length : 0;
+}
+
 function pronounCount(s: string): number {
   const inv = pronouns();
   return tokenWords(s).filter((w) => inv.has(w.toLowerCase())).length;
@@ -187,12 +209,12 @@ export function mqmReferenceFor(system: string, data: MqmData): string {
   return refs[0]!;
 }
 
-async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, context: ContextMode): Promise<MqmReport> {
+async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, context: ContextMode, mode: CompareMode): Promise<MqmReport> {
   const seg = new Map(data.segments.map((s) => [`${s.system}\t${s.doc}\t${s.segId}`, s]));
   const get = (system: string, doc: string, id: number) => seg.get(`${system}\t${doc}\t${id}`);
-  // Sides: per rated output and segment, its reference side (reference's previous segments as context, CRC) and its own.
-  const keys: Array<{ system: string; doc: string; segId: number; ref: string }> = [];
-  const sides: Side[] = [];
+  // Per rated output and segment: its reference (previous reference segments as context, CRC) and itself.
+  const keys: Array<{ system: string; doc: string; segId: number; refHas: boolean; sysHas: boolean }> = [];
+  const items: CompareItem[] = [];
   for (const system of data.systems) {
     const refName = mqmReferenceFor(system, data);
     for (const { doc, segIds } of data.docs) {
@@ -203,21 +225,18 @@ async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, c
         if (!ref) throw new InputError(`segment ${doc}/${id} of ${system} has no '${refName}' translation to compare with`, data.file);
         const prev = segIds.slice(Math.max(0, k - 2), k).map((p) => get(refName, doc, p)?.target).filter((t): t is string => t !== undefined);
         const own = segIds.slice(Math.max(0, k - 2), k).map((p) => get(system, doc, p)?.target).filter((t): t is string => t !== undefined);
-        const ctxRef = context === "nc" ? [] : prev;
-        const ctxSys = context === "nc" ? [] : context === "rc" ? own : prev;
-        keys.push({ system, doc, segId: id, ref: refName });
-        sides.push({ context: ctxRef, sentence: ref.target }, { context: ctxSys, sentence: out.target });
+        keys.push({ system, doc, segId: id, refHas: pronounCount(ref.target) > 0, sysHas: pronounCount(out.target) > 0 });
+        items.push({ context: context === "nc" ? [] : prev, contextB: context === "nc" ? [] : context === "rc" ? own : prev, a: ref.target, b: out.target });
       });
     }
   }
-  const scored = await scorer.scorePrepared(sides.map((s) => scorer.prepare(s)));
+  const diffs = await compareMany(scorer, items, agg, mode);
   const value = new Map<string, number>();
-  const results = new Map<string, ReturnType<typeof segmentResult>[]>();
+  const results = new Map<string, Array<{ status: "scored" | "no-pronoun"; diff: number | null }>>();
   keys.forEach((k, i) => {
-    const r = segmentResult({ doc: k.doc, seg: String(k.segId), index: i }, scored[2 * i]!, scored[2 * i + 1]!, agg);
-    value.set(`${k.system}\t${k.doc}\t${k.segId}`, r.diff ?? 0);
+    value.set(`${k.system}\t${k.doc}\t${k.segId}`, diffs[i] ?? 0);
     if (!results.has(k.system)) results.set(k.system, []);
-    results.get(k.system)!.push(r);
+    results.get(k.system)!.push({ status: k.refHas || k.sysHas ? "scored" : "no-pronoun", diff: diffs[i] ?? null });
   });
   // (a) same source pairs.
   const tally = { pairs: 0, preferWithout: 0, ties: 0 };
@@ -254,7 +273,7 @@ async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, c
   const mt = data.systems.filter((s) => s !== "ref" && s !== "refB");
   const rows = mt.map((system) => {
     const segs = data.segments.filter((s) => s.system === system);
-    return { system, score: summarize(results.get(system) ?? []).score, pronounErrorRate: segs.filter((s) => s.pronounError).length / Math.max(1, segs.length) };
+    return { system, score: systemScore(results.get(system) ?? []), pronounErrorRate: segs.filter((s) => s.pronounError).length / Math.max(1, segs.length) };
   });
   const neg = rows.map((r) => -r.pronounErrorRate);
   return {
@@ -280,7 +299,7 @@ export interface ProbeReport {
   unchanged: number;
 }
 
-async function appendProbe(scorer: PronounScorer, file: string, pairs: PairRecord[], agg: Aggregate, context: ContextMode, limit: number, seed: number): Promise<ProbeReport> {
+async function appendProbe(scorer: PronounScorer, file: string, pairs: PairRecord[], agg: Aggregate, context: ContextMode, limit: number, seed: number, mode: CompareMode): Promise<ProbeReport> {
   const rnd = mulberry32(seed);
   const pool = pairs.slice();
   const n = Math.min(limit, pool.length);
@@ -290,21 +309,14 @@ async function appendProbe(scorer: PronounScorer, file: string, pairs: PairRecor
   }
   const chosen = pool.slice(0, n);
   const variants = ["", ...PROBE_CLAUSES.map((c) => ` ${c}`)];
-  const ctx = (p: PairRecord) => (context === "nc" ? [] : p.context);
-  const sides: Side[] = [];
-  for (const v of variants) for (const p of chosen) sides.push({ context: ctx(p), sentence: p.positive + v }, { context: context === "rc" ? (p.negative_context ?? p.context) : ctx(p), sentence: p.negative + v });
-  const s = await scorer.scorePrepared(sides.map((x) => scorer.prepare(x)));
-  const sign = (a: ScoredSide, b: ScoredSide): number => {
-    const v = compareSides(a, b, agg).value;
-    return v === null || Math.abs(v) <= TIE_EPS ? 0 : Math.sign(v);
-  };
+  const items: CompareItem[] = [];
+  for (const v of variants)
+    for (const p of chosen)
+      items.push({ context: context === "nc" ? [] : p.context, contextB: context === "nc" ? [] : context === "rc" ? (p.negative_context ?? p.context) : p.context, a: p.positive + v, b: p.negative + v });
+  const values = await compareMany(scorer, items, agg, mode);
+  const sign = (v: number | null): number => (v === null || Math.abs(v) <= TIE_EPS ? 0 : Math.sign(v));
   let same = 0;
-  const base = chosen.map((_, i) => sign(s[2 * i]!, s[2 * i + 1]!));
-  for (let k = 1; k < variants.length; k++)
-    chosen.forEach((_, i) => {
-      const o = 2 * (k * n + i);
-      if (sign(s[o]!, s[o + 1]!) === base[i]) same++;
-    });
+  for (let k = 1; k < variants.length; k++) chosen.forEach((_, i) => (same += sign(values[k * n + i]!) === sign(values[i]!) ? 1 : 0));
   return { file, pairs: n, clauses: PROBE_CLAUSES.length, unchanged: n ? same / (n * PROBE_CLAUSES.length) : NaN };
 }
 
@@ -335,27 +347,29 @@ export async function metaEvaluate(
   scorer: PronounScorer,
   signature: string,
   inputs: MetaEvalInputs,
-  opts: { aggregate: Aggregate; context?: ContextMode; onStage?: (stage: string) => void },
+  opts: { aggregate: Aggregate; mode?: CompareMode; context?: ContextMode; onStage?: (stage: string) => void },
 ): Promise<ScorerMetaEval> {
   const context = opts.context ?? scorer.contextMode;
+  const mode = opts.mode ?? "sentence";
   const out: ScorerMetaEval = { name, kind: scorer.kind, signature, pairs: [] };
   for (const p of inputs.pairs) {
     opts.onStage?.(`${name}: pairs ${p.file}`);
-    const { pos, neg } = await scorePairSides(scorer, p.pairs, context);
-    out.pairs.push(pairAccuracy(p.file, p.pairs, pairMargins(pos, neg, opts.aggregate)));
+    const items = p.pairs.map((x) => ({ context: context === "nc" ? [] : x.context, contextB: context === "nc" ? [] : context === "rc" ? (x.negative_context ?? x.context) : x.context, a: x.positive, b: x.negative }));
+    const values = await compareMany(scorer, items, opts.aggregate, mode);
+    out.pairs.push(pairAccuracy(p.file, p.pairs, values.map((v) => (v === null ? 0 : -v))));
   }
   if (inputs.judgements) {
     opts.onStage?.(`${name}: judgements`);
-    out.judged = await judged(scorer, inputs.judgements.file, inputs.judgements.items, opts.aggregate, context);
+    out.judged = await judged(scorer, inputs.judgements.file, inputs.judgements.items, opts.aggregate, context, mode);
   }
   if (inputs.mqm) {
     opts.onStage?.(`${name}: MQM`);
-    out.mqm = await mqmReport(scorer, inputs.mqm, opts.aggregate, context);
+    out.mqm = await mqmReport(scorer, inputs.mqm, opts.aggregate, context, mode);
   }
   const probe = inputs.probe ?? inputs.pairs[0];
   if (probe) {
     opts.onStage?.(`${name}: probe`);
-    out.probe = await appendProbe(scorer, probe.file, probe.pairs, opts.aggregate, context, inputs.probeLimit ?? 1000, inputs.seed ?? 1);
+    out.probe = await appendProbe(scorer, probe.file, probe.pairs, opts.aggregate, context, inputs.probeLimit ?? 1000, inputs.seed ?? 1, mode);
   }
   return out;
 }

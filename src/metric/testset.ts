@@ -5,7 +5,10 @@ import type { ContextMode } from "../mine/pair-format.js";
 import { Rng } from "../ranker/prng.js";
 import type { Side } from "../ranker/inputs.js";
 import { VERSION } from "../version.js";
-import { compareSides, type Aggregate, type PronounDecision } from "./decide.js";
+import { compareSides, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
+import { referenceAlignedCompare, type AlignedItem } from "./ref-aligned.js";
+import { pronouns } from "../text/pronouns.js";
+import { tokenWords } from "../text/tokenize.js";
 import { TIE_EPS, type PronounScorer, type ScoredSide } from "./scorer.js";
 
 export interface SegmentResult {
@@ -57,6 +60,8 @@ export interface ScoreSetOptions {
   context?: ContextMode;
   reference?: string;
   aggregate?: Aggregate;
+  /** "sentence" (default): the scorer reads the system output; "aligned": reference-aligned pronoun substitutions. */
+  mode?: CompareMode;
   batchSize?: number;
   onProgress?: (done: number, total: number) => void;
   /** Keep every side's tokens and attention weights in the segment results (for `proneval report`). */
@@ -66,12 +71,12 @@ export interface ScoreSetOptions {
 export const DEFAULT_AGGREGATE: Aggregate = "pronoun";
 
 /** The full signature: model part from the scorer, the rest from how it was used. */
-export function signature(scorer: PronounScorer, opts: { context?: ContextMode; reference?: string; aggregate?: Aggregate } = {}): string {
+export function signature(scorer: PronounScorer, opts: { context?: ContextMode; reference?: string; aggregate?: Aggregate; mode?: CompareMode } = {}): string {
   return [
     "proneval-pronoun",
     scorer.modelSignature(),
     `ctx:${opts.context ?? scorer.contextMode}`,
-    `agg:${opts.aggregate ?? DEFAULT_AGGREGATE}`,
+    `agg:${opts.mode === "aligned" ? "aligned" : (opts.aggregate ?? DEFAULT_AGGREGATE)}`,
     `keys:${scorer.maxKeys}`,
     ...(opts.reference ? [`ref:${opts.reference}`] : []),
     `tie:${TIE_EPS}`,
@@ -144,6 +149,7 @@ export async function scoreTestSet(scorer: PronounScorer, ts: TestSet, systems: 
     });
   }
   const total = sides.length;
+  if (opts.mode === "aligned") return alignedTestSet(scorer, ts, systems, refName, sides, meta, opts);
   for (const sys of systems) {
     for (const d of ts.docs) {
       const ref = d.refs[refName]!;
@@ -169,6 +175,49 @@ export async function scoreTestSet(scorer: PronounScorer, ts: TestSet, systems: 
         seg.sysSide = roundedSide(s);
       }
       segs.push(seg);
+    }
+    return { system: sys, summary: summarize(segs), segments: segs };
+  });
+}
+
+/** scoreTestSet in reference-aligned mode: R vs R' per aligned pronoun substitution. */
+async function alignedTestSet(
+  scorer: PronounScorer,
+  ts: TestSet,
+  systems: string[],
+  refName: string,
+  refSides: Side[],
+  meta: Array<{ doc: string; seg: string }>,
+  opts: ScoreSetOptions,
+): Promise<SystemResult[]> {
+  const items: AlignedItem[] = [];
+  for (const sys of systems) for (const d of ts.docs) d.hyps[sys]!.forEach((h, i) => items.push({ context: refSides[items.length % refSides.length]!.context, reference: d.refs[refName]![i]!, system: h }));
+  const res = await referenceAlignedCompare(scorer, items, { batchSize: opts.batchSize, onBatch: opts.onProgress ? (k) => opts.onProgress!(k, items.length) : undefined });
+  const inv = pronouns();
+  const prons = (s: string): string[] => tokenWords(s).filter((w) => inv.has(w.toLowerCase()));
+  const total = refSides.length;
+  return systems.map((sys, si) => {
+    const segs: SegmentResult[] = [];
+    for (let i = 0; i < total; i++) {
+      const r = res[si * total + i]!;
+      const it = items[si * total + i]!;
+      const sysPronouns = prons(it.system);
+      const has = r.refSide.pronouns.length > 0 || sysPronouns.length > 0;
+      const moved = r.decisions.reduce((s, d) => s + d.diff, 0);
+      segs.push({
+        ...meta[i]!,
+        index: i,
+        status: has ? "scored" : "no-pronoun",
+        ref: has ? r.refSide.score : null,
+        // The reference with the system's pronoun choices substituted, as far as the alignment found them.
+        sys: has ? r.refSide.score + moved : null,
+        diff: has ? r.value : null,
+        refPronouns: r.refSide.pronouns.map((p) => p.token),
+        sysPronouns,
+        refPronounScores: r.refSide.pronouns.map((p) => p.contribution),
+        sysPronounScores: [],
+        ...(has ? { decisions: r.decisions } : {}),
+      });
     }
     return { system: sys, summary: summarize(segs), segments: segs };
   });

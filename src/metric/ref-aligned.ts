@@ -1,0 +1,92 @@
+// Reference-aligned pronoun scoring: the scorer never reads the MT output as a sentence. System and
+// reference are aligned with our fast_align (both directions, grow-diag-final-and, trained on all
+// the pairs being scored, as `proneval mine` does); every reference pronoun aligned to a different
+// system pronoun (and to no identical word) gives R' = the reference with the system's pronoun
+// substituted, in the reference's context, and the scorer compares R with R': it judges exactly
+// that pronoun choice. Reference pronouns aligned to a non-pronoun or to nothing, and system pronouns
+// without a reference pronoun, give no decision (they are neither rewarded nor punished).
+import { alignBidirectional } from "../align/index.js";
+import { substituteCase } from "../mine/pairs.js";
+import { pronouns } from "../text/pronouns.js";
+import { tokenize } from "../text/tokenize.js";
+import { compareSides, type PronounDecision, type SideComparison } from "./decide.js";
+import type { PronounScorer, ScoredSide } from "./scorer.js";
+
+export interface AlignedItem {
+  /** Context of the reference (the scorer's context for R and R'). */
+  context: string[];
+  reference: string;
+  system: string;
+}
+
+export interface AlignedSubstitution {
+  /** Character offsets of the reference pronoun. */
+  offsets: [number, number];
+  refPronoun: string;
+  sysPronoun: string;
+  substituted: string;
+}
+
+/** Substitutions of each item (fast_align trained on all items together). */
+export async function alignedSubstitutions(items: AlignedItem[]): Promise<AlignedSubstitution[][]> {
+  const inv = pronouns();
+  const refTok = items.map((it) => tokenize(it.reference));
+  const sysTok = items.map((it) => tokenize(it.system));
+  const src = refTok.map((t) => t.map((x) => x.text.toLowerCase()));
+  const tgt = sysTok.map((t) => t.map((x) => x.text.toLowerCase()));
+  const res = await alignBidirectional(src, tgt, { symmetrize: "grow-diag-final-and", exactTensionGradient: true });
+  return items.map((it, k) => {
+    const links = src[k]!.length && tgt[k]!.length ? res.symmetrized.get(k) : [];
+    const refSame = new Set<number>();
+    const sysSame = new Set<number>();
+    for (const [i, j] of links)
+      if (src[k]![i] === tgt[k]![j]) {
+        refSame.add(i);
+        sysSame.add(j);
+      }
+    const out: AlignedSubstitution[] = [];
+    const seen = new Set<number>();
+    for (const [i, j] of links) {
+      const rw = src[k]![i]!;
+      const sw = tgt[k]![j]!;
+      if (rw === sw || refSame.has(i) || sysSame.has(j) || !inv.has(rw) || !inv.has(sw) || seen.has(i)) continue;
+      seen.add(i); // one substitution per reference pronoun (its first link)
+      const t = refTok[k]![i]!;
+      const original = it.reference.slice(t.start, t.end);
+      out.push({
+        offsets: [t.start, t.end],
+        refPronoun: rw,
+        sysPronoun: sw,
+        substituted: it.reference.slice(0, t.start) + substituteCase(it.reference, t.start, original, sw) + it.reference.slice(t.end),
+      });
+    }
+    return out;
+  });
+}
+
+export interface AlignedResult extends SideComparison {
+  /** The scored reference side (for segment results). */
+  refSide: ScoredSide;
+}
+
+/** Per item: the mean over its substitutions of score(R') - score(R) at the substituted pronoun. */
+export async function referenceAlignedCompare(scorer: PronounScorer, items: AlignedItem[], opts: { batchSize?: number; onBatch?: (done: number) => void } = {}): Promise<AlignedResult[]> {
+  const subs = await alignedSubstitutions(items);
+  const prepared = items.map((it) => scorer.prepare({ context: it.context, sentence: it.reference }));
+  const where: Array<[number, number]> = [];
+  items.forEach((it, k) =>
+    subs[k]!.forEach((s, q) => {
+      prepared.push(scorer.prepare({ context: it.context, sentence: s.substituted }));
+      where.push([k, q]);
+    }),
+  );
+  const scored = await scorer.scorePrepared(prepared, opts);
+  const decisions: PronounDecision[][] = items.map(() => []);
+  where.forEach(([k], w) => {
+    for (const d of compareSides(scored[k]!, scored[items.length + w]!, "pronoun").decisions) decisions[k]!.push(d);
+  });
+  return items.map((_, k) => {
+    const ds = decisions[k]!;
+    return { value: ds.length ? ds.reduce((s, d) => s + d.diff, 0) / ds.length : null, decisions: ds, refSide: scored[k]! };
+  });
+}
