@@ -53,3 +53,19 @@ describe("noun lexicons (npm packages)", () => {
     expect(lampe.feats.Gender).toBe("Fem");
   });
 });
+
+describe("verb after an object clitic in a verb-less line", () => {
+  const tag = (lang: string, s: string) => loadDefaultMorph(lang).annotate(s).tokens.map((t) => `${t.text}/${t.upos}`).join(" ");
+
+  it("re-reads the word after a clitic as a verb when the line has none", () => {
+    expect(tag("es", "No lo tengo.")).toBe("No/ADV lo/PRON tengo/VERB ./PUNCT");
+    expect(tag("it", "Non lo so.")).toBe("Non/ADV lo/PRON so/VERB ./PUNCT");
+    expect(tag("fr", "Je le sais.")).toBe("Je/PRON le/PRON sais/VERB ./PUNCT");
+  });
+
+  it("leaves article + noun alone", () => {
+    expect(tag("es", "La casa.")).toBe("La/DET casa/NOUN ./PUNCT");
+    expect(tag("it", "La casa.")).toBe("La/DET casa/NOUN ./PUNCT");
+    expect(tag("fr", "La maison.")).toBe("La/DET maison/NOUN ./PUNCT");
+  });
+});

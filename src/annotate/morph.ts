@@ -18,6 +18,17 @@ import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
+/** Object clitic pronouns, which are followed by a finite verb (see MorphTagger.verbAfterClitic). */
+const OBJECT_CLITICS: Record<string, ReadonlySet<string>> = {
+  es: new Set(["me", "te", "se", "nos", "os", "lo", "la", "le", "los", "las", "les"]),
+  it: new Set(["mi", "ti", "ci", "vi", "si", "lo", "la", "li", "le", "gli", "ne", "me", "te", "glielo", "gliela"]),
+  fr: new Set(["me", "te", "se", "le", "la", "les", "lui", "leur", "y", "en", "m'", "t'", "s'", "l'"]),
+  pt: new Set(["me", "te", "se", "o", "a", "os", "as", "lhe", "lhes", "nos", "vos"]),
+};
+
+/** Words after which an article homograph (le, la, lo, o, a) is the object clitic: negations, French subject pronouns. */
+const BEFORE_CLITIC: ReadonlySet<string> = new Set(["no", "non", "não", "ne", "n'", "nao", "je", "j'", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles"]);
+
 /** Languages whose object clitics are homographs of articles (see MorphTagger.redecideClitics). */
 const CLITIC_LANGS = new Set(["es", "it", "pt", "fr"]);
 
@@ -52,6 +63,8 @@ export class MorphTagger implements MorphAnnotator {
   private readonly allowed = new Map<string, number[]>();
   /** Noun lexicon correcting the Gender (German also Number, Case) of tokens tagged NOUN. */
   nouns: NounLexicon | undefined;
+  /** Re-read "article + noun" as "clitic + verb" in verb-less lines (see redecideClitics). */
+  cliticVerb = process.env.PRONEVAL_CLITIC_VERB !== "0";
 
   constructor(readonly model: MorphModel) {
     if (model.format !== MORPH_FORMAT) throw new InputError(`not a ${MORPH_FORMAT} model (format '${model.format}')`);
@@ -100,6 +113,7 @@ export class MorphTagger implements MorphAnnotator {
   tagWords(words: readonly string[]): Tagged[] {
     const lower = words.map((w) => w.toLowerCase());
     const labels = this.tagger.tag(words, (i) => this.allowed.get(lower[i]!));
+    this.verbAfterClitic(words, lower, labels);
     this.redecideClitics(words, lower, labels);
     const tenses = this.tense?.tag(words, labels);
     return labels.map((label, i) => {
@@ -130,10 +144,46 @@ export class MorphTagger implements MorphAnnotator {
       if (!pron) continue;
       // The tagger's own reading of the next word decides (even after a DET tag it often sees the verb).
       const next = upos(labels[i + 1]!);
-      if (next !== "VERB" && next !== "AUX") continue;
-      const forced = this.tagger.tag(words, (k) => (k === i ? pron : this.allowed.get(lower[k]!)));
-      labels[i] = forced[i]!;
+      if (next === "VERB" || next === "AUX") {
+        const forced = this.tagger.tag(words, (k) => (k === i ? pron : this.allowed.get(lower[k]!)));
+        labels[i] = forced[i]!;
+        continue;
+      }
     }
+  }
+
+  /**
+   * Short subtitle lines ("No lo tengo.", "¿Lo sabes?", "Je le sais.") often come out with no verb at
+   * all: the treebanks (news, mostly third person) rarely show first/second person verbs, so "tengo"
+   * gets NOUN, "sabes" ADJ. In a line with no VERB/AUX, a word tagged NOUN/ADJ/PROPN right after a
+   * token tagged as an object clitic pronoun is re-tagged with its label restricted to VERB readings.
+   * Measured on UD test and CTXPRO recall in docs/annotate.md ("verb after clitic").
+   */
+  private verbAfterClitic(words: readonly string[], lower: readonly string[], labels: string[]): void {
+    const clitics = OBJECT_CLITICS[this.lang];
+    if (!clitics || !this.cliticVerb) return;
+    const upos = (l: string) => l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|"));
+    if (labels.some((l) => upos(l) === "VERB" || upos(l) === "AUX")) return;
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (!clitics.has(lower[i]!)) continue;
+      // The tagger's or the table's pronoun reading, or an article homograph after a negation or subject.
+      const analyses = this.table.get(lower[i]!);
+      const pron = upos(labels[i]!) === "PRON" || (analyses !== undefined && analyses.every((a) => a.upos === "PRON"));
+      if (!pron && !(i > 0 && BEFORE_CLITIC.has(lower[i - 1]!))) continue;
+      const next = upos(labels[i + 1]!);
+      if (next !== "NOUN" && next !== "ADJ" && next !== "PROPN") continue;
+      const verbIds = this.verbLabels();
+      const keep = labels.map((l) => this.tagger.labels.indexOf(l));
+      const forced = this.tagger.tag(words, (k) => (k === i + 1 ? verbIds : k < i + 1 ? [keep[k]!] : this.allowed.get(lower[k]!)));
+      for (let k = i + 1; k < labels.length; k++) labels[k] = forced[k]!;
+      return;
+    }
+  }
+
+  private verbIds: number[] | undefined;
+  private verbLabels(): number[] {
+    this.verbIds ??= this.tagger.labels.map((l, i) => (l === "VERB" || l.startsWith("VERB|") ? i : -1)).filter((i) => i >= 0);
+    return this.verbIds;
   }
 
   /** Label indices of the PRON analyses of a form that the table lists as both DET and PRON. */
