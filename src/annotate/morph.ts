@@ -62,7 +62,28 @@ export class MorphTagger implements MorphAnnotator {
   /** lowercase closed-class form -> label indices of its analyses present in the label set. */
   private readonly allowed = new Map<string, number[]>();
   /** Noun lexicon correcting the Gender (German also Number, Case) of tokens tagged NOUN. */
-  nouns: NounLexicon | undefined;
+  private nounLexicon: NounLexicon | undefined;
+  /** Loads the lexicon on first use (German: 0.8 s, 100 MB; see loadNouns). */
+  private nounLoader: (() => NounLexicon | undefined) | undefined;
+  get nouns(): NounLexicon | undefined {
+    if (this.nounLoader) {
+      this.nounLexicon = this.nounLoader();
+      this.nounLoader = undefined;
+    }
+    return this.nounLexicon;
+  }
+  set nouns(lex: NounLexicon | undefined) {
+    this.nounLexicon = lex;
+    this.nounLoader = undefined;
+  }
+  /** Sets a lexicon to load on first use. */
+  lazyNouns(load: () => NounLexicon | undefined): void {
+    this.nounLoader = load;
+  }
+  /** Loads a pending lexicon now (identify calls it while the aligner trains). */
+  loadNouns(): void {
+    void this.nouns;
+  }
   /** Re-read "article + noun" as "clitic + verb" in verb-less lines (see redecideClitics). */
   cliticVerb = process.env.PRONEVAL_CLITIC_VERB !== "0";
 
@@ -123,7 +144,7 @@ export class MorphTagger implements MorphAnnotator {
       if (a) return { upos: a.upos, feats: { ...a.feats }, lemma: this.tableLemma(words[i]!, a) };
       if (tenses?.[i] !== undefined) feats.Tense = tenses[i]!;
       const lemma = this.lemmatizer.lemma(words[i]!, upos);
-      if (this.nouns && upos === "NOUN") return { upos, feats: applyNounLexicon(this.nouns, words[i]!, lemma, feats), lemma };
+      if (upos === "NOUN" && this.nouns) return { upos, feats: applyNounLexicon(this.nouns, words[i]!, lemma, feats), lemma };
       return { upos, feats, lemma };
     });
   }
@@ -355,6 +376,6 @@ export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opt
   const path = join(modelDir, `morph-${lang}.json.gz`);
   if (!existsSync(path)) throw new InputError(`no morphology model for '${lang}' at ${path} (train it with scripts/train-morph.ts)`);
   const tagger = new MorphTagger(loadMorphModel(path));
-  if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.nouns = nounLexicon(lang);
+  if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
   return tagger;
 }
