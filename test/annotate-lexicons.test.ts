@@ -69,3 +69,15 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(tag("fr", "La maison.")).toBe("La/DET maison/NOUN ./PUNCT");
   });
 });
+
+describe("verb after an article homograph, decided by the noun lexicon (fr, it)", () => {
+  const tag = (lang: string, s: string) => loadDefaultMorph(lang).annotate(s).tokens.map((t) => `${t.text}/${t.upos}`).join(" ");
+  it("a word the lexicon does not know as a noun is read as a verb, a known noun stays", () => {
+    expect(tag("it", "Lo voglio.")).toBe("Lo/PRON voglio/VERB ./PUNCT");
+    expect(tag("it", "Le case.")).toBe("Le/DET case/NOUN ./PUNCT");
+    expect(tag("fr", "Les maisons.")).toBe("Les/DET maisons/NOUN ./PUNCT");
+  });
+  it("Italian plurals are found through the plural index", () => {
+    expect(nounLexicon("it")!.lookup("case", "case")).toEqual({ gender: "Fem", number: "Plur" });
+  });
+});

@@ -62,7 +62,9 @@ function frenchLexicon(): NounLexicon {
   return {
     name: "french-words-gender-lefff",
     lookup(form, lemma) {
-      const g = own(lemma) ?? own(lemma.toLowerCase()) ?? own(form.toLowerCase());
+      const low = form.toLowerCase();
+      // Regular plurals (-s, -x) when our lemma is not in the list.
+      const g = own(lemma) ?? own(lemma.toLowerCase()) ?? own(low) ?? (/[sx]$/.test(low) ? own(low.slice(0, -1)) : undefined);
       return g ? { gender: GENDER[g] } : undefined;
     },
   };
@@ -71,14 +73,17 @@ function frenchLexicon(): NounLexicon {
 function italianLexicon(): NounLexicon {
   const words = require("italian-words-dict/dist/words.json") as Record<string, { G: string | null; P: string | null }>;
   const own = (k: string) => (Object.prototype.hasOwnProperty.call(words, k) ? words[k] : undefined);
+  // Plural form -> lemma, so that a plural is known even when our lemmatiser misses its lemma.
+  const plurals = new Map<string, string>();
+  for (const [lemma, e] of Object.entries(words)) if (e.P && !plurals.has(e.P)) plurals.set(e.P, lemma);
   return {
     name: "italian-words-dict",
     lookup(form, lemma) {
       const low = form.toLowerCase();
-      const e = own(lemma.toLowerCase()) ?? own(low);
+      const e = own(lemma.toLowerCase()) ?? own(low) ?? own(plurals.get(low) ?? "");
       if (!e || !e.G) return undefined;
       const out: NounAnalysis = { gender: GENDER[e.G] };
-      if (e.P === low && e.P !== lemma.toLowerCase()) out.number = "Plur";
+      if (e.P === low && own(low) !== e) out.number = "Plur";
       return out;
     },
   };

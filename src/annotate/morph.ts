@@ -190,9 +190,14 @@ export class MorphTagger implements MorphAnnotator {
       // The tagger's or the table's pronoun reading, or an article homograph after a negation or subject.
       const analyses = this.table.get(lower[i]!);
       const pron = upos(labels[i]!) === "PRON" || (analyses !== undefined && analyses.every((a) => a.upos === "PRON"));
-      if (!pron && !(i > 0 && BEFORE_CLITIC.has(lower[i - 1]!))) continue;
       const next = upos(labels[i + 1]!);
       if (next !== "NOUN" && next !== "ADJ" && next !== "PROPN") continue;
+      // Otherwise an article homograph ("Lo voglio." / "La casa."): a verb only if the noun lexicon
+      // (fr, it) does not know the next word as a noun.
+      if (!pron && !(i > 0 && BEFORE_CLITIC.has(lower[i - 1]!))) {
+        const lex = this.lang === "fr" || this.lang === "it" ? this.nouns : undefined;
+        if (!lex || lex.lookup(words[i + 1]!, lower[i + 1]!) !== undefined) continue;
+      }
       const verbIds = this.verbLabels();
       const keep = labels.map((l) => this.tagger.labels.indexOf(l));
       const forced = this.tagger.tag(words, (k) => (k === i + 1 ? verbIds : k < i + 1 ? [keep[k]!] : this.allowed.get(lower[k]!)));
