@@ -81,3 +81,15 @@ describe("verb after an article homograph, decided by the noun lexicon (fr, it)"
     expect(nounLexicon("it")!.lookup("case", "case")).toEqual({ gender: "Fem", number: "Plur" });
   });
 });
+
+describe("German Sie: object after a preposition or a nominative pronoun", () => {
+  const sieCase = (s: string) => loadDefaultMorph("de").annotate(s).tokens.find((t) => /^sie$/i.test(t.text))!.feats.Case;
+  it("reads Acc where the clause already has its subject or a preposition governs it", () => {
+    expect(sieCase("Ich bringe Sie hinaus.")).toBe("Acc");
+    expect(sieCase("Wir glauben an Sie.")).toBe("Acc");
+  });
+  it("keeps Nom as subject, also after a comma or a conjunction", () => {
+    expect(sieCase("Sie ist kaputt.")).toBe("Nom");
+    expect(sieCase("Ich weiß, dass Sie recht haben.")).toBe("Nom");
+  });
+});
