@@ -61,6 +61,13 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(tag("es", "No lo tengo.")).toBe("No/ADV lo/PRON tengo/VERB ./PUNCT");
     expect(tag("it", "Non lo so.")).toBe("Non/ADV lo/PRON so/VERB ./PUNCT");
     expect(tag("fr", "Je le sais.")).toBe("Je/PRON le/PRON sais/VERB ./PUNCT");
+    // an article homograph right after its subject noun
+    expect(tag("es", "El Señor los unirá.")).toBe("El/DET Señor/NOUN los/PRON unirá/VERB ./PUNCT");
+  });
+
+  it("tags the comitative pronouns (es contigo, pt convosco) as pronouns", () => {
+    expect(tag("es", "Quiero ir contigo.")).toContain("contigo/PRON");
+    expect(tag("pt", "Levem-me convosco.")).toContain("convosco/PRON");
   });
 
   it("leaves article + noun alone", () => {

@@ -218,14 +218,16 @@ export class MorphTagger implements MorphAnnotator {
     if (labels.some((l) => upos(l) === "VERB" || upos(l) === "AUX")) return;
     for (let i = 0; i + 1 < words.length; i++) {
       if (!clitics.has(lower[i]!)) continue;
-      // The tagger's or the table's pronoun reading, or an article homograph after a negation or subject.
+      // The tagger's or the table's pronoun reading, or an article homograph after a negation, subject pronoun or noun.
       const analyses = this.table.get(lower[i]!);
       const pron = upos(labels[i]!) === "PRON" || (analyses !== undefined && analyses.every((a) => a.upos === "PRON"));
       const next = upos(labels[i + 1]!);
       if (next !== "NOUN" && next !== "ADJ" && next !== "PROPN") continue;
       // Otherwise an article homograph ("Lo voglio." / "La casa."): a verb only if the noun lexicon
       // (fr, it) does not know the next word as a noun.
-      if (!pron && !(i > 0 && BEFORE_CLITIC.has(lower[i - 1]!))) {
+      // An article right after a noun or name (its subject: "El Señor los unirá.") is also the clitic.
+      const afterNoun = i > 0 && (upos(labels[i - 1]!) === "NOUN" || upos(labels[i - 1]!) === "PROPN");
+      if (!pron && !afterNoun && !(i > 0 && BEFORE_CLITIC.has(lower[i - 1]!))) {
         const lex = this.lang === "fr" || this.lang === "it" ? this.nouns : undefined;
         if (!lex || lex.lookup(words[i + 1]!, lower[i + 1]!) !== undefined) continue;
       }
