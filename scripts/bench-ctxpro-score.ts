@@ -50,10 +50,12 @@ function time<T>(label: string, fn: () => T, n = items.length): T {
 }
 
 const opts = (o: ScoreOptions) => o;
-const a = time("score, whole-word match", () => scoreSystem("ref", items, ref, opts({})));
-time("score, ctxpro substring match", () => scoreSystem("ref", items, ref, opts({ match: "ctxpro" })));
-time("score, --last-sentence", () => scoreSystem("ref", items, ref, opts({ lastSentence: true })));
-const b = scoreSystem("src", items, src);
+const a = time("score, --whole, whole-word match", () => scoreSystem("ref", items, ref, opts({ mode: "whole" })));
+time("score, --whole --match ctxpro", () => scoreSystem("ref", items, ref, opts({ mode: "whole", match: "ctxpro" })));
+time("score, --last-sentence", () => scoreSystem("ref", items, ref, opts({ mode: "last-sentence" })));
+time("score, default (last k sentences)", () => scoreSystem("ref", items, ref, opts({})));
+time("score, --compat ctxpro", () => scoreSystem("ref", items, ref, opts({ mode: "compat-ctxpro" })));
+const b = scoreSystem("src", items, src, { mode: "whole" });
 time("paired bootstrap, 2 systems, 1000 samples", () => pairedBootstrap([a, b], 1000, 12345));
 console.log(`accuracy: ref ${a.accuracy.toFixed(1)}%, src ${b.accuracy.toFixed(1)}%`);
 console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB`);

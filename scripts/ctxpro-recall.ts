@@ -27,9 +27,11 @@ const program = new Command()
   .option("--seed <n>", "subsample seed", "13")
   .option("--out <dir>", "where to write mini-documents, our items and the summary", "ctxpro-recall")
   .option("--gender-sample <n>", "also write n random gender items we extract in fr/es/it, for hand-checking", "0")
+  .option("--inflection <mode>", "inflection rule: 'paper' (default, as identify) or 'ctxpro' (the released code, which made the dev sets)", "paper")
   .option("--align-sample <n>", "also write n random segment pairs with the links of their English pronouns, for hand-checking", "0")
   .parse();
-const o = program.opts<{ data: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string }>();
+const o = program.opts<{ data: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro" }>();
+if (o.inflection !== "paper" && o.inflection !== "ctxpro") throw new Error(`--inflection must be 'paper' or 'ctxpro', got '${o.inflection}'`);
 const maxPerSet = Number(o.maxPerSet);
 
 interface SetInfo {
@@ -105,7 +107,7 @@ for (const lang of o.langs.split(",")) {
     .filter((s) => s.lang === lang && phenomena.has(s.phenomenon))
     .map((s) => loadRuleSet(s.name, lang));
   const ann = await defaultAnnotators(lang, { english, alignCorpus: [extraFile] });
-  const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false });
+  const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection });
   const secs = (performance.now() - t0) / 1000;
   process.stderr.write(`${lang}: ${stats.pairs} pairs in ${stats.docs} mini-documents, ${secs.toFixed(0)} s\n`);
   const ag = ann.aligner.agreement!;

@@ -117,13 +117,15 @@ for (const lang of o.langs.split(",")) {
     const file = join(hypDir, `${name}.txt`);
     writeFileSync(file, hyps.join("\n") + "\n");
     const perPhen: Record<string, string> = {};
+    // WMT24 systems translated each paragraph on its own: there is no context to drop, and a system
+    // that splits a sentence in two must not lose the first half, so the whole output is scored.
     for (const ph of SCORED) {
       const idx = items.map((x, k) => (x.phenomenon === ph ? k : -1)).filter((k) => k >= 0);
       if (!idx.length) continue;
-      const s = scoreSystem(name, idx.map((k) => items[k]!), idx.map((k) => hyps[k]!), { lang, match: "word", allowEmpty: true });
+      const s = scoreSystem(name, idx.map((k) => items[k]!), idx.map((k) => hyps[k]!), { lang, mode: "whole", match: "word", allowEmpty: true });
       perPhen[ph] = `${s.accuracy.toFixed(1)} (${s.correct}/${s.total})`;
     }
-    entries.push({ name, file, acc: scoreSystem(name, items, hyps, { lang, allowEmpty: true }).accuracy, perPhen });
+    entries.push({ name, file, acc: scoreSystem(name, items, hyps, { lang, mode: "whole", allowEmpty: true }).accuracy, perPhen });
   };
   for (const f of systems) addSystem(f.replace(/\.txt$/, ""), readLines(join(sysDir, f)));
   if (existsSync(join(w24, "references", `${pair}.refB.txt`))) addSystem("refB-human", readLines(join(w24, "references", `${pair}.refB.txt`)));

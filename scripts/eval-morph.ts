@@ -27,7 +27,9 @@ function main(): void {
   const rows: string[] = [];
   for (const lang of langs) {
     if (!isSupportedLang(lang)) throw new Error(`unsupported language ${lang}`);
-    const m = loadDefaultMorph(lang, models);
+    // --lexicon off|on|default: noun lexicons (src/annotate/lexicons.ts) off, forced on, or as shipped.
+    const lx = arg("lexicon", "default");
+    const m = loadDefaultMorph(lang, models, lx === "default" ? {} : { lexicon: lx === "on" });
     const dir = join(data, "ud", TREEBANKS[lang]);
     const testFile = readdirSync(dir).find((f) => /-ud-test\.conllu(\.gz)?$/.test(f))!;
     const sents = readConllu(join(dir, testFile));

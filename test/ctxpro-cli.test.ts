@@ -7,6 +7,7 @@ import { registerCtxpro } from "../src/cli/ctxpro.js";
 import { PrecomputedAnnotations, parseAnnotatedDocs } from "../src/ctxpro/annotations.js";
 import { readTsvDocs } from "../src/ctxpro/identify.js";
 import { runCli } from "./cli-helper.js";
+import { VERSION } from "../src/version.js";
 
 function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   return runCli(registerCtxpro, "ctxpro", args);
@@ -153,7 +154,10 @@ describe("ctxpro extract and score", () => {
     const hyp = join(dir, "ctx.txt");
     writeFileSync(hyp, "Ich habe eine Lampe gekauft. Sie ist kaputt.\n");
     r = await run("score", "-e", join(sp, "gender.en-de.test.json.gz"), "-t", hyp, "--last-sentence");
-    expect(r.out).toBe("100.0\n");
+    expect(r.out).toContain(`${hyp}\t1\t1\t100.0\n`);
+    // the default drops exactly the context (the segment has one sentence)
+    r = await run("score", "-e", join(sp, "gender.en-de.test.json.gz"), "-t", hyp);
+    expect(r.out).toContain(`${hyp}\t1\t1\t100.0\n`);
   });
 
   it("extract with a TSV that does not match writes nothing", async () => {
@@ -174,7 +178,10 @@ describe("ctxpro extract and score", () => {
     writeFileSync(good, "Sie ist kaputt.\n");
     writeFileSync(bad, "Es ist kaputt.\n");
     let r = await run("score", "-e", set, "-t", good);
-    expect(r.out).toBe("100.0\n");
+    expect(r.out).toBe(
+      `# ctxpro score: ${set}, 1 items; accuracy in % of items\n# signature: mode:last-k|split:proneval-moses.de|match:word|sep:none|proneval:${VERSION}\n` +
+        `system\tcorrect\ttotal\taccuracy (%)\n${good}\t1\t1\t100.0\n`,
+    );
     r = await run("score", "-e", set, "-t", good, "--complete");
     expect(r.out).toContain("NOM.FEM.SING (sie)\t1\t1\t100.0%");
     r = await run("score", "-e", set, "-t", bad, good, "--json", "--bootstrap", "50");

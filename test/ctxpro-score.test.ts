@@ -65,10 +65,10 @@ describe("whole-word matching", () => {
 });
 
 const items: CtxproItem[] = [
-  { expected: "du", rule: "NOM.INFORM.SING" },
-  { expected: "Sie", rule: "NOM.FORM+PLUR" },
-  { expected: "du", rule: "NOM.INFORM.SING" },
-  { expected: "la nôtre", rule: "GEN.FEM.SING.1P" },
+  { expected: "du", rule: "NOM.INFORM.SING", "ref segment": "Kannst du?" },
+  { expected: "Sie", rule: "NOM.FORM+PLUR", "ref segment": "Können Sie?" },
+  { expected: "du", rule: "NOM.INFORM.SING", "ref segment": "Kannst du?" },
+  { expected: "la nôtre", rule: "GEN.FEM.SING.1P", "ref segment": "C'est la nôtre." },
 ];
 
 describe("scoring", () => {
@@ -100,7 +100,7 @@ describe("scoring", () => {
 describe("paired bootstrap", () => {
   const rand = mulberry32(7);
   const n = 400;
-  const many: CtxproItem[] = Array.from({ length: n }, () => ({ expected: "du", rule: "R" }));
+  const many: CtxproItem[] = Array.from({ length: n }, () => ({ expected: "du", rule: "R", "ref segment": "du" }));
   const good = many.map(() => (rand() < 0.8 ? "du" : "Sie"));
   const bad = many.map(() => (rand() < 0.5 ? "du" : "Sie"));
   const a = scoreSystem("a", many, bad);

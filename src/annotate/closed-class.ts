@@ -94,6 +94,8 @@ mí: PRON yo c=Acc n=Sing p=1 t=Prs
 tú: PRON tú c=Nom n=Sing p=2 t=Prs
 te: PRON tú c=Acc+Dat n=Sing p=2 t=Prs
 ti: PRON tú c=Acc n=Sing p=2 t=Prs
+conmigo: PRON yo c=Acc n=Sing p=1 t=Prs
+contigo: PRON tú c=Acc n=Sing p=2 t=Prs
 usted: PRON usted n=Sing p=2 t=Prs
 ustedes: PRON usted n=Plur p=2 t=Prs
 él: PRON él c=Acc+Nom g=Masc n=Sing p=3 t=Prs
@@ -219,6 +221,10 @@ mim: PRON eu n=Sing p=1 t=Prs
 tu: PRON tu c=Nom n=Sing p=2 t=Prs
 te: PRON tu c=Acc,Dat n=Sing p=2 t=Prs
 ti: PRON tu n=Sing p=2 t=Prs
+comigo: PRON eu n=Sing p=1 t=Prs
+contigo: PRON tu n=Sing p=2 t=Prs
+connosco,conosco: PRON nós n=Plur p=1 t=Prs
+convosco: PRON vós n=Plur p=2 t=Prs
 você: PRON você c=Nom n=Sing p=3 t=Prs
 vocês: PRON você c=Nom n=Plur p=3 t=Prs
 ele: PRON ele c=Nom g=Masc n=Sing p=3 t=Prs

@@ -10,7 +10,7 @@ import { PrecomputedAnnotations } from "../ctxpro/annotations.js";
 import { identifyFiles, readTsvDocs, writeIdentified, type Annotators } from "../ctxpro/identify.js";
 import { readEvalSet } from "../ctxpro/items.js";
 import { buildInputs, splitItems } from "../ctxpro/extract.js";
-import { formatReport, scoreFiles } from "../ctxpro/score.js";
+import { COMPAT_NAMES, formatReport, scoreFiles, type ScoreMode } from "../ctxpro/score.js";
 
 function emit(text: string, output?: string): void {
   // '-' is stdout; a FIFO or device is written through by writeFileAtomic.
@@ -203,7 +203,9 @@ export function registerCtxpro(program: Command): void {
     .option("-l, --lang <lang>", "language of the translations, for the sentence segmenter (default: from the set's file name)")
     .option("--complete", "per-rule breakdown (TSV)")
     .option("--json", "JSON report")
-    .option("--last-sentence", "score only the last sentence of each translation (systems that translated with context)")
+    .option("--last-sentence", "score only the last sentence of each translation (default: the last k sentences, k = sentences of the item's reference segment)")
+    .option("--whole", "score the whole translation (no sentence splitting)")
+    .option("--compat <name>", `reproduce another scorer exactly: ${COMPAT_NAMES.join(", ")} (CTXPRO's score.py: last sentence by sentence_splitter, punctuation-stripped substring match)`)
     .option("--separator <s>", "score only the text after the last occurrence of this separator (e.g. '<eos>')")
     .option("--match <mode>", "'word' (whole words, Unicode punctuation) or 'ctxpro' (the original substring test)", "word")
     .option("--allow-empty", "score empty translations as wrong instead of failing")
@@ -213,10 +215,21 @@ export function registerCtxpro(program: Command): void {
     .action(
       action((o: {
         evalSet: string; translations: string[]; lang?: string; complete?: boolean; json?: boolean; lastSentence?: boolean;
-        separator?: string; match: string; allowEmpty?: boolean; bootstrap?: string; seed: string; output?: string;
-      }) => {
+        whole?: boolean; compat?: string; separator?: string; match: string; allowEmpty?: boolean; bootstrap?: string; seed: string; output?: string;
+      }, cmd: Command) => {
         if (o.output) checkOutputFile(o.output);
         if (o.match !== "word" && o.match !== "ctxpro") throw new InputError(`--match must be 'word' or 'ctxpro', got '${o.match}'`);
+        if (o.compat !== undefined && !(COMPAT_NAMES as readonly string[]).includes(o.compat.toLowerCase())) {
+          throw new InputError(`unknown --compat '${o.compat}'; valid: ${COMPAT_NAMES.join(", ")}`);
+        }
+        if (o.lastSentence && o.whole) throw new InputError("--last-sentence and --whole exclude each other");
+        if (o.compat !== undefined) {
+          // The released scorer has no such choices: refuse them rather than silently ignoring them.
+          const fixed = [o.lastSentence && "--last-sentence", o.whole && "--whole", o.separator !== undefined && "--separator",
+            cmd.getOptionValueSource("match") === "cli" && "--match"].filter(Boolean);
+          if (fixed.length) throw new InputError(`--compat ${o.compat} fixes how translations are split and matched; drop ${fixed.join(", ")}`);
+        }
+        const mode: ScoreMode = o.compat !== undefined ? "compat-ctxpro" : o.lastSentence ? "last-sentence" : o.whole ? "whole" : "last-k";
         const guessed = langFromSetName(o.evalSet);
         const lang = o.lang
           ? o.lang.toLowerCase() === "en" ? "en" : checkLang(o.lang)
@@ -227,7 +240,7 @@ export function registerCtxpro(program: Command): void {
           o.evalSet,
           items,
           o.translations,
-          { lastSentence: o.lastSentence, separator: o.separator, lang, match: o.match, allowEmpty: o.allowEmpty },
+          { mode, separator: o.separator, lang, match: o.match as "word" | "ctxpro", allowEmpty: o.allowEmpty },
           { samples, seed: intOption("--seed", o.seed, 0) },
         );
         emit(o.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report, !!o.complete), o.output);

@@ -28,6 +28,8 @@ export interface CorpusAlignerOptions {
   iterations?: number;
   /** Worker threads for the two directions (default: up to 2). */
   threads?: number;
+  /** Runs on the main thread while the workers train (loading the noun lexicon there costs no wall time). */
+  whileTraining?: () => void;
 }
 
 /**
@@ -70,7 +72,9 @@ export class CorpusAligner implements WordAligner {
     const corpus = this.builder.finish(true);
     this.builder = undefined;
     if (corpus.size === 0) throw new InputError("no sentence pair with text on both sides to train the word aligner on");
-    const r = await alignBidirectionalEncoded(corpus, { iterations: this.opts.iterations, threads: this.opts.threads });
+    const training = alignBidirectionalEncoded(corpus, { iterations: this.opts.iterations, threads: this.opts.threads });
+    this.opts.whileTraining?.();
+    const r = await training;
     this.models = { fwd: r.forwardModel, rev: r.reverseModel };
     this.agreement = agreementOf(r.forward, r.reverse);
   }
@@ -148,7 +152,13 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
     en: (s: string) => en.tokenize(s).map((t) => t.text),
     tgt: (s: string) => tgt.tokenize(s).map((t) => t.text),
   };
-  const aligner = new CorpusAligner(opts);
+  const aligner = new CorpusAligner({
+    ...opts,
+    whileTraining: () => {
+      opts.whileTraining?.();
+      tgt.loadNouns();
+    },
+  });
   for (const file of opts.alignCorpus ?? []) {
     const n = await readAlignCorpus(file, tokenize, aligner);
     opts.onCorpus?.(file, n);

@@ -5,7 +5,9 @@
  */
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
-import { lastSentence } from "../text/sentences.js";
+import { lastSentence, splitSentences } from "../text/sentences.js";
+import { lastSentenceCtxpro, pyStrip } from "../text/sentence-splitter.js";
+import { VERSION } from "../version.js";
 import type { CtxproItem } from "./items.js";
 
 interface Word {
@@ -70,8 +72,24 @@ export function ctxproPasses(translation: string, expected: string): boolean {
   return ` ${stripped} `.includes(` ${expected.toLowerCase()} `);
 }
 
+/**
+ * What part of each translation is scored:
+ * - "last-k" (default): the last k sentences, k = the number of sentences of the item's own target
+ *   segment (`ref segment`), so a sentence-level output is scored whole and a context-level output
+ *   loses exactly its context sentences;
+ * - "last-sentence": the last sentence only;
+ * - "whole": all of it;
+ * - "compat-ctxpro": CTXPRO's released scorer (score.py): last sentence by the sentence_splitter
+ *   algorithm, then its punctuation-stripped substring test (`match` and `separator` do not apply).
+ */
+export type ScoreMode = "last-k" | "last-sentence" | "whole" | "compat-ctxpro";
+
+/** Names accepted by `--compat`. */
+export const COMPAT_NAMES = ["ctxpro"] as const;
+
 export interface ScoreOptions {
-  /** Keep only the last sentence of each hypothesis (context-translated output). */
+  mode?: ScoreMode;
+  /** Keep only the last sentence of each hypothesis; the same as mode "last-sentence" (kept for `suite`). */
   lastSentence?: boolean;
   /** Keep only the text after the last occurrence of this separator (e.g. "<eos>"). */
   separator?: string;
@@ -81,17 +99,56 @@ export interface ScoreOptions {
   match?: "word" | "ctxpro";
   /** Score empty hypotheses as wrong instead of refusing them. */
   allowEmpty?: boolean;
+  /** The evaluation set's file, for error messages. */
+  evalSet?: string;
 }
 
-/** The part of a hypothesis that translates the segment itself. */
-export function segmentPart(hyp: string, opts: ScoreOptions): string {
+/** The mode that `opts` asks for. */
+export function scoreMode(opts: ScoreOptions): ScoreMode {
+  return opts.mode ?? (opts.lastSentence ? "last-sentence" : "last-k");
+}
+
+/** The part of a hypothesis that translates the segment itself; `k` keeps its last k sentences. */
+export function segmentPart(hyp: string, opts: ScoreOptions, k?: number): string {
   let h = hyp;
   if (opts.separator) {
     const at = h.lastIndexOf(opts.separator);
     if (at >= 0) h = h.slice(at + opts.separator.length);
   }
-  if (opts.lastSentence) h = lastSentence(h, opts.lang ?? "en");
+  if (opts.lastSentence || opts.mode === "last-sentence") h = lastSentence(h, opts.lang ?? "en");
+  else if (k !== undefined && opts.mode !== "whole") {
+    const s = splitSentences(h, opts.lang ?? "en");
+    if (s.length > k) h = s.slice(s.length - k).join(" ");
+  }
   return h.trim();
+}
+
+/**
+ * k per item: the number of sentences of its `ref segment` (at least 1). An item without one cannot
+ * say how much of a translation is its own: an error naming the item, unless another mode is chosen.
+ */
+export function targetSentenceCounts(items: CtxproItem[], lang: string, evalSet?: string): Int32Array {
+  const ks = new Int32Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const ref = items[i]["ref segment"];
+    if (typeof ref !== "string" || ref.trim() === "") {
+      throw new InputError(
+        `item ${i + 1}: no "ref segment", needed to count the sentences of the segment (the default scores the last k sentences); ` +
+          "pass --last-sentence, --whole or --compat ctxpro to score without it",
+        evalSet,
+      );
+    }
+    ks[i] = Math.max(1, splitSentences(ref, lang).length);
+  }
+  return ks;
+}
+
+/** A one-line description of how a score was computed, printed with every report. */
+export function scoreSignature(opts: ScoreOptions): string {
+  const mode = scoreMode(opts);
+  const lang = opts.lang ?? "en";
+  if (mode === "compat-ctxpro") return `mode:compat-ctxpro|split:sentence_splitter-1.4-port.${lang}|match:ctxpro|proneval:${VERSION}`;
+  return `mode:${mode}|split:${mode === "whole" ? "none" : `proneval-moses.${lang}`}|match:${opts.match ?? "word"}|sep:${opts.separator === undefined ? "none" : JSON.stringify(opts.separator)}|proneval:${VERSION}`;
 }
 
 export interface RuleScore {
@@ -131,6 +188,9 @@ export function scoreSystem(name: string, items: CtxproItem[], hyps: string[], o
   const hits = new Uint8Array(items.length);
   const byRule = new Map<string, RuleScore>();
   const forms = new Map<string, ExpectedForm>();
+  const mode = scoreMode(opts);
+  const lang = opts.lang ?? "en";
+  const ks = mode === "last-k" ? targetSentenceCounts(items, lang, opts.evalSet) : undefined;
   const ctxpro = opts.match === "ctxpro";
   let correct = 0;
   for (let i = 0; i < items.length; i++) {
@@ -141,16 +201,21 @@ export function scoreSystem(name: string, items: CtxproItem[], hyps: string[], o
       r = { rule, form: expected, correct: 0, total: 0, accuracy: 0 };
       byRule.set(rule, r);
     }
-    const text = segmentPart(hyps[i], opts);
     let ok: boolean;
-    if (ctxpro) ok = ctxproPasses(text, expected);
-    else {
-      let f = forms.get(expected);
-      if (!f) {
-        f = new ExpectedForm(expected);
-        forms.set(expected, f);
+    if (mode === "compat-ctxpro") {
+      // score.py: line.strip(), translation.strip(), get_last, passes_test.
+      ok = ctxproPasses(lastSentenceCtxpro(pyStrip(hyps[i]), lang), expected);
+    } else {
+      const text = segmentPart(hyps[i], opts, ks?.[i]);
+      if (ctxpro) ok = ctxproPasses(text, expected);
+      else {
+        let f = forms.get(expected);
+        if (!f) {
+          f = new ExpectedForm(expected);
+          forms.set(expected, f);
+        }
+        ok = f.foundIn(words(text), text);
       }
-      ok = f.foundIn(words(text), text);
     }
     r.total++;
     if (ok) {
@@ -259,7 +324,9 @@ export function pairedBootstrap(systems: SystemScore[], samples = 1000, seed = 1
 export interface ScoreReport {
   evalSet: string;
   items: number;
-  options: { lastSentence: boolean; separator: string | null; lang: string; match: string };
+  options: { mode: ScoreMode; lastSentence: boolean; separator: string | null; lang: string; match: string };
+  /** How the score was computed (mode, segmenter, matching, version): quote it with the number. */
+  signature: string;
   systems: Array<Omit<SystemScore, "hits">>;
   bootstrap?: BootstrapResult;
 }
@@ -277,17 +344,20 @@ export function scoreFiles(
   const systems = hypFiles.map((f) => {
     const hyps = readLines(f);
     checkHypotheses(hyps, items.length, f, setName, opts.allowEmpty);
-    return scoreSystem(f, items, hyps, opts);
+    return scoreSystem(f, items, hyps, { ...opts, evalSet: opts.evalSet ?? setName });
   });
+  const mode = scoreMode(opts);
   const report: ScoreReport = {
     evalSet: setName,
     items: items.length,
     options: {
-      lastSentence: !!opts.lastSentence,
-      separator: opts.separator ?? null,
+      mode,
+      lastSentence: mode === "last-sentence",
+      separator: mode === "compat-ctxpro" ? null : opts.separator ?? null,
       lang: opts.lang ?? "en",
-      match: opts.match ?? "word",
+      match: mode === "compat-ctxpro" ? "ctxpro" : opts.match ?? "word",
     },
+    signature: scoreSignature(opts),
     systems: systems.map(({ hits: _hits, ...rest }) => rest),
   };
   if (bootstrap && bootstrap.samples > 0) report.bootstrap = pairedBootstrap(systems, bootstrap.samples, bootstrap.seed);
@@ -296,23 +366,27 @@ export function scoreFiles(
 
 const pct = (x: number) => x.toFixed(1);
 
-/** Text report: CTXPRO's layouts (accuracy alone, or --complete TSV per rule) plus bootstrap lines. */
+/**
+ * Text report: a header (set, items, signature), then per system "correct total accuracy (%)", or with
+ * `complete` CTXPRO's per-rule TSV; then the bootstrap lines. Lines starting with "#" are comments.
+ */
 export function formatReport(r: ScoreReport, complete: boolean): string {
-  const lines: string[] = [];
+  const lines: string[] = [`# ctxpro score: ${r.evalSet}, ${r.items} items; accuracy in % of items`, `# signature: ${r.signature}`];
   const multi = r.systems.length > 1;
+  if (!complete) lines.push("system\tcorrect\ttotal\taccuracy (%)");
   for (const s of r.systems) {
     if (complete) {
       if (multi) lines.push(`# ${s.name}`);
-      lines.push("rule (expected)\tcorrect\ttotal\taccuracy");
+      lines.push("rule (expected)\tcorrect\ttotal\taccuracy (%)");
       for (const x of s.perRule) lines.push(`${x.rule} (${x.form})\t${x.correct}\t${x.total}\t${pct(x.accuracy)}%`);
       lines.push(`total\t${s.correct}\t${s.total}\t${pct(s.accuracy)}`);
     } else {
-      lines.push(multi || r.bootstrap ? `${s.name}\t${pct(s.accuracy)}` : pct(s.accuracy));
+      lines.push(`${s.name}\t${s.correct}\t${s.total}\t${pct(s.accuracy)}`);
     }
   }
   if (r.bootstrap) {
     const b = r.bootstrap;
-    lines.push(`# paired bootstrap: ${b.samples} samples, seed ${b.seed}; 95% intervals`);
+    lines.push(`# paired bootstrap: ${b.samples} samples, seed ${b.seed}; accuracy (%) with 95% interval; delta in percentage points`);
     for (const s of b.systems) lines.push(`${s.name}\t${pct(s.accuracy)}\t[${pct(s.ci[0])}, ${pct(s.ci[1])}]`);
     for (const c of b.comparisons) {
       lines.push(`${c.system} vs ${c.baseline}\tdelta ${c.delta >= 0 ? "+" : ""}${pct(c.delta)}\t[${pct(c.ci[0])}, ${pct(c.ci[1])}]\tp = ${c.p.toFixed(4)}`);

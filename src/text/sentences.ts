@@ -10,9 +10,9 @@
  * versions of the Moses lists.
  */
 
-const COMMON_NONBREAKING = ["Dr", "Prof", "St", "vs", "etc", "Nr", "No", "Art", "pp", "ca", "cf", "approx"];
+export const COMMON_NONBREAKING = ["Dr", "Prof", "St", "vs", "etc", "Nr", "No", "Art", "pp", "ca", "cf", "approx"];
 
-const NONBREAKING: Record<string, string[]> = {
+export const NONBREAKING: Record<string, string[]> = {
   en: [
     "Mr", "Mrs", "Ms", "Messrs", "Mme", "Mlle", "Jr", "Sr", "Mt", "Ft", "Rev", "Hon", "Gen", "Gov", "Capt", "Col", "Lt",
     "Sgt", "Cpl", "Pvt", "Maj", "Adm", "Cmdr", "Sen", "Rep", "Supt", "Insp", "Bros", "Corp", "Inc", "Ltd", "Co", "Dept",
@@ -31,7 +31,7 @@ const NONBREAKING: Record<string, string[]> = {
 };
 
 /** Prefixes that do not end a sentence only when a number follows (No. 5, Art. 3). */
-const NUMERIC_ONLY = new Set(["No", "Nr", "Art", "pp", "Nos", "nr", "art", "n", "núm", "p", "pag", "pág"]);
+export const NUMERIC_ONLY = new Set(["No", "Nr", "Art", "pp", "Nos", "nr", "art", "n", "núm", "p", "pag", "pág"]);
 
 /** Languages where "3." is an ordinal ("am 3. Oktober") rather than a sentence end. */
 const ORDINAL_DIGITS = new Set(["de", "pl", "ru"]);

