@@ -30,8 +30,8 @@ export function computeZ(i: number, m: number, n: number, tension: number): numb
 /**
  * d log Z / d tension: the model's expected feature value at target position i.
  * fast_align's da.h calls ComputeZ(i, n, m) with m and n swapped (clab/fast_align issue #11),
- * so its normaliser belongs to the transposed sentence pair and the tension is pushed to its
- * bounds (0.1 or 14). With `exact` false we reproduce that call (alignments and tension equal the
+ * so its normaliser belongs to the transposed sentence pair and the fitted tension differs from
+ * the true optimum. With `exact` false we reproduce that call (alignments and tension equal the
  * C++ tool's); with `exact` true we compute the true expectation. The arithmetico-geometric sum is
  * the same, correct, formula in both modes (upstream's `arithmetico_geometric_series`).
  */

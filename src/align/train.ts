@@ -17,10 +17,9 @@ export interface AlignOptions {
   /** Optimise the tension between iterations (-o). Library default true. */
   optimizeTension?: boolean;
   /**
-   * Use the true gradient in the tension optimisation. fast_align's (da.h ComputeDLogZ) has two
-   * known bugs that drive the tension to its 0.1 floor; false (the default) reproduces them exactly.
-   * The true gradient raises the likelihood but, on English reference-vs-MT pairs, settles on a
-   * tension near 10 that aligns fewer identical words (docs/align.md); hence not the default.
+   * Use the true gradient in the tension optimisation. fast_align's (da.h ComputeDLogZ) calls
+   * ComputeZ with m and n swapped; false (the default) reproduces it, so output equals the C++
+   * tool's (docs/align.md). The miner uses the true gradient (its hand-checked precision is higher).
    */
   exactTensionGradient?: boolean;
   /** Prior probability of aligning to NULL under the diagonal prior (fast_align -q / old -p, default 0.08). */

@@ -13,7 +13,7 @@ export function registerAlign(program: Command): void {
     .option("-r, --reverse", "reverse direction: each source word picks a target word", false)
     .option("-d, --favor-diagonal", "diagonal prior (recommended)", false)
     .option("-o, --optimize-tension", "optimise the diagonal tension (recommended)", false)
-    .option("--exact-tension", "with -o: use the true tension gradient (fast_align's has known bugs that push it to 0.1)", false)
+    .option("--exact-tension", "with -o: the true tension gradient (C++ fast_align calls ComputeZ with m and n swapped; the default reproduces it)", false)
     .option("-v, --variational-bayes", "Dirichlet prior on translation distributions (recommended)", false)
     .option("-N, --no-null-word", "no NULL word")
     .option("-I, --iterations <n>", "EM iterations including the final alignment pass", "5")
