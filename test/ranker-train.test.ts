@@ -215,7 +215,7 @@ describe("scorer", () => {
     expect(a!.segments[1]!.diff).toBe(0);
     expect(a!.summary).toMatchObject({ segments: 5, pronounSegments: 2, noPronounSegments: 3, notBelow: 1, score: 100 });
     // Per-pronoun decisions: identical outputs make no decision; the swapped pronouns make one each.
-    const [pa, pb] = await scoreTestSet(scorer, input.testSet, input.systems);
+    const [pa, pb] = await scoreTestSet(scorer, input.testSet, input.systems, { aggregate: "pronoun" });
     expect(pa!.segments[1]!.diff).toBeNull();
     expect(pa!.summary.score).toBe(100);
     expect(pb!.segments[1]!.decisions!.map((d) => `${d.aToken}>${d.bToken}`)).toEqual(["he>she"]);

@@ -1,3 +1,5 @@
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../src/version.js";
 import { describe, it, expect } from "vitest";
 import type { TestSet } from "../src/io/model.js";
 import { loadScorer } from "../src/metric/load.js";
@@ -11,7 +13,8 @@ describe("scoreTestSet with attention (for report heat maps)", () => {
       docs: [{ id: "d", segIds: ["1", "2"], refs: { A: ["My sister called.", "She said it was fixed."] },
         hyps: { S1: ["My sister called.", "He said it was fixed."], S2: ["My sister called.", "She said it was fixed."] } }],
     };
-    const scorer = await loadScorer(undefined, { backend: "cpu" });
+    // The ranker has attention (the default zero-shot scorer has none).
+    const scorer = await loadScorer(join(PACKAGE_ROOT, "checkpoints", "default"), { backend: "cpu" });
     const [s1, s2] = await scoreTestSet(scorer, ts, ["S1", "S2"], { withAttention: true });
     const seg = s1!.segments[1]!;
     expect(seg.refSide).toBeDefined();

@@ -45,13 +45,13 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--docs <file>", "document ids, one per line (plain text only), so context stops at document boundaries")
     .option("--ref-name <name>", "which reference of a multi-reference XML file")
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
-    .option("-c, --checkpoint <dir>", "ranker or ensemble checkpoint (default: checkpoints/ensemble = checkpoints/default + zero-shot checkpoints/pronoun-lm)")
+    .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm, scored zero-shot with PMI; docs/meta-eval.md)")
     .option("--model-dir <dir>", "directory holding transformers models")
     .option("--allow-empty", "skip empty reference segments (counted and reported) instead of failing")
     .option("--allow-non-english", "score although the target is not English (the metric is for English targets)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
-    .option("--aggregate <a>", "how two sides of a segment are compared: pronoun (per-pronoun decisions where the pronouns differ; default) | mean | sum (the paper's y)", "pronoun")
+    .option("--aggregate <a>", "how two sides of a segment are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions where the pronouns differ) | sum (the paper's y)", "mean")
     .option("--mode <m>", "sentence (the scorer reads the system output; default) | aligned (fast_align the output to the reference; score the reference with each aligned pronoun substituted)", "sentence")
     .option("-q, --quiet", "no progress on stderr", false);
 }
@@ -63,7 +63,7 @@ export function parseMode(v: unknown): CompareMode {
 }
 
 export function parseAggregate(v: unknown): Aggregate {
-  const a = String(v ?? "pronoun");
+  const a = String(v ?? "mean");
   if (!AGGREGATES.includes(a as Aggregate)) throw new InputError(`--aggregate must be ${AGGREGATES.join(", ")}, got '${a}'`);
   return a as Aggregate;
 }

@@ -68,7 +68,7 @@ export interface ScoreSetOptions {
   withAttention?: boolean;
 }
 
-export const DEFAULT_AGGREGATE: Aggregate = "pronoun";
+export const DEFAULT_AGGREGATE: Aggregate = "mean";
 
 /** The full signature: model part from the scorer, the rest from how it was used. */
 export function signature(scorer: PronounScorer, opts: { context?: ContextMode; reference?: string; aggregate?: Aggregate; mode?: CompareMode } = {}): string {

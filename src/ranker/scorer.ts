@@ -10,9 +10,12 @@ import { prepareSide, type PreparedSide, type Side } from "./inputs.js";
 import type { RankerModel } from "./model.js";
 import { scoreSides } from "./run-model.js";
 
-/** The shipped default scorer's directory (docs/pretrain.md, README). */
+/**
+ * The shipped default scorer's directory: the masked-pronoun model scored zero-shot (PMI), chosen by
+ * `proneval meta-eval` (docs/meta-eval.md, README).
+ */
 export function defaultCheckpointDir(): string {
-  return join(PACKAGE_ROOT, "checkpoints", "ensemble");
+  return join(PACKAGE_ROOT, "checkpoints", "pronoun-lm");
 }
 
 /** A loaded ranker checkpoint ready to score (a PronounScorer; load any scorer with src/metric/load.ts). */
