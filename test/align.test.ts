@@ -330,6 +330,29 @@ describe("proneval align (CLI)", () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it("takes a tab as the separator, like fast_align; a tab beside ||| is two separators (error with file:line)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "align-"));
+    writeFileSync(join(dir, "tab.txt"), "a b\tc d\ne f ||| g\n");
+    const out = join(dir, "tab.al");
+    expect((await run(["-i", join(dir, "tab.txt"), "--output", out])).code).toBe(0);
+    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(3);
+    writeFileSync(join(dir, "tab2.txt"), "a b ||| c\td\n");
+    const r = await run(["-i", join(dir, "tab2.txt"), "--output", join(dir, "tab2.al")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/tab2\.txt:1: more than one \|\|\| separator/);
+    expect(existsSync(join(dir, "tab2.al"))).toBe(false);
+  });
+
+  it("refuses a saved model of another format version, naming the file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "align-"));
+    const model = join(dir, "old.model");
+    writeFileSync(model, "PRONEVAL-FASTALIGN-2\n\u0000\u0000\u0000\u0000{}");
+    writeFileSync(join(dir, "m.txt"), "a ||| b\n");
+    const r = await run(["-i", join(dir, "m.txt"), "--model", model]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/old\.model.*aligner model format 2 \(this proneval reads format 3\)/);
+  });
+
   it("rejects an unknown heuristic", async () => {
     const dir = mkdtempSync(join(tmpdir(), "align-"));
     writeFileSync(join(dir, "c.txt"), "a ||| a\n");

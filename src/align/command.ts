@@ -52,7 +52,8 @@ export function readParallel(path: string, builder = new CorpusBuilder()): Parse
   const lines = readLines(path);
   const emptyLines: number[] = [];
   for (let ln = 0; ln < lines.length; ln++) {
-    const toks = lines[ln]!.split(WS).filter((t) => t.length > 0);
+    // As in fast_align (cab1e9a), a tab separates source and target like " ||| ".
+    const toks = lines[ln]!.replace(/\t/g, " ||| ").split(WS).filter((t) => t.length > 0);
     const sep = toks.indexOf("|||");
     if (sep < 0) throw new InputError("expected 'source ||| target' (no ||| separator)", path, ln + 1);
     if (toks.indexOf("|||", sep + 1) >= 0) throw new InputError("more than one ||| separator", path, ln + 1);

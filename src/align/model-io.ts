@@ -56,6 +56,9 @@ export function serializeModel(model: AlignModel): Uint8Array {
 /** Reads a model written by serializeModel; throws a SyntaxError when the data is not one. */
 export function deserializeModel(data: Uint8Array): AlignModel {
   const magic = Buffer.from(MAGIC, "utf8");
+  const head = Buffer.from(data.subarray(0, magic.length)).toString("utf8");
+  const other = /^PRONEVAL-FASTALIGN-(\d+)\n/.exec(head);
+  if (other && head !== MAGIC) throw new SyntaxError(`aligner model format ${other[1]} (this proneval reads format ${MAGIC.trim().split("-").pop()}); retrain it with proneval align --save-model`);
   if (data.length < magic.length + 4 || !Buffer.from(data.subarray(0, magic.length)).equals(magic)) {
     throw new SyntaxError("not a proneval aligner model (bad magic)");
   }
