@@ -66,19 +66,3 @@ export function accuracyReport(pairs: PairRecord[], scores: PairScores, mode: Co
   };
   return { pairs: pairs.length, overall: { ...overall, accuracy: overall.n ? overall.correct / overall.n : 0 }, byKind: fin(byKind), byLang: fin(byLang), byPronounPair: fin(byPair), contextMode: mode };
 }
-
-/** A readable table of an EvalReport (percentages; at most `topPairs` pronoun pairs). */
-export function formatEvalReport(r: EvalReport, topPairs = 25): string {
-  const lines: string[] = [];
-  const row = (name: string, c: AccuracyCell): string => `${name.padEnd(24)} ${String(c.n).padStart(8)} ${(100 * c.accuracy).toFixed(2).padStart(8)}`;
-  lines.push(`${"group".padEnd(24)} ${"pairs".padStart(8)} ${"acc%".padStart(8)}`);
-  lines.push(row(`overall (${r.contextMode})`, r.overall));
-  lines.push("-- by kind (system = R vs S, noisy = R vs R')");
-  for (const [k, c] of Object.entries(r.byKind)) lines.push(row(k, c));
-  lines.push("-- by source language");
-  for (const [k, c] of Object.entries(r.byLang)) lines.push(row(k, c));
-  const pp = Object.entries(r.byPronounPair);
-  lines.push(`-- by pronoun pair (reference>system), ${Math.min(topPairs, pp.length)} most frequent of ${pp.length}`);
-  for (const [k, c] of pp.slice(0, topPairs)) lines.push(row(k, c));
-  return lines.join("\n");
-}

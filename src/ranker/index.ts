@@ -7,7 +7,7 @@ export { loadCheckpoint, saveCheckpoint, readCheckpointConfig, CHECKPOINT_FORMAT
 export type { CheckpointConfig } from "./checkpoint.js";
 export { selectBackend, describeBackend } from "./backend.js";
 export type { BackendInfo, BackendName } from "./backend.js";
-export { accuracyReport, formatEvalReport, preparePairs, scorePairs } from "./evaluate.js";
+export { accuracyReport, preparePairs, scorePairs } from "./evaluate.js";
 export type { EvalReport, AccuracyCell } from "./evaluate.js";
 export { readRankerPairs } from "./data.js";
 export { prepareSide, pairSides } from "./inputs.js";
