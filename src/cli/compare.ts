@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { action, intOption, floatOption, emit, checkOutputs, checkOneStdin } from "./run.js";
+import { action, intOption, floatOption, emit } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { ProgressLine, bar } from "../ranker/progress.js";
-import { parseContext, parseFormat, exitQuietlyOnEpipe, scoringOptions, parseAggregate, parseMode } from "./score.js";
+import { parseContext, exitQuietlyOnEpipe, scoringOptions, parseAggregate, parseMode, readCheckedScoringInput } from "./score.js";
 
 /** Cohen's h for two proportions (in %): the effect size of a difference of scores. */
 export function cohensH(scoreA: number, scoreB: number): number {
@@ -28,30 +28,21 @@ export function registerCompare(program: Command): void {
     .action(
       action(async (o: Record<string, unknown>) => {
         exitQuietlyOnEpipe();
-        const { checkEnglishTarget, handleEmptyReferences, withContextTag, contextNote, checkDocsOption } = await import("./scoring.js");
+        const { withContextTag, contextNote } = await import("./scoring.js");
         const hyps = (o.translations as string[] | undefined) ?? [];
-        const refFile = String(o.reference);
         if (hyps.length !== 2) throw new InputError(`compare needs exactly two systems (-t A B), got ${hyps.length}`);
         const context = parseContext(o.context);
         const samples = intOption("--bootstrap", String(o.bootstrap), 0);
         const seed = intOption("--seed", String(o.seed), 0);
         const alpha = floatOption("--alpha", String(o.alpha));
         if (!(alpha > 0 && alpha < 1)) throw new InputError(`--alpha must be between 0 and 1, got ${alpha}`);
-        checkOneStdin([refFile, ...hyps, o.docs as string | undefined]);
-        await checkOutputs(o.output as string | undefined);
-        const { compareSystems, readScoringInput, scoreTestSet, signature: fullSignature } = await import("../metric/testset.js");
+        const { compareSystems, scoreTestSet, signature: fullSignature } = await import("../metric/testset.js");
         const { loadScorer } = await import("../metric/load.js");
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);
-        const { detectFormat } = await import("../io/readers.js");
-        const format = parseFormat(o.inputFormat) ?? (await detectFormat(refFile));
-        checkDocsOption(o.docs as string | undefined, format, refFile);
-        const input = await readScoringInput(refFile, hyps, { format, docs: o.docs as string | undefined });
-        if (input.systems.length !== 2) throw new InputError(`compare needs two distinct systems, got ${input.systems.join(", ")}`);
-        const refName = (o.refName as string | undefined) ?? input.testSet.references[0]!;
-        checkEnglishTarget(input.testSet, refName, Boolean(o.allowNonEnglish), refFile);
-        const dropped = handleEmptyReferences(input, refName, Boolean(o.allowEmpty), refFile);
-        if (dropped && !o.quiet) process.stderr.write(`proneval compare: ${dropped} empty reference segment(s) skipped (--allow-empty)\n`);
+        const { input, refName, dropped } = await readCheckedScoringInput(o, "compare", (inp) => {
+          if (inp.systems.length !== 2) throw new InputError(`compare needs two distinct systems, got ${inp.systems.join(", ")}`);
+        });
         const scorer = await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         let res;

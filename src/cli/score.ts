@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs, checkOneStdin } from "./run.js";
 import { InputError } from "../io/errors.js";
-import type { SystemResult } from "../metric/testset.js";
+import type { ScoringInput, SystemResult } from "../metric/testset.js";
 import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../metric/decide.js";
 import { CONTEXT_MODES } from "../ranker/inputs.js";
 import { ProgressLine, bar } from "../ranker/progress.js";
@@ -56,6 +56,29 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("-q, --quiet", "no progress on stderr", false);
 }
 
+/**
+ * What `score` and `compare` do before any model is loaded: check stdin use and the output path,
+ * read the reference and systems, refuse a non-English target and handle empty references.
+ */
+export async function readCheckedScoringInput(o: Record<string, unknown>, command: string, systems?: (input: ScoringInput) => void): Promise<{ refFile: string; input: ScoringInput; refName: string; dropped: number }> {
+  const { checkEnglishTarget, handleEmptyReferences, checkDocsOption } = await import("./scoring.js");
+  const { readScoringInput } = await import("../metric/testset.js");
+  const { detectFormat } = await import("../io/readers.js");
+  const refFile = String(o.reference);
+  const hyps = (o.translations as string[] | undefined) ?? [];
+  checkOneStdin([refFile, ...hyps, o.docs as string | undefined]);
+  await checkOutputs(o.output as string | undefined);
+  const format = parseFormat(o.inputFormat) ?? (await detectFormat(refFile));
+  checkDocsOption(o.docs as string | undefined, format, refFile);
+  const input = await readScoringInput(refFile, hyps, { format, docs: o.docs as string | undefined });
+  systems?.(input);
+  const refName = (o.refName as string | undefined) ?? input.testSet.references[0]!;
+  checkEnglishTarget(input.testSet, refName, Boolean(o.allowNonEnglish), refFile);
+  const dropped = handleEmptyReferences(input, refName, Boolean(o.allowEmpty), refFile);
+  if (dropped && !o.quiet) process.stderr.write(`proneval ${command}: ${dropped} empty reference segment(s) skipped (--allow-empty)\n`);
+  return { refFile, input, refName, dropped };
+}
+
 export function parseMode(v: unknown): CompareMode {
   const m = String(v ?? "sentence");
   if (!COMPARE_MODES.includes(m as CompareMode)) throw new InputError(`--mode must be ${COMPARE_MODES.join(", ")}, got '${m}'`);
@@ -85,26 +108,15 @@ export function registerScore(program: Command): void {
       action(async (o: Record<string, unknown>) => {
         exitQuietlyOnEpipe();
         const { parseTableFormat, formatTable } = await import("../io/table.js");
-        const { checkEnglishTarget, handleEmptyReferences, withContextTag, contextNote, checkDocsOption } = await import("./scoring.js");
+        const { withContextTag, contextNote } = await import("./scoring.js");
         const context = parseContext(o.context);
         const tableFormat = parseTableFormat(o.format);
         const batchSize = intOption("--batch-size", String(o.batchSize), 1);
-        const refFile = String(o.reference);
-        const hyps = (o.translations as string[] | undefined) ?? [];
-        checkOneStdin([refFile, ...hyps, o.docs as string | undefined]);
-        await checkOutputs(o.output as string | undefined);
-        const { readScoringInput, scoreTestSet, signature: fullSignature, scoreDefinition } = await import("../metric/testset.js");
-        const { loadScorer } = await import("../metric/load.js");
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);
-        const { detectFormat } = await import("../io/readers.js");
-        const format = parseFormat(o.inputFormat) ?? (await detectFormat(refFile));
-        checkDocsOption(o.docs as string | undefined, format, refFile);
-        const input = await readScoringInput(refFile, hyps, { format, docs: o.docs as string | undefined });
-        const refName = (o.refName as string | undefined) ?? input.testSet.references[0]!;
-        checkEnglishTarget(input.testSet, refName, Boolean(o.allowNonEnglish), refFile);
-        const dropped = handleEmptyReferences(input, refName, Boolean(o.allowEmpty), refFile);
-        if (dropped && !o.quiet) process.stderr.write(`proneval score: ${dropped} empty reference segment(s) skipped (--allow-empty)\n`);
+        const { scoreTestSet, signature: fullSignature, scoreDefinition } = await import("../metric/testset.js");
+        const { loadScorer } = await import("../metric/load.js");
+        const { input, refName, dropped } = await readCheckedScoringInput(o, "score");
         const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         if (!o.quiet) process.stderr.write(`proneval score: ${scorer.backendLine}; checkpoint ${scorer.dir}\n`);
