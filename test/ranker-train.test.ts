@@ -17,7 +17,7 @@ import { scoreSides } from "../src/ranker/run-model.js";
 import { Rng } from "../src/ranker/prng.js";
 import { InputError } from "../src/io/errors.js";
 import { PronounLm } from "../src/pretrain/model.js";
-import { savePronounLm } from "../src/pretrain/checkpoint.js";
+import { savePronounLm, loadPretrainedEncoder } from "../src/pretrain/checkpoint.js";
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "src", "cli", "index.js");
 const dir = mkdtempSync(join(tmpdir(), "ranker-train-"));
@@ -115,7 +115,7 @@ describe("training end to end", () => {
     lm.dispose();
     const out = join(dir, "run-init");
     // lr 0: the saved encoder must be exactly the pretrained one.
-    await trainRanker(opts(out, { initFrom: lmDir, epochs: 1, lr: 0 }));
+    await trainRanker(opts(out, { initFrom: lmDir, epochs: 1, lr: 0 }), { loadInit: loadPretrainedEncoder });
     const cfg = JSON.parse(readFileSync(join(out, "config.json"), "utf8"));
     expect(cfg.encoder.hidden).toBe(4);
     expect(cfg.data.initFrom).toMatch(/^pronoun-lm@[0-9a-f]{16}$/);
@@ -123,7 +123,7 @@ describe("training end to end", () => {
     const { model } = await loadCheckpoint(out);
     expect(Array.from(model.encoder.params.get("lstm/Wf")!.dataSync())).toEqual(wf);
     model.dispose();
-    await expect(trainRanker(opts(join(dir, "run-init-bad"), { initFrom: join(dir, "no-lm") }))).rejects.toThrow(/model directory not found/);
+    await expect(trainRanker(opts(join(dir, "run-init-bad"), { initFrom: join(dir, "no-lm") }), { loadInit: loadPretrainedEncoder })).rejects.toThrow(/model directory not found/);
     expect(existsSync(join(dir, "run-init-bad"))).toBe(false);
   }, 60000);
 

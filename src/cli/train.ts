@@ -103,7 +103,9 @@ export function registerTrain(program: Command): void {
         };
         // tfjs loads only when a ranker command runs, not for every proneval invocation.
         const { trainRanker } = await import("../ranker/train.js");
+        const { loadPretrainedEncoder } = await import("../pretrain/checkpoint.js");
         const res = await trainRanker(opts, {
+          loadInit: loadPretrainedEncoder,
           log: (m) => {
             line.done();
             log(m);

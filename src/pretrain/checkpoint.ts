@@ -1,3 +1,4 @@
+import type { PretrainedEncoder } from "../ranker/train.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
@@ -90,4 +91,10 @@ export function loadPronounLm(dir: string): { config: PronounLmConfig; lm: Prono
     throw e;
   }
   return { config, lm };
+}
+
+/** A masked-pronoun model's BiLSTM as the start of a ranker (`train --init-from DIR`). */
+export function loadPretrainedEncoder(dir: string): PretrainedEncoder {
+  const { config, lm } = loadPronounLm(dir);
+  return { hidden: config.encoder.hidden, table: lm.table, params: lm.encoder.params, sha256: config.files.weights.sha256, dispose: () => lm.dispose() };
 }

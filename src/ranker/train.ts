@@ -18,8 +18,6 @@ import { marginLoss, type HeadKind, type RankerModel } from "./model.js";
 import { packTensors, assignTensors } from "./tensors.js";
 import { Rng } from "./prng.js";
 import { modelNameOf } from "./transformers.js";
-import { loadPronounLm } from "../pretrain/checkpoint.js";
-import type { PronounLm } from "../pretrain/model.js";
 import { TRAIN_DEFAULTS } from "./defaults.js";
 import { resolveLstmImpl, type LstmImpl } from "./bilstm-graph.js";
 
@@ -172,7 +170,22 @@ function wordCounts(pairs: PairRecord[]): Map<string, number> {
   return counts;
 }
 
+/** A pretrained BiLSTM encoder to start from (same lstm/* parameter names as the ranker's encoder). */
+export interface PretrainedEncoder {
+  hidden: number;
+  table: EmbeddingTable;
+  params: Map<string, tf.Tensor>;
+  /** sha256 of its weights, recorded in the checkpoint and the resume key. */
+  sha256: string;
+  dispose(): void;
+}
+
 export interface TrainHooks {
+  /**
+   * Loads `--init-from DIR` (the CLI passes src/pretrain's loadPretrainedEncoder): the ranker does
+   * not depend on the pretraining code, the caller brings the encoder.
+   */
+  loadInit?: (dir: string) => PretrainedEncoder;
   log?: (msg: string) => void;
   /** Details only `--verbose` shows (the backends `auto` skipped and why). */
   verbose?: (msg: string) => void;
@@ -188,15 +201,15 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   const log = hooks.log ?? (() => {});
   const t0 = Date.now();
   // A pretrained masked-pronoun model to start from: its hidden size and embedding table are the run's.
-  let initLm: PronounLm | undefined;
+  let initLm: PretrainedEncoder | undefined;
   let initSha: string | undefined;
   if (opts.initFrom) {
     if (opts.encoder !== "glove-bilstm") throw new InputError(`--init-from needs --encoder glove-bilstm (got ${opts.encoder})`);
-    const loaded = loadPronounLm(opts.initFrom);
-    initLm = loaded.lm;
-    initSha = loaded.config.files.weights.sha256;
-    if (opts.hidden !== loaded.config.encoder.hidden) log(`--init-from: hidden size ${loaded.config.encoder.hidden} of the pretrained model (not ${opts.hidden})`);
-    opts = { ...opts, hidden: loaded.config.encoder.hidden };
+    if (!hooks.loadInit) throw new Error("trainRanker: initFrom needs hooks.loadInit (e.g. loadPretrainedEncoder from src/pretrain/checkpoint.ts)");
+    initLm = hooks.loadInit(opts.initFrom);
+    initSha = initLm.sha256;
+    if (opts.hidden !== initLm.hidden) log(`--init-from: hidden size ${initLm.hidden} of the pretrained model (not ${opts.hidden})`);
+    opts = { ...opts, hidden: initLm.hidden };
   }
   const spec = encoderSpec(opts);
   const backend = await selectBackend(opts.backend);
@@ -260,8 +273,8 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   mkdirSync(opts.out, { recursive: true });
   if (initLm) {
     // Same parameter names (lstm/*) in both encoders; the head starts from its seeded initialisation.
-    for (const [name, v] of initLm.encoder.params) model.encoder.params.get(name)!.assign(v);
-    log(`encoder initialised from the pretrained model ${opts.initFrom} (${[...initLm.encoder.params.keys()].join(", ")})`);
+    for (const [name, v] of initLm.params) model.encoder.params.get(name)!.assign(v);
+    log(`encoder initialised from the pretrained model ${opts.initFrom} (${[...initLm.params.keys()].join(", ")})`);
     initLm.dispose();
   }
   const params = model.allParams();
