@@ -30,7 +30,7 @@ export function registerEval(program: Command): void {
         const top = intOption("--top", String(o.top), 0);
         await checkOutputs(o.output as string | undefined);
         const { loadScorer } = await import("../metric/load.js");
-        const { scorePairSides, pairMargins, pairAccuracy, formatPairAccuracy } = await import("../metric/pairs.js");
+        const { compareMany, marginsOf, pairItems, pairAccuracy, formatPairAccuracy } = await import("../metric/pairs.js");
         const { signature: fullSignature } = await import("../metric/testset.js");
         const aggregate = parseAggregate(o.aggregate);
         const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
@@ -44,9 +44,9 @@ export function registerEval(program: Command): void {
               throw new InputError(`the pairs do not look English (${(100 * share).toFixed(1)}% frequent English words, English text has about 30%): the pronoun metric is for English targets; --allow-non-english evaluates anyway`, String(o.pairs));
           }
           const t0 = Date.now();
-          const { pos, neg } = await scorePairSides(scorer, pairs, mode, (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} sides`));
+          const values = await compareMany(scorer, pairItems(pairs, mode), aggregate, "sentence", (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} sides`));
           line.done();
-          const report = pairAccuracy(String(o.pairs), pairs, pairMargins(pos, neg, aggregate));
+          const report = pairAccuracy(String(o.pairs), pairs, marginsOf(values));
           const signature = fullSignature(scorer, { context: mode, aggregate });
           const text = o.json
             ? JSON.stringify({ signature, checkpoint: scorer.dir, pairsFile: o.pairs, seconds: (Date.now() - t0) / 1000, ...report }, null, 1) + "\n"

@@ -8,30 +8,13 @@ import type { ContextMode, PairRecord } from "../mine/pair-format.js";
 import { mulberry32 } from "../ctxpro/random.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
-import { compareSides, type Aggregate, type CompareMode } from "./decide.js";
+import type { Aggregate, CompareMode } from "./decide.js";
 import type { MqmData } from "./mqm.js";
-import { pairAccuracy, type PairAccuracy } from "./pairs.js";
-import { referenceAlignedCompare } from "./ref-aligned.js";
+import { compareMany, marginsOf, pairAccuracy, pairItems, type CompareItem, type PairAccuracy } from "./pairs.js";
 import { TIE_EPS, type PronounScorer } from "./scorer.js";
 
 // ---------- how two texts of the same segment are compared ----------
 
-
-export interface CompareItem {
-  /** Context of a (and of b unless contextB). */
-  context: string[];
-  contextB?: string[];
-  /** a: the reference (or positive) text, b: the other. */
-  a: string;
-  b: string;
-}
-
-/** b - a for every item (null: nothing compared). */
-export async function compareMany(scorer: PronounScorer, items: CompareItem[], agg: Aggregate, mode: CompareMode): Promise<Array<number | null>> {
-  if (mode === "aligned") return (await referenceAlignedCompare(scorer, items.map((it) => ({ context: it.context, reference: it.a, system: it.b })))).map((r) => r.value);
-  const s = await scorer.scorePrepared(items.flatMap((it) => [scorer.prepare({ context: it.context, sentence: it.a }), scorer.prepare({ context: it.contextB ?? it.context, sentence: it.b })]));
-  return items.map((_, i) => compareSides(s[2 * i]!, s[2 * i + 1]!, agg).value);
-}
 
 // ---------- hand-judged pairs ----------
 
@@ -354,9 +337,8 @@ export async function metaEvaluate(
   const out: ScorerMetaEval = { name, kind: scorer.kind, signature, pairs: [] };
   for (const p of inputs.pairs) {
     opts.onStage?.(`${name}: pairs ${p.file}`);
-    const items = p.pairs.map((x) => ({ context: context === "nc" ? [] : x.context, contextB: context === "nc" ? [] : context === "rc" ? (x.negative_context ?? x.context) : x.context, a: x.positive, b: x.negative }));
-    const values = await compareMany(scorer, items, opts.aggregate, mode);
-    out.pairs.push(pairAccuracy(p.file, p.pairs, values.map((v) => (v === null ? 0 : -v))));
+    const values = await compareMany(scorer, pairItems(p.pairs, context), opts.aggregate, mode);
+    out.pairs.push(pairAccuracy(p.file, p.pairs, marginsOf(values)));
   }
   if (inputs.judgements) {
     opts.onStage?.(`${name}: judgements`);

@@ -1,9 +1,9 @@
 // Pair accuracy of any scorer on pair files (R vs S, R vs R'), including the balanced R vs R'
 // accuracy that a pronoun-identity prior cannot game.
 import type { ContextMode, PairRecord } from "../mine/pair-format.js";
-import { pairSides } from "../ranker/inputs.js";
-import { compareSides, type Aggregate } from "./decide.js";
-import { TIE_EPS, type PronounScorer, type ScoredSide } from "./scorer.js";
+import { compareSides, type Aggregate, type CompareMode } from "./decide.js";
+import { referenceAlignedCompare } from "./ref-aligned.js";
+import { TIE_EPS, type PronounScorer } from "./scorer.js";
 
 export interface AccuracyCell {
   n: number;
@@ -11,30 +11,36 @@ export interface AccuracyCell {
   accuracy: number;
 }
 
-/** Scores both sides of every pair (identical sides once). */
-export async function scorePairSides(
-  scorer: PronounScorer,
-  pairs: PairRecord[],
-  mode: ContextMode,
-  onBatch?: (done: number, total: number) => void,
-): Promise<{ pos: ScoredSide[]; neg: ScoredSide[] }> {
-  const prepared = pairs.flatMap((p) => {
-    const s = pairSides(p, mode);
-    return [scorer.prepare(s.pos), scorer.prepare(s.neg)];
-  });
-  const all = await scorer.scorePrepared(prepared, { onBatch: onBatch ? (d) => onBatch(d, prepared.length) : undefined });
-  return { pos: all.filter((_, i) => i % 2 === 0), neg: all.filter((_, i) => i % 2 === 1) };
+export interface CompareItem {
+  /** Context of a (and of b unless contextB). */
+  context: string[];
+  contextB?: string[];
+  /** a: the reference (or positive) text, b: the other. */
+  a: string;
+  b: string;
 }
 
-/**
- * Per pair: how much the scorer prefers the positive (reference) side under the aggregate; > 0 is
- * correct. Nothing to compare (e.g. no pronoun decision) is 0, a tie, which counts as wrong.
- */
-export function pairMargins(pos: ScoredSide[], neg: ScoredSide[], agg: Aggregate): Float64Array {
-  return Float64Array.from(pos, (p, i) => {
-    const v = compareSides(p, neg[i]!, agg).value;
-    return v === null ? 0 : -v;
-  });
+/** b - a for every item (null: nothing compared). */
+export async function compareMany(scorer: PronounScorer, items: CompareItem[], agg: Aggregate, mode: CompareMode, onBatch?: (done: number, total: number) => void): Promise<Array<number | null>> {
+  if (mode === "aligned") return (await referenceAlignedCompare(scorer, items.map((it) => ({ context: it.context, reference: it.a, system: it.b })))).map((r) => r.value);
+  const prepared = items.flatMap((it) => [scorer.prepare({ context: it.context, sentence: it.a }), scorer.prepare({ context: it.contextB ?? it.context, sentence: it.b })]);
+  const s = await scorer.scorePrepared(prepared, { onBatch: onBatch ? (d) => onBatch(d, prepared.length) : undefined });
+  return items.map((_, i) => compareSides(s[2 * i]!, s[2 * i + 1]!, agg).value);
+}
+
+/** A pair file's pairs as comparisons: a = positive (reference), b = negative, context by mode. */
+export function pairItems(pairs: PairRecord[], context: ContextMode): CompareItem[] {
+  return pairs.map((x) => ({
+    context: context === "nc" ? [] : x.context,
+    contextB: context === "nc" ? [] : context === "rc" ? (x.negative_context ?? x.context) : x.context,
+    a: x.positive,
+    b: x.negative,
+  }));
+}
+
+/** compareMany's b - a of pairs as margins for the positive side (> 0 correct); nothing compared is 0, a tie. */
+export function marginsOf(values: Array<number | null>): number[] {
+  return values.map((v) => (v === null ? 0 : -v));
 }
 
 export function isCorrect(margin: number): boolean {
