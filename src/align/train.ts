@@ -4,7 +4,7 @@ import { Links, LinksBuilder } from "./links.js";
 import { CPP_BUFFER_LINES } from "./estep.js";
 import { fillPrior, PriorCache } from "./prior.js";
 import { StlOrder } from "./stl-order.js";
-import { buildTTable, homeSlot, TTable, UNSEEN_PROB } from "./ttable.js";
+import { buildTTable, TTable, UNSEEN_PROB } from "./ttable.js";
 
 /** Options of one alignment direction; names follow fast_align's long options. */
 export interface AlignOptions {
