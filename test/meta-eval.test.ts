@@ -176,3 +176,40 @@ describe("judgements and statistics", () => {
     expect(pearson([1, 2, 3], [2, 4, 6])).toBeCloseTo(1, 12);
   });
 });
+
+describe("APT as a meta-eval column (MQM measures only)", () => {
+  it("aligns character-tokenised Chinese and prefers the output whose pronoun matches the reference", async () => {
+    const { aptMqmReport, mqmSourceLang, formatMetaEval } = await import("../src/metric/meta-eval.js");
+    const dir = mkdtempSync(join(tmpdir(), "mqm-apt-"));
+    const f = join(dir, "mqm_tiny_zhen.tsv");
+    const rows = ["system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"];
+    // Seg 1-4 teach the aligner 她=she, 他=he, 累=tired, 饿=hungry; in seg 5 A writes "He" for 她 (marked).
+    const segs: Array<[string, string, string, string]> = [
+      ["她累。", "She tired .", "She tired .", "She tired ."],
+      ["他饿。", "He hungry .", "He hungry .", "He hungry ."],
+      ["他累。", "He tired .", "He tired .", "He tired ."],
+      ["她饿。", "She hungry .", "She hungry .", "She hungry ."],
+      ["她累。", "She tired .", "<v>He</v> tired .", "She tired ."],
+    ];
+    segs.forEach(([src, ref, a, b], i) => {
+      for (const [sys, tgt] of [["ref", ref], ["refB", ref], ["A", a], ["B", b]] as const) {
+        const err = tgt.includes("<v>");
+        rows.push(`${sys}\ttalk.1\t1\t${i + 1}\tr1\t${src}\t${tgt}\t${err ? "Accuracy/Mistranslation" : "No-error"}\t${err ? "Major" : "No-error"}`);
+      }
+    });
+    writeFileSync(f, rows.join("\n") + "\n");
+    expect(mqmSourceLang(f)).toBe("zh");
+    expect(() => mqmSourceLang(join(dir, "mqm.tsv"))).toThrow(/--mqm-lang/);
+    expect(() => mqmSourceLang(f, "en-de")).toThrow(/xx-en/);
+    const r = await aptMqmReport(readMqm(f), "zh");
+    // Seg 5: A (He for 她) against ref, refB and B: the outputs without the error win all 3.
+    expect(r.sameSource).toMatchObject({ pairs: 3, preferWithout: 3, ties: 0 });
+    expect(r.auc.auc).toBe(1);
+    expect(r.system.rows.map((x) => [x.system, x.score])).toEqual([
+      ["A", 80],
+      ["B", 100],
+    ]);
+    const table = formatMetaEval([{ name: "apt", kind: "apt", signature: "apt:x", pairs: [], mqm: r }]);
+    expect(table).toMatch(/MQM same source.*100\.00/);
+  });
+});

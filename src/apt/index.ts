@@ -59,11 +59,17 @@ export interface AptSystemResult extends AptCounts {
 
 export type AptMode = "source-en" | "target-en";
 
+const CJK = "\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}";
+const WORD_CHAR = `(?:(?![${CJK}])[\\p{L}\\p{M}\\p{N}])`;
+const CJK_OR_WORD = new RegExp(`[${CJK}]|${WORD_CHAR}+(?:['’-]${WORD_CHAR}+)*|[^\\s\\p{L}\\p{M}\\p{N}]`, "gu");
+
 /** Tokens for a language: English by src/text, the tagger languages by their rules, else by spaces/punctuation. */
 export function aptTokens(text: string, lang: string): string[] {
   if (lang === "en") return tokenWords(text, true);
   if (isSupportedLang(lang)) return tokenizeLang(text, lang).map((t) => t.text.toLowerCase());
-  return text.toLowerCase().match(/[\p{L}\p{M}\p{N}]+(?:['’-][\p{L}\p{M}\p{N}]+)*|[^\s\p{L}\p{M}\p{N}]/gu) ?? [];
+  // Chinese and Japanese have no spaces: every Han/kana character is a token (fast_align then learns
+  // character-to-word links), else a whole clause would be one "word".
+  return text.toLowerCase().match(CJK_OR_WORD) ?? [];
 }
 
 function linked(links: readonly Link[], from: number, side: 0 | 1): number[] {

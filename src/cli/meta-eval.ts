@@ -11,6 +11,8 @@ export function registerMetaEval(program: Command): void {
     .option("-c, --checkpoint <dirs...>", "scorers to evaluate: ranker, ensemble or masked-pronoun model directories (zero-shot PMI); default: the shipped default")
     .option("--pairs <files...>", "pair files (R vs S and R vs R'; e.g. out/pairs/dev.jsonl.gz and a --keep-all dev file)")
     .option("--mqm <file>", "MQM annotations TSV (e.g. ../shared/data/mqm/ted-zhen/mqm_ted_zhen.tsv.gz)")
+    .option("--apt", "add APT (reference-based, src/apt) as a column of the MQM measures; the pair, judged and probe measures do not apply to it", false)
+    .option("--mqm-lang <pair>", "language pair of the MQM file, xx-en (default: from its name, e.g. ted_zhen -> zh-en)")
     .option("--judgements <file>", "hand-judged R vs R' pairs (data/judgements/wmt23-noisy.jsonl)")
     .option("--train-pairs <file>", "training pairs: adds the pronoun-identity-only baseline fitted on them")
     .option("--probe-pairs <file>", "pairs for the appended-clause probe (default: the first --pairs file)")
@@ -32,6 +34,7 @@ export function registerMetaEval(program: Command): void {
         const context = parseContext(o.context);
         const pairFiles = (o.pairs as string[] | undefined) ?? [];
         if (!pairFiles.length && !o.mqm && !o.judgements) throw new InputError("nothing to evaluate on: give --pairs, --mqm and/or --judgements");
+        if (o.apt && !o.mqm) throw new InputError("--apt needs --mqm (APT is evaluated on the MQM measures only)");
         checkOneStdin([...pairFiles, o.mqm as string | undefined, o.judgements as string | undefined, o.trainPairs as string | undefined, o.probePairs as string | undefined]);
         await checkOutputs(o.output as string | undefined);
         const { readRankerPairs } = await import("../ranker/data.js");
@@ -49,6 +52,15 @@ export function registerMetaEval(program: Command): void {
         const inputs = { pairs, mqm, judgements, probe, probeLimit: intOption("--probe-limit", String(o.probeLimit), 1), seed: intOption("--seed", String(o.seed), 0) };
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         const reports = [];
+        if (o.apt && mqm) {
+          const { aptMqmReport, mqmSourceLang } = await import("../metric/meta-eval.js");
+          const { APT_DEFAULT_WEIGHTS } = await import("../apt/index.js");
+          const { VERSION } = await import("../version.js");
+          const srcLang = mqmSourceLang(String(o.mqm), o.mqmLang as string | undefined);
+          line.update("APT: MQM", true);
+          const sig = `apt:w${APT_DEFAULT_WEIGHTS.join(",")}|align:fast_align-gdfa|src:${srcLang}|version:${VERSION}`;
+          reports.push({ name: "apt", kind: "apt", signature: sig, pairs: [], mqm: await aptMqmReport(mqm, srcLang) });
+        }
         if (o.trainPairs) {
           const train = await readRankerPairs(String(o.trainPairs), "crc");
           const prior = IdentityPriorScorer.fromPairs(String(o.trainPairs), train);

@@ -2,6 +2,7 @@
 // spirit of Google's mt-metrics-eval: pair accuracy (incl. balanced R vs R'), human pronoun errors
 // from MQM annotations (same-source pairs, segment AUC, system-level correlation), hand-judged pairs
 // (accuracy, Gwet's AC1) and an appended-clause probe.
+import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
 import type { ContextMode, PairRecord } from "../mine/pair-format.js";
@@ -12,6 +13,7 @@ import type { Aggregate, CompareMode } from "./decide.js";
 import type { MqmData } from "./mqm.js";
 import { compareMany, marginsOf, pairAccuracy, pairItems, type CompareItem, type PairAccuracy } from "./pairs.js";
 import { TIE_EPS, type PronounScorer } from "./scorer.js";
+import { computeApt, countApt, type AptInstance } from "../apt/index.js";
 
 // ---------- how two texts of the same segment are compared ----------
 
@@ -221,12 +223,27 @@ async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, c
     if (!results.has(k.system)) results.set(k.system, []);
     results.get(k.system)!.push({ status: k.refHas || k.sysHas ? "scored" : "no-pronoun", diff: diffs[i] ?? null });
   });
+  return mqmMeasures(
+    data,
+    value,
+    (system) => systemScore(results.get(system) ?? []),
+    "MT systems and refB are scored against ref, ref against refB; context: the reference's previous annotated segments of the talk",
+  );
+}
+
+/**
+ * The MQM measures from a value per rated output and segment (higher = better; key
+ * "system\tdoc\tsegId") and a score per system (higher = better), whatever metric made them.
+ */
+function mqmMeasures(data: MqmData, value: Map<string, number>, systemScoreOf: (system: string) => number, references: string): MqmReport {
+  const seg = new Map(data.segments.map((s) => [`${s.system}\t${s.doc}\t${s.segId}`, s]));
+  const get = (system: string, doc: string, id: number) => seg.get(`${system}\t${doc}\t${id}`);
   // (a) same source pairs.
   const tally = { pairs: 0, preferWithout: 0, ties: 0 };
   const tallyEq = { pairs: 0, preferWithout: 0, ties: 0 };
   for (const { doc, segIds } of data.docs) {
     for (const id of segIds) {
-      const outs = data.systems.map((s) => get(s, doc, id)).filter((s): s is NonNullable<typeof s> => s !== undefined);
+      const outs = data.systems.map((s) => get(s, doc, id)).filter((s): s is NonNullable<typeof s> => s !== undefined && value.has(`${s.system}\t${doc}\t${id}`));
       for (const a of outs.filter((s) => s.pronounError)) {
         for (const b of outs.filter((s) => !s.pronounError)) {
           const va = value.get(`${a.system}\t${doc}\t${id}`)!;
@@ -256,7 +273,7 @@ async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, c
   const mt = data.systems.filter((s) => s !== "ref" && s !== "refB");
   const rows = mt.map((system) => {
     const segs = data.segments.filter((s) => s.system === system);
-    return { system, score: systemScore(results.get(system) ?? []), pronounErrorRate: segs.filter((s) => s.pronounError).length / Math.max(1, segs.length) };
+    return { system, score: systemScoreOf(system), pronounErrorRate: segs.filter((s) => s.pronounError).length / Math.max(1, segs.length) };
   });
   const neg = rows.map((r) => -r.pronounErrorRate);
   return {
@@ -265,8 +282,68 @@ async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, c
     sameSourceEqualCount: share(tallyEq),
     auc: { pronounError: bad.length, errorFree: good.length, auc: auc(good, bad) },
     system: { systems: rows.length, kendallTau: kendallTau(rows.map((r) => r.score), neg), pearson: pearson(rows.map((r) => r.score), neg), rows },
-    references: "MT systems and refB are scored against ref, ref against refB; context: the reference's previous annotated segments of the talk",
+    references,
   };
+}
+
+/** The source language of an MQM file into English: `--mqm-lang xx-en`, else from its name (`mqm_ted_zhen` -> zh). */
+export function mqmSourceLang(file: string, given?: string): string {
+  if (given !== undefined) {
+    const m = /^([a-z]{2,3})-en$/.exec(given);
+    if (!m) throw new InputError(`--mqm-lang must be xx-en (the metric is for English targets), got '${given}'`);
+    return m[1]!;
+  }
+  const m = /(?:^|[_.-])([a-z]{2})-?en(?:[_.-]|$)/.exec(basename(file));
+  if (!m || m[1] === "en") throw new InputError("cannot tell the MQM file's language pair from its name: give --mqm-lang xx-en", file);
+  return m[1]!;
+}
+
+/**
+ * APT (src/apt) as a row of the MQM measures: every rated output against its reference (as for the
+ * scorers), source words from the MQM file, fast_align trained per reference on the (source, reference)
+ * and (source, output) pairs of all outputs scored against it. A segment's value is its APT (1 when it
+ * has no anchored reference pronoun: nothing to get wrong); a system's score is its APT x 100.
+ * APT is reference-based, so the pair, judged and probe measures (whose reference side is the
+ * reference itself) do not apply to it.
+ */
+export async function aptMqmReport(data: MqmData, srcLang: string, opts: { weights?: readonly number[]; threads?: number } = {}): Promise<MqmReport> {
+  const seg = new Map(data.segments.map((s) => [`${s.system}\t${s.doc}\t${s.segId}`, s]));
+  const get = (system: string, doc: string, id: number) => seg.get(`${system}\t${doc}\t${id}`);
+  const value = new Map<string, number>();
+  const sysScore = new Map<string, number>();
+  const refNames = [...new Set(data.systems.map((s) => mqmReferenceFor(s, data)))];
+  for (const refName of refNames) {
+    const systems = data.systems.filter((s) => mqmReferenceFor(s, data) === refName);
+    const segs = data.docs.flatMap(({ doc, segIds }) => segIds.filter((id) => get(refName, doc, id)).map((id) => ({ doc, id })));
+    const report = await computeApt(
+      {
+        srcLang,
+        tgtLang: "en",
+        src: segs.map((k) => get(refName, k.doc, k.id)!.source),
+        ref: segs.map((k) => get(refName, k.doc, k.id)!.target),
+        hyps: systems.map((s) => ({ name: s, lines: segs.map((k) => get(s, k.doc, k.id)?.target ?? "") })),
+      },
+      { keepInstances: true, weights: opts.weights, threads: opts.threads },
+    );
+    for (const r of report.systems) {
+      const present = new Set(segs.map((k, i) => (get(r.name, k.doc, k.id) ? i : -1)).filter((i) => i >= 0));
+      const inst = (r.instances ?? []).filter((x) => present.has(x.sentence));
+      const bySent = new Map<number, AptInstance[]>();
+      for (const x of inst) bySent.set(x.sentence, [...(bySent.get(x.sentence) ?? []), x]);
+      for (const i of present) {
+        const c = countApt(bySent.get(i) ?? [], report.weights).total;
+        const anchored = c.cases.reduce((a, b) => a + b, 0);
+        value.set(`${r.name}\t${segs[i]!.doc}\t${segs[i]!.id}`, anchored ? c.score : 1);
+      }
+      sysScore.set(r.name, 100 * countApt(inst, report.weights).total.score);
+    }
+  }
+  return mqmMeasures(
+    data,
+    value,
+    (s) => sysScore.get(s) ?? NaN,
+    `APT against the same references as the scorers (MT systems and refB against ref, ref against refB); source-${srcLang} aligned with fast_align trained per reference on its outputs`,
+  );
 }
 
 // ---------- probes ----------
@@ -365,19 +442,20 @@ export function formatMetaEval(reports: ScorerMetaEval[]): string {
   const add = (label: string, f: (r: ScorerMetaEval) => string): void => {
     rows.push([label, ...reports.map(f)]);
   };
-  const files = reports[0]?.pairs.map((p) => p.file) ?? [];
+  const withPairs = reports.find((r) => r.pairs.length);
+  const files = withPairs?.pairs.map((p) => p.file) ?? [];
   files.forEach((file, i) => {
-    const p0 = reports[0]!.pairs[i]!;
-    add(`${file}: R vs S % (${p0.system.n})`, (r) => pct(r.pairs[i]!.system.accuracy));
-    add(`${file}: R vs R' % (${p0.noisy.n})`, (r) => pct(r.pairs[i]!.noisy.accuracy));
-    add(`${file}: balanced R vs R' % (${p0.balanced ? `${p0.balanced.pairs} pairs, ${p0.balanced.pronounPairs} pronoun pairs` : "none"})`, (r) => pct(r.pairs[i]!.balanced?.accuracy));
+    const p0 = withPairs!.pairs[i]!;
+    add(`${file}: R vs S % (${p0.system.n})`, (r) => pct(r.pairs[i]?.system.accuracy));
+    add(`${file}: R vs R' % (${p0.noisy.n})`, (r) => pct(r.pairs[i]?.noisy.accuracy));
+    add(`${file}: balanced R vs R' % (${p0.balanced ? `${p0.balanced.pairs} pairs, ${p0.balanced.pronounPairs} pronoun pairs` : "none"})`, (r) => pct(r.pairs[i]?.balanced?.accuracy));
   });
-  const j = reports[0]?.judged;
+  const j = reports.find((r) => r.judged)?.judged;
   if (j) {
     add(`judged: accuracy excl. ties % (${j.decided} decided of ${j.items})`, (r) => pct(r.judged?.accuracy));
     add(`judged: Gwet's AC1 (${j.valid} valid)`, (r) => num(r.judged?.ac1));
   }
-  const m = reports[0]?.mqm;
+  const m = reports.find((r) => r.mqm)?.mqm;
   if (m) {
     add(`MQM same source, prefers output without pronoun error % (${m.sameSource.pairs})`, (r) => pct(r.mqm?.sameSource.share));
     add(`MQM same source, equal pronoun counts % (${m.sameSourceEqualCount.pairs})`, (r) => pct(r.mqm?.sameSourceEqualCount.share));
@@ -385,7 +463,7 @@ export function formatMetaEval(reports: ScorerMetaEval[]): string {
     add(`MQM system Kendall tau vs -pronoun-error rate (${m.system.systems} systems)`, (r) => num(r.mqm?.system.kendallTau));
     add(`MQM system Pearson vs -pronoun-error rate`, (r) => num(r.mqm?.system.pearson));
   }
-  const pr = reports[0]?.probe;
+  const pr = reports.find((r) => r.probe)?.probe;
   if (pr) add(`probe: winner unchanged by an appended pronoun clause % (${pr.pairs} pairs x ${pr.clauses})`, (r) => pct(r.probe?.unchanged));
   const header: [string, ...string[]] = ["measure", ...reports.map((r) => r.name)];
   const w0 = Math.max(...[header, ...rows].map((r) => r[0].length));
