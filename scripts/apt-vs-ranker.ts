@@ -16,8 +16,8 @@ import { computeApt, type AptInstance } from "../src/apt/index.js";
 import { findTestSets, loadTestSet } from "../src/io/readers.js";
 import { readJsonl } from "../src/io/jsonl.js";
 import { writeFileAtomic } from "../src/io/atomic.js";
-import { readRankerPairs } from "../src/ranker/data.js";
-import { preparePairs } from "../src/ranker/evaluate.js";
+import { readRankerPairs } from "../src/nn/data.js";
+import { preparePairs } from "../src/nn/evaluate.js";
 import { loadScorer } from "../src/metric/load.js";
 import type { PairRecord } from "../src/mine/pair-format.js";
 

@@ -10,11 +10,11 @@
  *     [--reference wasm|none] [--steps 20] [--batch 64] [--len 70] [--hidden 128]
  */
 import * as tf from "@tensorflow/tfjs";
-import { selectBackend, describeBackend } from "../src/ranker/backend.js";
+import { selectBackend, describeBackend } from "../src/nn/backend.js";
 import { PronounLm, N_PRONOUNS, type MaskedWindow } from "../src/pretrain/model.js";
-import { Adam } from "../src/ranker/adam.js";
-import { Rng } from "../src/ranker/prng.js";
-import type { EmbeddingTable } from "../src/ranker/glove.js";
+import { Adam } from "../src/nn/adam.js";
+import { Rng } from "../src/nn/prng.js";
+import type { EmbeddingTable } from "../src/nn/glove.js";
 
 const PROTOTYPE_TOKENS_PER_SEC = 3300;
 

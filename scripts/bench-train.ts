@@ -8,11 +8,11 @@
  *     [--reference wasm|none] [--steps N] [--batch B] [--len T] [--hidden H]
  */
 import * as tf from "@tensorflow/tfjs";
-import { selectBackend, describeBackend } from "../src/ranker/backend.js";
-import { GloveBiLstmEncoder } from "../src/ranker/encoder.js";
+import { selectBackend, describeBackend } from "../src/nn/backend.js";
+import { GloveBiLstmEncoder } from "../src/nn/encoder.js";
 import { RankerModel, marginLoss } from "../src/ranker/model.js";
-import type { PreparedSide } from "../src/ranker/inputs.js";
-import { Rng } from "../src/ranker/prng.js";
+import type { PreparedSide } from "../src/nn/inputs.js";
+import { Rng } from "../src/nn/prng.js";
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -12,13 +12,13 @@
 import * as tf from "@tensorflow/tfjs";
 import { existsSync } from "node:fs";
 import { readLines } from "../src/io/lines.js";
-import { selectBackend, describeBackend } from "../src/ranker/backend.js";
+import { selectBackend, describeBackend } from "../src/nn/backend.js";
 import { TransformersEncoder } from "../src/ranker/transformers.js";
 import { RankerModel, marginLoss } from "../src/ranker/model.js";
 import { scoreSides } from "../src/ranker/run-model.js";
-import { Adam } from "../src/ranker/adam.js";
-import { Rng } from "../src/ranker/prng.js";
-import type { PreparedSide } from "../src/ranker/inputs.js";
+import { Adam } from "../src/nn/adam.js";
+import { Rng } from "../src/nn/prng.js";
+import type { PreparedSide } from "../src/nn/inputs.js";
 
 function arg(name: string, def?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

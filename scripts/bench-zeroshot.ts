@@ -7,10 +7,10 @@
  *   node dist/scripts/bench-zeroshot.js [--ref FILE] [--hyp SYSTEM] [--lm DIR] [--backend wasm] [--max-segments N]
  */
 import { readScoringInput } from "../src/metric/testset.js";
-import { describeBackend } from "../src/ranker/backend.js";
+import { describeBackend } from "../src/nn/backend.js";
 import { loadZeroShotScorer } from "../src/pretrain/scorer.js";
 import { zeroShotScores, type ZeroShotMethod } from "../src/pretrain/zeroshot.js";
-import type { PreparedSide } from "../src/ranker/inputs.js";
+import type { PreparedSide } from "../src/nn/inputs.js";
 
 function arg(name: string, def?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

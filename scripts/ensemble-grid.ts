@@ -5,9 +5,9 @@
  *       [--lm checkpoints/pronoun-lm] [--grid 0,0.01,0.02] [--backend wasm]
  */
 import { loadRankerScorer as loadScorer } from "../src/ranker/scorer.js";
-import { readRankerPairs } from "../src/ranker/data.js";
+import { readRankerPairs } from "../src/nn/data.js";
 import { loadPronounLm } from "../src/pretrain/checkpoint.js";
-import { componentDiffs, pairAccuracy } from "../src/pretrain/ensemble.js";
+import { componentDiffs, pairAccuracy } from "../src/metric/ensemble.js";
 
 function arg(name: string, def?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

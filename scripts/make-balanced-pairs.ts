@@ -19,7 +19,7 @@ import { mulberry32 } from "../src/ctxpro/random.js";
 import { loadInputs } from "../src/mine/run.js";
 import { substituteCase } from "../src/mine/pairs.js";
 import type { PairRecord } from "../src/mine/pair-format.js";
-import { readRankerPairs } from "../src/ranker/data.js";
+import { readRankerPairs } from "../src/nn/data.js";
 import { pronouns } from "../src/text/pronouns.js";
 import { tokenize } from "../src/text/tokenize.js";
 

@@ -7,11 +7,11 @@
  */
 // @ts-nocheck -- experiment script kept as run; typed loosely on purpose
 import { loadPronounLm } from "../src/pretrain/checkpoint.js";
-import { readRankerPairs } from "../src/ranker/data.js";
-import { preparePairs, accuracyReport } from "../src/ranker/evaluate.js";
-import { Vocab, PAD_ROW } from "../src/ranker/glove.js";
+import { readRankerPairs } from "../src/nn/data.js";
+import { preparePairs, accuracyReport } from "../src/nn/evaluate.js";
+import { Vocab, PAD_ROW } from "../src/nn/glove.js";
 import { pronouns } from "../src/text/pronouns.js";
-import { selectBackend } from "../src/ranker/backend.js";
+import { selectBackend } from "../src/nn/backend.js";
 import { zeroShotScores } from "../src/pretrain/zeroshot.js";
 await selectBackend("wasm");
 const dir = process.argv[2] ?? "checkpoints/pronoun-lm";

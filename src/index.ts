@@ -16,4 +16,4 @@ export { pairedBootstrapStats, type PairedBootstrapResult } from "./stats/bootst
 export { generateReport, renderReportFromInputs, readReportInput, buildReport, renderHtml, writePngs } from "./report/index.js";
 export * as align from "./align/index.js";
 export { trainAligner, alignBidirectional, type AlignModel, type AlignOptions, type BidirectionalResult } from "./align/index.js";
-export { buildEnsemble, loadEnsembleScorer, fitEnsembleWeight, type EnsembleConfig } from "./pretrain/ensemble.js";
+export { buildEnsemble, loadEnsembleScorer, fitEnsembleWeight, type EnsembleConfig } from "./metric/ensemble.js";

@@ -3,23 +3,23 @@ import * as tf from "@tensorflow/tfjs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { selectBackend, describeBackend, type Importer } from "../src/ranker/backend.js";
-import { biLstm, type BiLstmInputs, type BiLstmParams } from "../src/ranker/bilstm.js";
-import { biLstmGraph, resolveLstmImpl } from "../src/ranker/bilstm-graph.js";
-import { GloveBiLstmEncoder } from "../src/ranker/encoder.js";
+import { selectBackend, describeBackend, type Importer } from "../src/nn/backend.js";
+import { biLstm, type BiLstmInputs, type BiLstmParams } from "../src/nn/bilstm.js";
+import { biLstmGraph, resolveLstmImpl } from "../src/nn/bilstm-graph.js";
+import { GloveBiLstmEncoder } from "../src/nn/encoder.js";
 import { RankerModel, marginLoss } from "../src/ranker/model.js";
 import { saveCheckpoint, loadCheckpoint } from "../src/ranker/checkpoint.js";
 import { scoreSides } from "../src/ranker/run-model.js";
-import type { PreparedSide } from "../src/ranker/inputs.js";
-import { Rng } from "../src/ranker/prng.js";
-import { encodeHalf, decodeHalf } from "../src/ranker/fp16.js";
+import type { PreparedSide } from "../src/nn/inputs.js";
+import { Rng } from "../src/nn/prng.js";
+import { encodeHalf, decodeHalf } from "../src/nn/fp16.js";
 import { InputError } from "../src/io/errors.js";
 import { PronounLm, N_PRONOUNS, type MaskedWindow } from "../src/pretrain/model.js";
 import { runCli } from "./cli-helper.js";
 import { writeFileSync, readFileSync, mkdirSync } from "node:fs";
 import { pretrain } from "../src/pretrain/train.js";
 import { PRETRAIN_DEFAULTS } from "../src/pretrain/defaults.js";
-import { writeEmbeddingTable } from "../src/ranker/glove.js";
+import { writeEmbeddingTable } from "../src/nn/glove.js";
 import { registerTrain } from "../src/cli/train.js";
 
 /** An importer for which the GPU and native packages are absent, as on a machine without them. */
@@ -313,7 +313,7 @@ describe("auto on a GPU-less Linux machine", () => {
     const spy: Importer = (name) => (seen.push(name), absent(name));
     // A fresh copy of the module: auto keeps the choice made above, and this must choose again.
     vi.resetModules();
-    const fresh = await import("../src/ranker/backend.js");
+    const fresh = await import("../src/nn/backend.js");
     const b = await fresh.selectBackend("auto", 1, { importer: spy, gpuDevicePresent: () => false });
     expect(b.backend).toBe("wasm");
     expect(seen).toEqual(["@tensorflow/tfjs-node-gpu", "@tensorflow/tfjs-node"]);

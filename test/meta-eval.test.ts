@@ -9,7 +9,7 @@ import { auc, gwetAc1, kendallTau, metaEvaluate, pearson, readJudgements } from 
 import { isPronounSpan, readMqm } from "../src/metric/mqm.js";
 import { balancedAccuracy } from "../src/metric/pairs.js";
 import type { PronounScorer, ScoredSide } from "../src/metric/scorer.js";
-import { prepareSide, type PreparedSide, type Side } from "../src/ranker/inputs.js";
+import { prepareSide, type PreparedSide, type Side } from "../src/nn/inputs.js";
 import type { PairRecord } from "../src/mine/pair-format.js";
 
 /** A context-free scorer: each pronoun is worth a fixed value; `perSide` divides by the side's pronoun count (count-dependent). */

@@ -14,12 +14,12 @@ import { zeroShotScores } from "../src/pretrain/zeroshot.js";
 import { loadZeroShotScorer } from "../src/pretrain/scorer.js";
 import { scoreSidesWith } from "../src/metric/scorer.js";
 import { signature } from "../src/metric/testset.js";
-import { trainOnTop } from "../src/pretrain/ranker.js";
-import { writeEmbeddingTable, Vocab, type EmbeddingTable } from "../src/ranker/glove.js";
-import { prepareSide } from "../src/ranker/inputs.js";
-import { selectBackend } from "../src/ranker/backend.js";
-import { Rng } from "../src/ranker/prng.js";
-import { decodeHalf, encodeHalf } from "../src/ranker/fp16.js";
+import { trainOnTop } from "../src/ontop/train.js";
+import { writeEmbeddingTable, Vocab, type EmbeddingTable } from "../src/nn/glove.js";
+import { prepareSide } from "../src/nn/inputs.js";
+import { selectBackend } from "../src/nn/backend.js";
+import { Rng } from "../src/nn/prng.js";
+import { decodeHalf, encodeHalf } from "../src/nn/fp16.js";
 
 const dir = mkdtempSync(join(tmpdir(), "proneval-pretrain-"));
 

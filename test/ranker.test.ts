@@ -1,14 +1,14 @@
 import { describe, it, expect, beforeAll } from "vitest";
 import * as tf from "@tensorflow/tfjs";
-import { selectBackend } from "../src/ranker/backend.js";
-import { biLstm } from "../src/ranker/bilstm.js";
-import { GloveBiLstmEncoder } from "../src/ranker/encoder.js";
+import { selectBackend } from "../src/nn/backend.js";
+import { biLstm } from "../src/nn/bilstm.js";
+import { GloveBiLstmEncoder } from "../src/nn/encoder.js";
 import { RankerModel, marginLoss } from "../src/ranker/model.js";
-import { prepareSide, type PreparedSide } from "../src/ranker/inputs.js";
+import { prepareSide, type PreparedSide } from "../src/nn/inputs.js";
 import { scoreSides } from "../src/ranker/run-model.js";
-import { Rng } from "../src/ranker/prng.js";
-import { toHalf, fromHalf } from "../src/ranker/fp16.js";
-import type { EmbeddingTable } from "../src/ranker/glove.js";
+import { Rng } from "../src/nn/prng.js";
+import { toHalf, fromHalf } from "../src/nn/fp16.js";
+import type { EmbeddingTable } from "../src/nn/glove.js";
 
 beforeAll(async () => {
   await selectBackend("cpu");

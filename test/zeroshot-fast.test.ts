@@ -3,10 +3,10 @@ import * as tf from "@tensorflow/tfjs";
 import { PronounLm, N_PRONOUNS } from "../src/pretrain/model.js";
 import { singlePassLogProbs } from "../src/pretrain/single-pass.js";
 import { zeroShotScores } from "../src/pretrain/zeroshot.js";
-import { prepareSide } from "../src/ranker/inputs.js";
-import { selectBackend } from "../src/ranker/backend.js";
-import { Rng } from "../src/ranker/prng.js";
-import type { EmbeddingTable } from "../src/ranker/glove.js";
+import { prepareSide } from "../src/nn/inputs.js";
+import { selectBackend } from "../src/nn/backend.js";
+import { Rng } from "../src/nn/prng.js";
+import type { EmbeddingTable } from "../src/nn/glove.js";
 
 const words = ["i", "he", "it", "she", "they", "her", "him", "them", "we", "you", "the", "house", "saw", "walked", "to", "sister", "."];
 

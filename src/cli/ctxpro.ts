@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic, writeFilesAtomic, checkOutputDir, checkOutputFile } from "../io/atomic.js";
 import { action, floatOption, intOption } from "./run.js";
-import { bar, fmtDuration, ProgressLine } from "../ranker/progress.js";
+import { bar, fmtDuration, ProgressLine } from "../nn/progress.js";
 import { builtinRuleSets, checkLang, describeRule, loadRuleSet, LANGUAGES } from "../ctxpro/rules.js";
 import { defaultAnnotators } from "../ctxpro/annotators.js";
 import { PrecomputedAnnotations } from "../ctxpro/annotations.js";

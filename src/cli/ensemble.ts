@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { action, intOption, floatOption } from "./run.js";
-import { ProgressLine, bar } from "../ranker/progress.js";
+import { ProgressLine, bar } from "../nn/progress.js";
 import { checkOutputDir } from "../io/atomic.js";
 
 export function registerEnsemble(program: Command): void {
@@ -20,7 +20,7 @@ export function registerEnsemble(program: Command): void {
     .option("-q, --quiet", "no progress on stderr", false)
     .action(
       action(async (o: Record<string, unknown>) => {
-        const { buildEnsemble } = await import("../pretrain/ensemble.js");
+        const { buildEnsemble } = await import("../metric/ensemble.js");
         checkOutputDir(String(o.output), { overwrite: Boolean(o.force), what: "a checkpoint", flags: "--force" });
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         try {

@@ -2,8 +2,8 @@ import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { englishShare } from "./scoring.js";
-import { readRankerPairs } from "../ranker/data.js";
-import { ProgressLine, bar } from "../ranker/progress.js";
+import { readRankerPairs } from "../nn/data.js";
+import { ProgressLine, bar } from "../nn/progress.js";
 import { parseContext, exitQuietlyOnEpipe, parseAggregate } from "./score.js";
 
 export function registerEval(program: Command): void {

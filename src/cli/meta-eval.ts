@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { action, checkOneStdin, checkOutputs, emit, intOption } from "./run.js";
 import { InputError } from "../io/errors.js";
-import { ProgressLine } from "../ranker/progress.js";
+import { ProgressLine } from "../nn/progress.js";
 import { exitQuietlyOnEpipe, parseAggregate, parseContext, parseMode } from "./score.js";
 
 export function registerMetaEval(program: Command): void {
@@ -37,7 +37,7 @@ export function registerMetaEval(program: Command): void {
         if (o.apt && !o.mqm) throw new InputError("--apt needs --mqm (APT is evaluated on the MQM measures only)");
         checkOneStdin([...pairFiles, o.mqm as string | undefined, o.judgements as string | undefined, o.trainPairs as string | undefined, o.probePairs as string | undefined]);
         await checkOutputs(o.output as string | undefined);
-        const { readRankerPairs } = await import("../ranker/data.js");
+        const { readRankerPairs } = await import("../nn/data.js");
         const { readMqm } = await import("../metric/mqm.js");
         const { readJudgements, metaEvaluate, formatMetaEval } = await import("../metric/meta-eval.js");
         const { loadScorer } = await import("../metric/load.js");

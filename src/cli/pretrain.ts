@@ -3,7 +3,7 @@ import { action, intOption, floatOption, emit, checkOutputs } from "./run.js";
 import { PRETRAIN_DEFAULTS } from "../pretrain/defaults.js";
 import { InputError } from "../io/errors.js";
 import { checkOutputDir, writeFileAtomic } from "../io/atomic.js";
-import { LSTM_IMPLS, type LstmImpl } from "../ranker/lstm-impl.js";
+import { LSTM_IMPLS, type LstmImpl } from "../nn/lstm-impl.js";
 
 export function registerPretrain(program: Command): void {
   registerPretrainOnTop(program);
@@ -95,9 +95,9 @@ export function registerPretrainOnTop(program: Command): void {
         const variant = String(o.variant);
         if (variant !== "frozen" && variant !== "frozen+lp" && variant !== "finetune") throw new InputError(`unknown variant '${variant}' (expected frozen, frozen+lp or finetune)`);
         await checkOutputs(o.output as string | undefined);
-        const { selectBackend, describeBackend } = await import("../ranker/backend.js");
+        const { selectBackend, describeBackend } = await import("../nn/backend.js");
         process.stderr.write(describeBackend(await selectBackend(String(o.backend))) + "\n");
-        const { trainOnTop, pct } = await import("../pretrain/ranker.js");
+        const { trainOnTop, pct } = await import("../ontop/train.js");
         const r = await trainOnTop({
           lmDir: String(o.lm),
           train: String(o.train),

@@ -3,8 +3,8 @@ import { action, intOption, emit, checkOutputs, checkOneStdin } from "./run.js";
 import { InputError } from "../io/errors.js";
 import type { ScoringInput, SystemResult } from "../metric/testset.js";
 import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../metric/decide.js";
-import { CONTEXT_MODES } from "../ranker/inputs.js";
-import { ProgressLine, bar } from "../ranker/progress.js";
+import { CONTEXT_MODES } from "../nn/inputs.js";
+import { ProgressLine, bar } from "../nn/progress.js";
 import type { ContextMode } from "../mine/pair-format.js";
 
 export function parseContext(v: unknown): ContextMode | undefined {

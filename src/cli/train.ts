@@ -3,10 +3,10 @@ import { action, intOption, floatOption } from "./run.js";
 import { InputError } from "../io/errors.js";
 import type { TrainOptions, ProgressEvent } from "../ranker/train.js";
 import { TRAIN_DEFAULTS } from "../ranker/defaults.js";
-import { CONTEXT_MODES } from "../ranker/inputs.js";
-import { LSTM_IMPLS, type LstmImpl } from "../ranker/lstm-impl.js";
+import { CONTEXT_MODES } from "../nn/inputs.js";
+import { LSTM_IMPLS, type LstmImpl } from "../nn/lstm-impl.js";
 import type { ContextMode } from "../mine/pair-format.js";
-import { ProgressLine, bar, fmtDuration } from "../ranker/progress.js";
+import { ProgressLine, bar, fmtDuration } from "../nn/progress.js";
 import { checkOutputDir } from "../io/atomic.js";
 
 function badKinds(v: string): never {

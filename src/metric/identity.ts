@@ -4,7 +4,7 @@
 // sentence are ignored. On balanced R vs R' it is right in one direction of each pronoun pair and
 // wrong in the other: 50%. Meta-eval prints it beside every scorer to show how much is context.
 import type { ContextMode, PairRecord } from "../mine/pair-format.js";
-import { prepareSide, type PreparedSide, type Side } from "../ranker/inputs.js";
+import { prepareSide, type PreparedSide, type Side } from "../nn/inputs.js";
 import type { PronounScorer, ScoredSide } from "./scorer.js";
 
 export class IdentityPriorScorer implements PronounScorer {

@@ -3,11 +3,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
-import { isEnsembleDir, loadEnsembleScorer } from "../pretrain/ensemble.js";
+import { isEnsembleDir, loadEnsembleScorer } from "./ensemble.js";
 import { loadZeroShotScorer } from "../pretrain/scorer.js";
 import type { ZeroShotAggregate } from "../pretrain/zeroshot.js";
-import { defaultCheckpointDir, loadRankerScorer, type LoadScorerOptions } from "../ranker/scorer.js";
-import type { PronounScorer } from "./scorer.js";
+import { defaultCheckpointDir, loadRankerScorer } from "../ranker/scorer.js";
+import type { LoadScorerOptions, PronounScorer } from "./scorer.js";
 
 export interface LoadOptions extends LoadScorerOptions {
   /** For a masked-pronoun model: sum of log-probabilities or PMI (default pmi). */

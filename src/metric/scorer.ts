@@ -2,7 +2,7 @@
 // masked-pronoun model, their ensemble, APT-like baselines): test-set scoring, compare, eval and
 // meta-eval are written once against it (src/metric/*), never against a model class.
 import type { ContextMode } from "../mine/pair-format.js";
-import type { PreparedSide, Side } from "../ranker/inputs.js";
+import type { PreparedSide, Side } from "../nn/inputs.js";
 
 /** Scores closer than this are ties (identical inputs score identically; this absorbs float noise). */
 export const TIE_EPS = 1e-5;
@@ -54,6 +54,18 @@ export interface PronounScorer {
   prepare(side: Side): PreparedSide;
   scorePrepared(prepared: PreparedSide[], opts?: ScoreOptions): Promise<ScoredSide[]>;
   dispose(): void;
+}
+
+/** How a scorer is loaded from its directory (every model's loader takes these). */
+export interface LoadScorerOptions {
+  backend?: string;
+  modelDir?: string;
+  /**
+   * Threads for scoring large inputs: a number, or "auto" = 1 on the native tfjs-node backends
+   * and for transformers encoders (both multi-threaded already), else up to 2 (the cores of the target machines). Default 1.
+   * Worker threads need the compiled dist/ build.
+   */
+  threads?: number | "auto";
 }
 
 /** Scores sides (prepare + scorePrepared). */

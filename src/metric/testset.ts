@@ -2,8 +2,8 @@
 import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
 import type { ContextMode } from "../mine/pair-format.js";
-import { Rng } from "../ranker/prng.js";
-import type { Side } from "../ranker/inputs.js";
+import { Rng } from "../nn/prng.js";
+import type { Side } from "../nn/inputs.js";
 import { VERSION } from "../version.js";
 import { compareSides, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
 import { referenceAlignedCompare, type AlignedItem } from "./ref-aligned.js";

@@ -1,13 +1,13 @@
-import type { PretrainedEncoder } from "../ranker/train.js";
+import type { PretrainedEncoder } from "../nn/encoder.js";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import { VERSION } from "../version.js";
-import { encodeEmbeddingTable, decodeEmbeddingTable } from "../ranker/glove.js";
-import { packTensors, assignTensors, type TensorEntry } from "../ranker/tensors.js";
-import { sha256 } from "../ranker/checkpoint.js";
-import { Rng } from "../ranker/prng.js";
+import { encodeEmbeddingTable, decodeEmbeddingTable } from "../nn/glove.js";
+import { packTensors, assignTensors, type TensorEntry } from "../nn/tensors.js";
+import { sha256 } from "../nn/sha256.js";
+import { Rng } from "../nn/prng.js";
 import { PronounLm, type PretrainObjective } from "./model.js";
 
 export const PRONOUN_LM_FORMAT = 1;

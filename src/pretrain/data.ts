@@ -3,8 +3,8 @@ import { InputError } from "../io/errors.js";
 import { streamLines } from "../io/lines.js";
 import { readJsonl } from "../io/jsonl.js";
 import { pronouns } from "../text/pronouns.js";
-import { Vocab } from "../ranker/glove.js";
-import { Rng } from "../ranker/prng.js";
+import { Vocab } from "../nn/glove.js";
+import { Rng } from "../nn/prng.js";
 import type { CorpusDoc } from "./corpus.js";
 import type { MaskedWindow } from "./model.js";
 

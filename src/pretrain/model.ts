@@ -1,8 +1,8 @@
 import * as tf from "@tensorflow/tfjs";
-import { GloveBiLstmEncoder, uniformInit } from "../ranker/encoder.js";
-import { PAD_ROW, type EmbeddingTable } from "../ranker/glove.js";
-import { Rng } from "../ranker/prng.js";
-import type { LstmImpl } from "../ranker/bilstm-graph.js";
+import { GloveBiLstmEncoder, uniformInit } from "../nn/encoder.js";
+import { PAD_ROW, type EmbeddingTable } from "../nn/glove.js";
+import { Rng } from "../nn/prng.js";
+import type { LstmImpl } from "../nn/bilstm-graph.js";
 
 /** Number of pronoun classes (the inventory of data/pronouns.json). */
 export const N_PRONOUNS = 42;

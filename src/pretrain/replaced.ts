@@ -1,7 +1,7 @@
 import type { PairRecord, ContextMode } from "../mine/pair-format.js";
-import type { PreparedSide } from "../ranker/inputs.js";
-import { Vocab } from "../ranker/glove.js";
-import { preparePairs, accuracyReport, type EvalReport } from "../ranker/evaluate.js";
+import type { PreparedSide } from "../nn/inputs.js";
+import { Vocab } from "../nn/glove.js";
+import { preparePairs, accuracyReport, type EvalReport } from "../nn/evaluate.js";
 import type { PronounLm } from "./model.js";
 
 /**

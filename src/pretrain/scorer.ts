@@ -1,10 +1,9 @@
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { PACKAGE_ROOT } from "../version.js";
-import { describeBackend, selectBackend, type BackendInfo } from "../ranker/backend.js";
-import { prepareSide, type PreparedSide, type Side } from "../ranker/inputs.js";
-import type { LoadScorerOptions } from "../ranker/scorer.js";
-import { dedupePrepared, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
+import { describeBackend, selectBackend, type BackendInfo } from "../nn/backend.js";
+import { prepareSide, type PreparedSide, type Side } from "../nn/inputs.js";
+import { dedupePrepared, type LoadScorerOptions, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
 import type { ContextMode } from "../mine/pair-format.js";
 import { loadPronounLm, type PronounLmConfig } from "./checkpoint.js";
 import type { PronounLm } from "./model.js";

@@ -1,6 +1,6 @@
 import * as tf from "@tensorflow/tfjs";
-import { lstmForestStates, lstmStepZeroInput } from "../ranker/bilstm.js";
-import { PAD_ROW } from "../ranker/glove.js";
+import { lstmForestStates, lstmStepZeroInput } from "../nn/bilstm.js";
+import { PAD_ROW } from "../nn/glove.js";
 import { N_PRONOUNS, type PronounLm } from "./model.js";
 
 /** A window with several positions to score, each as if it alone were masked. */

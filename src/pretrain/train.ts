@@ -1,18 +1,18 @@
-import { Adam } from "../ranker/adam.js";
+import { Adam } from "../nn/adam.js";
 import * as tf from "@tensorflow/tfjs";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import { VERSION, PACKAGE_ROOT } from "../version.js";
-import { selectBackend, describeBackend, type BackendInfo } from "../ranker/backend.js";
-import { resolveLstmImpl, type LstmImpl } from "../ranker/bilstm-graph.js";
-import { buildEmbeddingTable, readEmbeddingTable, writeEmbeddingTable, encodeEmbeddingTable, Vocab, type EmbeddingTable } from "../ranker/glove.js";
-import { packTensors, assignTensors } from "../ranker/tensors.js";
-import { sha256 } from "../ranker/checkpoint.js";
-import { readRankerPairs, fileSignature } from "../ranker/data.js";
-import { Rng } from "../ranker/prng.js";
-import { ProgressLine, fmtDuration } from "../ranker/progress.js";
+import { selectBackend, describeBackend, type BackendInfo } from "../nn/backend.js";
+import { resolveLstmImpl, type LstmImpl } from "../nn/bilstm-graph.js";
+import { buildEmbeddingTable, readEmbeddingTable, writeEmbeddingTable, encodeEmbeddingTable, Vocab, type EmbeddingTable } from "../nn/glove.js";
+import { packTensors, assignTensors } from "../nn/tensors.js";
+import { sha256 } from "../nn/sha256.js";
+import { readRankerPairs, fileSignature } from "../nn/data.js";
+import { Rng } from "../nn/prng.js";
+import { ProgressLine, fmtDuration } from "../nn/progress.js";
 import { PronounLm, type PretrainObjective } from "./model.js";
 import { corpusCounts, loadPretrainData, makeWindow, epochBatches, readConfusions, replaceWindow, type Confusions } from "./data.js";
 import { replacedEval } from "./replaced.js";
@@ -44,7 +44,7 @@ export interface PretrainOptions {
   backend: string;
   /** Default masked; replaced needs `confusions`. */
   objective?: PretrainObjective;
-  /** BiLSTM implementation (ranker/bilstm-graph.ts): same numbers either way, so not in the resume key. */
+  /** BiLSTM implementation (nn/bilstm-graph.ts): same numbers either way, so not in the resume key. */
   lstmImpl?: LstmImpl;
   /** Pair file whose R-vs-S pairs give the replacement distribution (replaced objective). */
   confusions?: string;

@@ -4,8 +4,8 @@
  * core while the ranker scores (tfjs-wasm is single-threaded under Node).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { selectBackend } from "../ranker/backend.js";
-import type { PreparedSide } from "../ranker/inputs.js";
+import { selectBackend } from "../nn/backend.js";
+import type { PreparedSide } from "../nn/inputs.js";
 import { loadPronounLm } from "./checkpoint.js";
 import { zeroShotScores } from "./zeroshot.js";
 

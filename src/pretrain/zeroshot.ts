@@ -1,8 +1,8 @@
 import type { PairRecord, ContextMode } from "../mine/pair-format.js";
 import { pronouns } from "../text/pronouns.js";
-import type { PreparedSide } from "../ranker/inputs.js";
-import { Vocab } from "../ranker/glove.js";
-import { preparePairs, accuracyReport, type EvalReport } from "../ranker/evaluate.js";
+import type { PreparedSide } from "../nn/inputs.js";
+import { Vocab } from "../nn/glove.js";
+import { preparePairs, accuracyReport, type EvalReport } from "../nn/evaluate.js";
 import type { MaskedWindow, PronounLm } from "./model.js";
 import { singlePassLogProbs, type MultiMaskWindow } from "./single-pass.js";
 

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type * as tf from "@tensorflow/tfjs";
@@ -6,14 +5,15 @@ import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import { VERSION } from "../version.js";
 import type { ContextMode } from "../mine/pair-format.js";
-import { CONTEXT_MODES, type PrepareOptions } from "./inputs.js";
-import { GloveBiLstmEncoder, type Encoder } from "./encoder.js";
-import type { LstmImpl } from "./bilstm-graph.js";
+import { CONTEXT_MODES, type PrepareOptions } from "../nn/inputs.js";
+import { GloveBiLstmEncoder, type Encoder } from "../nn/encoder.js";
+import type { LstmImpl } from "../nn/bilstm-graph.js";
 import { TransformersEncoder } from "./transformers.js";
-import { decodeEmbeddingTable, encodeEmbeddingTable, type EmbeddingTable } from "./glove.js";
+import { decodeEmbeddingTable, encodeEmbeddingTable, type EmbeddingTable } from "../nn/glove.js";
 import { RankerModel, type HeadConfig } from "./model.js";
-import { packTensors, assignTensors, type TensorEntry } from "./tensors.js";
-import { Rng } from "./prng.js";
+import { packTensors, assignTensors, type TensorEntry } from "../nn/tensors.js";
+import { Rng } from "../nn/prng.js";
+import { sha256 } from "../nn/sha256.js";
 
 /** Bumped whenever the layout of a checkpoint or the meaning of a weight changes. */
 export const CHECKPOINT_FORMAT = 1;
@@ -41,10 +41,6 @@ export interface CheckpointConfig {
   data: Record<string, unknown>;
   /** How it was trained (seed, steps, dev accuracy, backend, ...). */
   training: Record<string, unknown>;
-}
-
-export function sha256(buf: Uint8Array): string {
-  return createHash("sha256").update(buf).digest("hex");
 }
 
 export interface ModelSpec {

@@ -1,6 +1,7 @@
 import * as tf from "@tensorflow/tfjs";
 import type { RankerModel } from "./model.js";
-import type { PreparedSide } from "./inputs.js";
+import type { PreparedSide } from "../nn/inputs.js";
+import type { PairScores } from "../nn/evaluate.js";
 
 export interface SideScore {
   /** The side's score y (0 when the sentence has no pronoun: every slot is padding). */
@@ -56,4 +57,11 @@ export async function scoreSides(model: RankerModel, sides: PreparedSide[], opts
     opts.onBatch?.(done);
   }
   return out;
+}
+
+/** Ranker scores y of the two sides of each pair (pairs' positives, then negatives, scored in one run). */
+export async function scorePairs(model: RankerModel, pos: PreparedSide[], neg: PreparedSide[], onBatch?: (done: number) => void): Promise<PairScores> {
+  const all = await scoreSides(model, pos.concat(neg), { onBatch });
+  const n = pos.length;
+  return { pos: Float32Array.from(all.slice(0, n), (s) => s.y), neg: Float32Array.from(all.slice(n), (s) => s.y) };
 }

@@ -4,10 +4,10 @@
  * core can only be used through a second thread with its own tfjs instance.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { selectBackend } from "./backend.js";
+import { selectBackend } from "../nn/backend.js";
 import { loadCheckpoint } from "./checkpoint.js";
 import { scoreSides } from "./run-model.js";
-import type { PreparedSide } from "./inputs.js";
+import type { PreparedSide } from "../nn/inputs.js";
 
 interface Init {
   dir: string;

@@ -2,11 +2,11 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { ContextMode } from "../mine/pair-format.js";
-import { dedupePrepared, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
+import { dedupePrepared, type LoadScorerOptions, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
 import { PACKAGE_ROOT } from "../version.js";
-import { describeBackend, selectBackend, type BackendInfo } from "./backend.js";
+import { describeBackend, selectBackend, type BackendInfo } from "../nn/backend.js";
 import { loadCheckpoint, type CheckpointConfig } from "./checkpoint.js";
-import { prepareSide, type PreparedSide, type Side } from "./inputs.js";
+import { prepareSide, type PreparedSide, type Side } from "../nn/inputs.js";
 import type { RankerModel } from "./model.js";
 import { scoreSides } from "./run-model.js";
 
@@ -135,17 +135,6 @@ export class RankerScorer implements PronounScorer {
   dispose(): void {
     this.model.dispose();
   }
-}
-
-export interface LoadScorerOptions {
-  backend?: string;
-  modelDir?: string;
-  /**
-   * Threads for scoring large inputs: a number, or "auto" = 1 on the native tfjs-node backends
-   * and for transformers encoders (both multi-threaded already), else up to 2 (the cores of the target machines). Default 1.
-   * Worker threads need the compiled dist/ build.
-   */
-  threads?: number | "auto";
 }
 
 /** Loads a ranker checkpoint directory on a tfjs backend. */

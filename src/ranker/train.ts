@@ -1,4 +1,4 @@
-import { Adam } from "./adam.js";
+import { Adam } from "../nn/adam.js";
 import * as tf from "@tensorflow/tfjs";
 import { existsSync, readFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -8,18 +8,21 @@ import type { ContextMode, PairRecord } from "../mine/pair-format.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
 import { VERSION } from "../version.js";
-import { selectBackend, describeBackend, type BackendInfo } from "./backend.js";
-import { createModel, saveCheckpoint, sha256, type EncoderSpec } from "./checkpoint.js";
-import { readRankerPairs, fileSignature } from "./data.js";
-import { accuracyReport, preparePairs, scorePairs, type EvalReport } from "./evaluate.js";
-import { buildEmbeddingTable, decodeEmbeddingTable, encodeEmbeddingTable, type EmbeddingTable } from "./glove.js";
-import type { PreparedSide, PrepareOptions } from "./inputs.js";
+import { selectBackend, describeBackend, type BackendInfo } from "../nn/backend.js";
+import { createModel, saveCheckpoint, type EncoderSpec } from "./checkpoint.js";
+import { sha256 } from "../nn/sha256.js";
+import { readRankerPairs, fileSignature } from "../nn/data.js";
+import { accuracyReport, preparePairs, type EvalReport } from "../nn/evaluate.js";
+import { scorePairs } from "./run-model.js";
+import { buildEmbeddingTable, decodeEmbeddingTable, encodeEmbeddingTable, type EmbeddingTable } from "../nn/glove.js";
+import type { PreparedSide, PrepareOptions } from "../nn/inputs.js";
+import type { PretrainedEncoder } from "../nn/encoder.js";
 import { marginLoss, type HeadKind, type RankerModel } from "./model.js";
-import { packTensors, assignTensors } from "./tensors.js";
-import { Rng } from "./prng.js";
+import { packTensors, assignTensors } from "../nn/tensors.js";
+import { Rng } from "../nn/prng.js";
 import { modelNameOf } from "./transformers.js";
 import { TRAIN_DEFAULTS } from "./defaults.js";
-import { resolveLstmImpl, type LstmImpl } from "./bilstm-graph.js";
+import { resolveLstmImpl, type LstmImpl } from "../nn/bilstm-graph.js";
 
 export interface TrainOptions {
   train: string;
@@ -168,16 +171,6 @@ function wordCounts(pairs: PairRecord[]): Map<string, number> {
     for (const c of p.negative_context ?? []) add(c);
   }
   return counts;
-}
-
-/** A pretrained BiLSTM encoder to start from (same lstm/* parameter names as the ranker's encoder). */
-export interface PretrainedEncoder {
-  hidden: number;
-  table: EmbeddingTable;
-  params: Map<string, tf.Tensor>;
-  /** sha256 of its weights, recorded in the checkpoint and the resume key. */
-  sha256: string;
-  dispose(): void;
 }
 
 export interface TrainHooks {

@@ -29,6 +29,16 @@ export interface Encoder<F = unknown> {
   dispose(): void;
 }
 
+/** A pretrained BiLSTM encoder to start from (same lstm/* parameter names as the ranker's encoder). */
+export interface PretrainedEncoder {
+  hidden: number;
+  table: EmbeddingTable;
+  params: Map<string, tf.Tensor>;
+  /** sha256 of its weights, recorded in the checkpoint and the resume key. */
+  sha256: string;
+  dispose(): void;
+}
+
 export interface GloveBiLstmConfig {
   hidden: number;
   dropout: number;

@@ -1,20 +1,20 @@
 import * as tf from "@tensorflow/tfjs";
 import type { PairRecord } from "../mine/pair-format.js";
-import { readRankerPairs } from "../ranker/data.js";
-import { preparePairs, accuracyReport, type EvalReport } from "../ranker/evaluate.js";
+import { readRankerPairs } from "../nn/data.js";
+import { preparePairs, accuracyReport, type EvalReport } from "../nn/evaluate.js";
 import { RankerModel, marginLoss, type SideBatch } from "../ranker/model.js";
-import type { PreparedSide } from "../ranker/inputs.js";
-import { Rng } from "../ranker/prng.js";
-import { ProgressLine } from "../ranker/progress.js";
-import { loadPronounLm } from "./checkpoint.js";
-import { zeroShotScores } from "./zeroshot.js";
-import { replacedScores } from "./replaced.js";
-import { Adam } from "../ranker/adam.js";
-import { subsample } from "./train.js";
+import type { PreparedSide } from "../nn/inputs.js";
+import { Rng } from "../nn/prng.js";
+import { ProgressLine } from "../nn/progress.js";
+import { loadPronounLm } from "../pretrain/checkpoint.js";
+import { zeroShotScores } from "../pretrain/zeroshot.js";
+import { replacedScores } from "../pretrain/replaced.js";
+import { Adam } from "../nn/adam.js";
+import { subsample } from "../pretrain/train.js";
 import { InputError } from "../io/errors.js";
-import { Vocab } from "../ranker/glove.js";
-import { loadPretrainData, makeWindow, epochBatches } from "./data.js";
-import type { MaskedWindow } from "./model.js";
+import { Vocab } from "../nn/glove.js";
+import { loadPretrainData, makeWindow, epochBatches } from "../pretrain/data.js";
+import type { MaskedWindow } from "../pretrain/model.js";
 
 /**
  * The paper's attention ranker trained with the margin loss on the mined real pairs, on top of

@@ -1,7 +1,5 @@
 import type { PairRecord, ContextMode } from "../mine/pair-format.js";
-import type { RankerModel } from "./model.js";
 import { pairSides, prepareSide, type PrepareOptions, type PreparedSide } from "./inputs.js";
-import { scoreSides } from "./run-model.js";
 
 export interface AccuracyCell {
   n: number;
@@ -33,12 +31,6 @@ export function preparePairs(pairs: PairRecord[], mode: ContextMode, prep: Prepa
     neg.push(prepareSide(s.neg, prep));
   }
   return { pos, neg };
-}
-
-export async function scorePairs(model: RankerModel, pos: PreparedSide[], neg: PreparedSide[], onBatch?: (done: number) => void): Promise<PairScores> {
-  const all = await scoreSides(model, pos.concat(neg), { onBatch });
-  const n = pos.length;
-  return { pos: Float32Array.from(all.slice(0, n), (s) => s.y), neg: Float32Array.from(all.slice(n), (s) => s.y) };
 }
 
 function cell(): AccuracyCell {

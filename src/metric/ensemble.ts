@@ -5,14 +5,14 @@ import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import { VERSION } from "../version.js";
 import type { ContextMode, PairRecord } from "../mine/pair-format.js";
-import type { PreparedSide, Side } from "../ranker/inputs.js";
-import { preparePairs } from "../ranker/evaluate.js";
-import { readRankerPairs, fileSignature } from "../ranker/data.js";
-import { loadRankerScorer, RankerScorer, type LoadScorerOptions } from "../ranker/scorer.js";
-import { dedupePrepared, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
-import { loadPronounLm, type PronounLmConfig } from "./checkpoint.js";
-import type { PronounLm } from "./model.js";
-import { zeroShotScores, type ZeroShotSide } from "./zeroshot.js";
+import type { PreparedSide, Side } from "../nn/inputs.js";
+import { preparePairs } from "../nn/evaluate.js";
+import { readRankerPairs, fileSignature } from "../nn/data.js";
+import { loadRankerScorer, RankerScorer } from "../ranker/scorer.js";
+import { dedupePrepared, type LoadScorerOptions, type PronounScorer, type ScoredSide, type ScoreOptions } from "./scorer.js";
+import { loadPronounLm, type PronounLmConfig } from "../pretrain/checkpoint.js";
+import type { PronounLm } from "../pretrain/model.js";
+import { zeroShotScores, type ZeroShotSide } from "../pretrain/zeroshot.js";
 
 export const ENSEMBLE_FORMAT = 1;
 
@@ -172,7 +172,7 @@ export function uniqueZeroShot(lm: PronounLm, prepared: PreparedSide[], onBatch?
 /** Zero-shot values on a worker thread (needs the compiled dist/ build, as the ranker's workers). */
 function zeroShotInWorker(lmDir: string, backend: string, sides: PreparedSide[]): Promise<ZeroShotSide[]> {
   return new Promise((resolvePromise, reject) => {
-    const w = new Worker(new URL("./zeroshot-worker.js", import.meta.url), { workerData: { dir: lmDir, backend, batchSize: 128 } });
+    const w = new Worker(new URL("../pretrain/zeroshot-worker.js", import.meta.url), { workerData: { dir: lmDir, backend, batchSize: 128 } });
     w.on("message", (m: { ready?: boolean; ok?: boolean; error?: string; res?: ZeroShotSide[] }) => {
       if (m.ready) w.postMessage(sides);
       else if (m.ok) resolvePromise(m.res!);
