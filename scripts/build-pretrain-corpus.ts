@@ -3,7 +3,9 @@
  * ../shared/data: LitBank novels, the references of wmt21 + wmt22 into English (never system
  * outputs, never wmt23: the dev year), the English side of CTXPRO (en-X inputs), GUM/GENTLE.
  * Streaming, deterministic (fixed file order), counts printed. Usage:
- *   node dist/scripts/build-pretrain-corpus.js [--data ../shared/data] [-o out/pretrain/corpus.jsonl.gz]
+ *   node dist/scripts/build-pretrain-corpus.js [--data ../shared/data] [-o out/pretrain/corpus.jsonl.gz] [--news]
+ * --news adds the English sources of the wmt21-24 en-X test sets (sentences of wmt23's into-English side
+ * left out).
  */
 import { join } from "node:path";
 import { buildCorpus } from "../src/pretrain/corpus.js";
@@ -26,6 +28,9 @@ async function main(): Promise<void> {
       wmt: [join(data, "wmt/wmt21"), join(data, "wmt/wmt22")],
       ctxpro: join(data, "ctxpro"),
       gum: join(data, "coref/gum"),
+      ...(process.argv.includes("--news")
+        ? { wmtEnSources: ["wmt21", "wmt22", "wmt23", "wmt24"].map((y) => join(data, "wmt", y)), exclude: [join(data, "wmt/wmt23")] }
+        : {}),
     },
     out,
     (m) => process.stderr.write(m + "\n"),

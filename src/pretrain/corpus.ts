@@ -31,6 +31,16 @@ export interface CorpusSources {
   ctxpro?: string;
   /** GUM / GENTLE directory of *.conllu(.gz). */
   gum?: string;
+  /**
+   * WMT year directories whose English *sources* (en-X pairs) are used: news-domain English written by
+   * people (wmt23's en-X sources are allowed; only its into-English side is the dev data).
+   */
+  wmtEnSources?: string[];
+  /**
+   * Dev-year directories (wmt23): every sentence of their into-English references and system outputs is
+   * kept out of the corpus, so a source that repeats a dev sentence cannot leak it.
+   */
+  exclude?: string[];
 }
 
 export interface CorpusStats {
@@ -87,6 +97,22 @@ function listFiles(dir: string, re: RegExp): string[] {
 }
 
 /** Yields the documents of every source, in a fixed order (the file is reproducible). */
+/** The tokenised sentences of every into-English reference and system output of `dirs`. */
+export async function devSentences(dirs: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const dir of dirs) {
+    for (const loc of findTestSets(dir, { intoEnglish: true })) {
+      const ts = await loadTestSet(loc);
+      for (const d of ts.docs) {
+        for (const lines of [...Object.values(d.refs), ...Object.values(d.hyps)]) {
+          for (const l of lines) for (const s of splitSentences(l)) out.add(tok(s));
+        }
+      }
+    }
+  }
+  return out;
+}
+
 export async function* corpusDocs(src: CorpusSources, skipped: CorpusStats["skipped"], log: (m: string) => void = () => {}): AsyncGenerator<CorpusDoc> {
   const guard = function* (file: string, source: string, id: string, read: () => string[]): Generator<CorpusDoc> {
     let sents: string[];
@@ -150,6 +176,29 @@ export async function* corpusDocs(src: CorpusSources, skipped: CorpusStats["skip
         yield* guard(`${f}:${k}`, "ctxpro", `ctxpro/${basename(f)}/${k}`, () => line.split("<eos>").slice(-3).map(tok).filter((s) => s.length > 0));
       }
     }
+  }
+  if (src.wmtEnSources?.length) {
+    // English sources of en-X test sets (news, speech, social; WMT24 segments are paragraphs, hence the
+    // sentence split). One copy per document: several en-X pairs of a year share their source.
+    const dev = await devSentences(src.exclude ?? []);
+    const seenDocs = new Set<string>();
+    let dropped = 0;
+    for (const dir of src.wmtEnSources) {
+      for (const loc of findTestSets(dir).filter((l) => l.srcLang === "en" && l.tgtLang !== "en")) {
+        const ts = await loadTestSet(loc);
+        for (const d of ts.docs) {
+          if (!d.src) continue;
+          const sents = d.src.flatMap((l) => splitSentences(l).map(tok)).filter((s) => s.length > 0);
+          const key = sents.join("\n");
+          if (seenDocs.has(key)) continue;
+          seenDocs.add(key);
+          const kept = sents.filter((s) => !dev.has(s));
+          dropped += sents.length - kept.length;
+          yield* guard(`${loc.xml ?? loc.name}#${d.id}`, "wmt-en-src", `wmt-src/${ts.name}/${ts.langPair}/${d.id}`, () => kept);
+        }
+      }
+    }
+    if (dropped > 0) log(`wmt-en-src: ${dropped} sentences that also occur in the dev year's into-English side left out`);
   }
   if (src.gum) {
     for (const f of listFiles(src.gum, /\.conllu(\.gz)?$/)) {
