@@ -73,6 +73,33 @@ describe("pretraining corpus", () => {
     await expect(buildCorpus({ wmt: [join(dir, "wmt23")] }, join(dir, "bad.jsonl"))).rejects.toThrow(/wmt23/);
     expect(existsSync(join(dir, "bad.jsonl"))).toBe(false);
   });
+
+  it("adds English sources of en-X test sets once per document, without the dev year's into-English sentences", async () => {
+    const year = (name: string, files: Record<string, string>): string => {
+      const root = join(dir, name);
+      for (const [rel, text] of Object.entries(files)) {
+        mkdirSync(join(root, "txt", rel.split("/")[0]!), { recursive: true });
+        writeFileSync(join(root, "txt", rel), text);
+      }
+      return root;
+    };
+    const src = "The minister said he would resign .\nShe denied it .\nThey met in Paris .\n";
+    const w22 = year("news22", {
+      "sources/newstest2022.en-de.src.en": src,
+      "references/newstest2022.en-de.ref.A.de": "a\nb\nc\n",
+      "sources/newstest2022.en-ru.src.en": src,
+      "references/newstest2022.en-ru.ref.A.ru": "a\nb\nc\n",
+    });
+    const w23 = year("wmt23", {
+      "sources/generaltest2023.de-en.src.de": "x\n",
+      "references/generaltest2023.de-en.ref.A.en": "She denied it.\n",
+    });
+    const out = join(dir, "news.jsonl");
+    const stats = await buildCorpus({ wmtEnSources: [w22], exclude: [w23] }, out);
+    expect(stats.bySource["wmt-en-src"]).toMatchObject({ docs: 1, sentences: 2 });
+    const doc = JSON.parse(readFileSync(out, "utf8").trim());
+    expect(doc.sents).toEqual(["The minister said he would resign .", "They met in Paris ."]);
+  });
 });
 
 describe("masked-pronoun data and training", () => {
