@@ -1,3 +1,4 @@
+import type { Command } from "commander";
 import { InputError } from "../io/errors.js";
 
 /**
@@ -55,4 +56,23 @@ export async function checkOutputs(...paths: Array<string | undefined>): Promise
 /** At most one input may be `-` (standard input can be read once). */
 export function checkOneStdin(paths: Array<string | undefined>): void {
   if (paths.filter((p) => p === "-").length > 1) throw new InputError("standard input (-) can be given for one input only");
+}
+
+/**
+ * `--format tsv|csv|json` and `--json` on a command that prints a table (docs/cli.md): tsv and csv go
+ * through fast-csv (a cell holding a tab, quote or newline is quoted); json is the command's full JSON
+ * report, and `--json` is short for `--format json`.
+ */
+export function tableOptions(cmd: Command, json = "the full report"): Command {
+  return cmd
+    .option("--format <f>", `tsv (default) | csv: tables through fast-csv, a cell holding a tab, quote or newline quoted | json: ${json} as JSON (= --json)`)
+    .option("--json", `print ${json} as JSON (= --format json)`);
+}
+
+/** The format chosen by --format/--json; `--json --format csv` contradicts itself (exit 2). */
+export async function outputFormat(o: { format?: unknown; json?: unknown }): Promise<"tsv" | "csv" | "json"> {
+  const { parseTableFormat } = await import("../io/table.js");
+  const f = parseTableFormat(o.format);
+  if (o.json && o.format !== undefined && f !== "json") throw new InputError(`--json is --format json; it cannot be combined with --format ${f}`);
+  return o.json ? "json" : f;
 }
