@@ -179,8 +179,8 @@ describe("ctxpro extract and score", () => {
     writeFileSync(bad, "Es ist kaputt.\n");
     let r = await run("score", "-e", set, "-t", good);
     expect(r.out).toBe(
-      `# ctxpro score: ${set}, 1 items; accuracy in % of items\n# signature: mode:last-k|split:proneval-moses.de|match:word|sep:none|proneval:${VERSION}\n` +
-        `system\tcorrect\ttotal\taccuracy (%)\n${good}\t1\t1\t100.0\n`,
+      `system\tcorrect\ttotal\taccuracy (%)\n${good}\t1\t1\t100.0\n` +
+        `# ctxpro score: ${set}, 1 items; accuracy in % of items\nsignature: ctxpro|mode:last-k|split:proneval-moses.de|match:word|sep:none|version:${VERSION}\n`,
     );
     r = await run("score", "-e", set, "-t", good, "--complete");
     expect(r.out).toContain("NOM.FEM.SING (sie)\t1\t1\t100.0%");

@@ -103,7 +103,7 @@ describe("CLI mine -> pairs -> stats", () => {
     expect(train.filter((p) => p.kind === "system")).toHaveLength(1);
     expect(train.filter((p) => p.kind === "noisy")).toHaveLength(2);
     const out = execFileSync("node", [CLI, "stats", join(dir, "pairs", "train.jsonl.gz")], { encoding: "utf8" });
-    expect(out).toMatch(/he -> it/);
+    expect(out).toMatch(/\the\tit\t1\t50\.0\n/);
   });
 
   it("fails cleanly on bad input and leaves no output behind", () => {

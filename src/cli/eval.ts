@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, intOption, emit, checkOutputs } from "./run.js";
+import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { englishShare } from "./scoring.js";
 import { readRankerPairs } from "../ranker/data.js";
@@ -7,7 +7,8 @@ import { ProgressLine, bar } from "../ranker/progress.js";
 import { parseContext, exitQuietlyOnEpipe, parseAggregate } from "./score.js";
 
 export function registerEval(program: Command): void {
-  program
+  tableOptions(
+    program
     .command("eval")
     .description("Scorer accuracy on a pair file (positive preferred over negative): overall, R vs S, R vs R', balanced R vs R', by language, by pronoun pair")
     .requiredOption("--pairs <file>", "pair file (JSONL, .gz ok; '-' = stdin)")
@@ -17,20 +18,22 @@ export function registerEval(program: Command): void {
     .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum", "pmi")
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
     .option("--aggregate <a>", "how the two sides are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions) | sum (the paper's y)", "mean")
-    .option("--json", "print the report as JSON instead of the table", false)
     .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
     .option("--allow-non-english", "evaluate although the pairs do not look English (the metric is for English targets)")
     .option("--top <n>", "pronoun pairs shown in the table", "25")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
-    .option("-q, --quiet", "no progress on stderr", false)
-    .action(
+    .option("-q, --quiet", "no progress on stderr; only the tables on stdout (no signature)", false),
+    "the report (every pronoun pair, signature)",
+  ).action(
       action(async (o: Record<string, unknown>) => {
         exitQuietlyOnEpipe();
+        const format = await outputFormat(o);
         const top = intOption("--top", String(o.top), 0);
         await checkOutputs(o.output as string | undefined);
         const { loadScorer } = await import("../metric/load.js");
-        const { compareMany, marginsOf, pairItems, pairAccuracy, formatPairAccuracy } = await import("../metric/pairs.js");
+        const { compareMany, marginsOf, pairItems, pairAccuracy, pairAccuracyTables } = await import("../metric/pairs.js");
+        const { formatResult } = await import("../io/table.js");
         const { signature: fullSignature } = await import("../metric/testset.js");
         const aggregate = parseAggregate(o.aggregate);
         const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
@@ -48,9 +51,10 @@ export function registerEval(program: Command): void {
           line.done();
           const report = pairAccuracy(String(o.pairs), pairs, marginsOf(values));
           const signature = fullSignature(scorer, { context: mode, aggregate });
-          const text = o.json
-            ? JSON.stringify({ signature, checkpoint: scorer.dir, pairsFile: o.pairs, seconds: (Date.now() - t0) / 1000, ...report }, null, 1) + "\n"
-            : formatPairAccuracy(report, top) + `\nsignature: ${signature}\n`;
+          const text =
+            format === "json"
+              ? JSON.stringify({ signature, checkpoint: scorer.dir, pairsFile: o.pairs, seconds: (Date.now() - t0) / 1000, ...report }, null, 1) + "\n"
+              : await formatResult(pairAccuracyTables(report, top), format, { notes: ["acc%: % of pairs where the positive side is scored above the negative (ties count as wrong)"], signature, quiet: Boolean(o.quiet) });
           await emit(text, o.output as string | undefined);
         } finally {
           line.done();

@@ -4,11 +4,14 @@ import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
 import { namesFromPaths } from "../io/plaintext.js";
 import { readPlainTestSet, readTestSetAuto } from "../io/readers.js";
-import { action, intOption, emit, checkOutputs } from "./run.js";
+import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
+import { formatResult } from "../io/table.js";
+import { makeSignature } from "../signature.js";
 import {
   bootstrapLabels,
   countTags,
-  formatScoreTable,
+  scoreTables,
+  PlainAnnotator,
   loadMudaLists,
   MUDA_LANGS,
   MUDA_TAGS,
@@ -112,7 +115,8 @@ export function registerMuda(program: Command): void {
       }),
     );
 
-  muda
+  tableOptions(
+    muda
     .command("score")
     .description("word f-measure per MuDA tag of each system against the reference (compare-mt style), with paired bootstrap")
     .argument("[input]", "a WMT year directory or txt/ folder (with -l), instead of -s/-r/-t")
@@ -127,13 +131,14 @@ export function registerMuda(program: Command): void {
     .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 with several systems; 0 = off)")
     .option("--seed <n>", "bootstrap seed", "12345")
     .option("--allow-empty", "accept empty lines")
-    .option("--json", "JSON report")
-    .option("-q, --quiet", "no progress on stderr")
-    .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
-    .action(
+    .option("-q, --quiet", "no progress on stderr; only the table on stdout (no notes, no signature)")
+    .option("-o, --output <file>", "write the report here ('-' = stdout, the default)"),
+    "the report (reference tag counts, scores per label, bootstrap, signature)",
+  ).action(
       action(async (input: string | undefined, o: InputOpts & {
-        reference?: string; translations?: string[]; refName?: string; systems?: string; tags?: string; bootstrap?: string; seed: string; json?: boolean; quiet?: boolean; output?: string;
+        reference?: string; translations?: string[]; refName?: string; systems?: string; tags?: string; bootstrap?: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string;
       }) => {
+        const format = await outputFormat(o);
         await checkOutputs(o.output);
         const files = o.reference ? [o.reference, ...(o.translations ?? [])] : [];
         const ts = await loadInput(input, files, o);
@@ -155,9 +160,20 @@ export function registerMuda(program: Command): void {
         const [taggedRef, ...taggedHyps] = await tagSides(setup, sources(ts), [ref, ...hypSides], { onProgress: progress(o.quiet) });
         const scores = scoreSides(taggedRef!, taggedHyps, labels);
         const samples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : scores.length > 1 ? 1000 : 0;
-        const boot = samples > 0 && scores.length > 1 ? bootstrapLabels(scores, labels, samples, intOption("--seed", o.seed, 0)) : undefined;
+        const seed = intOption("--seed", o.seed, 0);
+        const boot = samples > 0 && scores.length > 1 ? bootstrapLabels(scores, labels, samples, seed) : undefined;
         const counts = countTags(taggedRef!);
+        const signature = makeSignature("muda", [
+          ["pair", ts.langPair],
+          ["ref", ref.name],
+          ["tags", labels.join(",")],
+          ["tagger", setup.tgt instanceof PlainAnnotator ? "word-lists" : "proneval-morph"],
+          ["align", "fast_align-gdfa"],
+          ["bootstrap", boot ? samples : undefined],
+          ["seed", boot ? seed : undefined],
+        ]);
         const report = {
+          signature,
           testset: ts.name,
           langPair: ts.langPair,
           reference: ref.name,
@@ -167,8 +183,9 @@ export function registerMuda(program: Command): void {
           systems: scores.map((s) => ({ name: s.name, labels: s.labels })),
           ...(boot ? { bootstrap: boot } : {}),
         };
-        const text = o.json ? JSON.stringify(report, null, 2) + "\n" : formatScoreTable(report);
-        await emit(text, o.output);
+        if (format === "json") return emit(JSON.stringify(report, null, 2) + "\n", o.output);
+        const { tables, notes } = scoreTables(report);
+        await emit(await formatResult(tables, format, { notes, signature, quiet: o.quiet }), o.output);
       }),
     );
 }

@@ -12,6 +12,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { readLines, readText } from "../io/lines.js";
+import type { TableBlock } from "../io/table.js";
 
 export interface ContrastiveItem {
   /** Source with its context sentences, joined by " _eos " as in the release. */
@@ -284,22 +285,22 @@ export function selfCheck(set: ContrastiveSet, seed = 1): { constant: Contrastiv
 const pct = (x: number) => x.toFixed(1);
 
 /** Table in the shape of Voita et al.'s Tables 7-8: total, then one column per context distance. */
-export function formatContrastive(results: readonly ContrastiveResult[]): string {
+export function contrastiveTable(results: readonly ContrastiveResult[]): TableBlock {
   const dists = [...new Set(results.flatMap((r) => r.byDistance.map((g) => g.key)))].sort((a, b) => Number(a) - Number(b));
-  const head = ["set", "system", "items", "total", ...dists.map((d) => `dist ${d}`), "chance", "ties"];
+  const header = ["set", "system", "items", "total", ...dists.map((d) => `dist ${d}`), "chance", "ties"];
   const rows = results.map((r) => [
     r.set,
     r.system,
-    String(r.overall.items),
+    r.overall.items,
     pct(r.overall.accuracy),
     ...dists.map((d) => {
       const g = r.byDistance.find((x) => x.key === d);
       return g ? `${pct(g.accuracy)} (${g.items})` : "-";
     }),
     pct(r.overall.chance),
-    String(r.ties),
+    r.ties,
   ]);
-  return [head, ...rows].map((r) => r.join("\t")).join("\n") + "\n";
+  return { header, rows };
 }
 
 /** JSON-friendly result (credits dropped). */
