@@ -76,6 +76,18 @@ describe("ctxpro identify", () => {
     expect(animacy[0]).toMatchObject({ expected: "it", "src segment": "Sie ist kaputt ." });
   });
 
+  it("identify --quoted reads a fully quoted TSV like the plain one; -q prints nothing", async () => {
+    const { dir, tsv, ann } = fixture();
+    const quoted = join(dir, "quoted.tsv");
+    const rows = readFileSync(tsv, "utf8").trimEnd().split("\n").map((l) => l.split("\t").map((c) => `"${c}"`).join("\t"));
+    writeFileSync(quoted, rows.join("\n") + "\n");
+    const r = await run("identify", "-i", quoted, "--quoted", "--rules", "DE_GENDER", "-l", "de", "-a", ann, "-o", join(dir, "q"), "-q");
+    expect(r.code).toBe(0);
+    expect(r.err).toBe("");
+    const gender = JSON.parse(readFileSync(join(dir, "q", "gender.en-de.json"), "utf8"));
+    expect(gender[0]).toMatchObject({ expected: "sie", "document id": "doc1", "segment id": 2 });
+  });
+
   it("bad TSV rows, unknown rules and languages: clear errors, nothing written", async () => {
     const { dir, ann } = fixture();
     const bad = join(dir, "bad.tsv");
@@ -99,6 +111,30 @@ describe("ctxpro identify", () => {
     const r = await run("identify", "-i", tsv, "--rules", "DE_GENDER", "-l", "de", "-a", ann, "-o", join(dir, "o"));
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${tsv}:1: ${ann}: no precomputed en annotation for the sentence "Unknown sentence ."`);
+  });
+
+  it("reads the TSV through fast-csv: bare quotes are text by default (sacrebleu --echo); --quoted reads quoted cells with tabs and newlines", async () => {
+    const { dir } = fixture();
+    const bare = join(dir, "bare.tsv");
+    writeFileSync(bare, 'a\tHe said "no\t"Nein" , sagte er\na\t"Quoted" start .\tx "\n');
+    let docs = await readTsvDocs([bare]);
+    expect(docs[0]!.en).toEqual(['He said "no', '"Quoted" start .']);
+    expect(docs[0]!.other).toEqual(['"Nein" , sagte er', 'x "']);
+    expect(docs[0]!.where).toEqual([`${bare}:1`, `${bare}:2`]);
+    const quoted = join(dir, "quoted.tsv");
+    writeFileSync(quoted, 'a\t"tab\there"\t"zwei\nZeilen"\nb\t"say ""hi"""\tsag hallo\nb\tonly two\n');
+    await expect(readTsvDocs([quoted], { quoted: true })).rejects.toThrow(`${quoted}:4: expected 3 tab-separated fields (docid, English, other language), found 2`);
+    writeFileSync(quoted, 'a\t"tab\there"\t"zwei\nZeilen"\nb\t"say ""hi"""\tsag hallo\n');
+    docs = await readTsvDocs([quoted], { quoted: true });
+    expect(docs.map((d) => [d.id, d.en, d.other, d.where])).toEqual([
+      ["a", ["tab\there"], ["zwei\nZeilen"], [`${quoted}:1`]],
+      ["b", ['say "hi"'], ["sag hallo"], [`${quoted}:3`]],
+    ]);
+    // Without --quoted, the tab inside the quoted cell is a fourth field: the error says how to read it.
+    await expect(readTsvDocs([quoted])).rejects.toThrow(/quoted.tsv:1: expected 3 tab-separated fields .* found 4; a tab inside a sentence needs --quoted input/);
+    const bin = join(dir, "bad-utf8.tsv");
+    writeFileSync(bin, Buffer.concat([Buffer.from("a\tx\ty\na\t"), Buffer.from([0xff, 0xfe]), Buffer.from("\ty\n")]));
+    await expect(readTsvDocs([bin])).rejects.toThrow(`${bin}:2: invalid UTF-8`);
   });
 
   it("refuses a document whose rows are not consecutive", async () => {

@@ -42,6 +42,7 @@ export function registerCtxpro(program: Command): void {
       if (o.output) checkOutputFile(o.output);
       const lang = o.lang ? checkLang(o.lang) : undefined;
       const tables: TableBlock[] = [];
+      const sets: Array<{ name: string; phenomenon: string; direction: string; file: string; labels: Array<{ label: string; rule: string }> }> = [];
       if (names.length === 0) {
         const rows = builtinRuleSets()
           .filter((x) => !lang || x.lang === lang)
@@ -54,17 +55,16 @@ export function registerCtxpro(program: Command): void {
         for (const n of names) {
           const info = builtinRuleSets().find((s) => s.name === n.toUpperCase());
           const set = loadRuleSet(n, lang ?? info?.lang ?? "");
-          tables.push({
-            title: `${set.name} (${set.phenomenon}, ${set.reversed ? `${set.lang}-en` : `en-${set.lang}`}): ${set.file}`,
-            header: ["label", "rule"],
-            rows: set.rules.map((r) => [r.label, describeRule(r)]),
-          });
+          const direction = set.reversed ? `${set.lang}-en` : `en-${set.lang}`;
+          const labels = set.rules.map((r) => ({ label: r.label, rule: describeRule(r) }));
+          sets.push({ name: set.name, phenomenon: set.phenomenon, direction, file: set.file, labels });
+          tables.push({ title: `${set.name} (${set.phenomenon}, ${direction}): ${set.file}`, header: ["label", "rule"], rows: labels.map((l) => [l.label, l.rule]) });
         }
       }
-      const text =
-        format === "json"
-          ? JSON.stringify(names.length === 0 ? tables[0]!.rows.map((r) => Object.fromEntries(tables[0]!.header.map((h, i) => [h, r[i]]))) : tables.map((t) => ({ set: t.title, labels: t.rows.map(([label, rule]) => ({ label, rule })) })), null, 1) + "\n"
-          : await formatResult(tables, format);
+      let text: string;
+      if (format !== "json") text = await formatResult(tables, format);
+      else if (names.length) text = JSON.stringify(sets, null, 1) + "\n";
+      else text = JSON.stringify(tables[0]!.rows.map((r) => Object.fromEntries(tables[0]!.header.map((h, i) => [h, r[i]]))), null, 1) + "\n";
       await emit(text, o.output);
     }),
   );
