@@ -224,6 +224,14 @@ describe("languages and the CLI", () => {
     expect(all(1)).toBe(1); // a copy of the reference
     expect(all(0)).toBeLessThan(1);
     expect(rep.bootstrap.all.comparisons[0].delta).toBeCloseTo(1 - all(0));
+    expect(rep.signature).toMatch(/^muda\|pair:en-de\|ref:ref\.txt\|tags:all,lexical,formality,pronouns,ellipsis,no_tag\|tagger:proneval-morph\|align:fast_align-gdfa\|bootstrap:50\|seed:12345\|version:/);
+    // The table, then the notes and the signature on stdout (sacrebleu style); -q keeps only the table.
+    const args = ["score", "-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", join(dir, "ref2.txt"), "-b", "0"];
+    const text = await run(...args);
+    expect(text.out).toMatch(/^system\tall\tlexical\tformality\tpronouns\tellipsis\tno_tag\nref2\.txt\t1\.000\t/);
+    expect(text.out).toMatch(/\n# MuDA word f-measure, .*\n# reference tokens per label: .*\n(?:# .*\n)*signature: muda\|pair:en-de\|.*\|align:fast_align-gdfa\|version:\S+\n$/);
+    const quiet = await run(...args, "-q", "--format", "csv");
+    expect(quiet.out).toMatch(/^system,all,lexical,formality,pronouns,ellipsis,no_tag\nref2\.txt,1\.000,[^\n]*\n$/);
   });
 });
 

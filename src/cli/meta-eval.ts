@@ -1,11 +1,12 @@
 import type { Command } from "commander";
-import { action, checkOneStdin, checkOutputs, emit, intOption } from "./run.js";
+import { action, checkOneStdin, checkOutputs, emit, intOption, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { ProgressLine } from "../ranker/progress.js";
 import { exitQuietlyOnEpipe, parseAggregate, parseContext, parseMode } from "./score.js";
 
 export function registerMetaEval(program: Command): void {
-  program
+  tableOptions(
+    program
     .command("meta-eval")
     .description("How well scorers agree with people: pair accuracy (incl. balanced R vs R'), MQM pronoun errors, hand-judged pairs, bias probes (docs/meta-eval.md)")
     .option("-c, --checkpoint <dirs...>", "scorers to evaluate: ranker, ensemble or masked-pronoun model directories (zero-shot PMI); default: the shipped default")
@@ -21,12 +22,13 @@ export function registerMetaEval(program: Command): void {
     .option("--seed <n>", "seed of the probe's draw", "1")
     .option("--backend <name>", "auto | gpu | webgpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
-    .option("--json", "print the reports as JSON", false)
     .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
-    .option("-q, --quiet", "no progress on stderr", false)
-    .action(
+    .option("-q, --quiet", "no progress on stderr; only the table on stdout (no signatures)", false),
+    "the reports",
+  ).action(
       action(async (o: Record<string, unknown>) => {
         exitQuietlyOnEpipe();
+        const format = await outputFormat(o);
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);
         const context = parseContext(o.context);
@@ -36,7 +38,8 @@ export function registerMetaEval(program: Command): void {
         await checkOutputs(o.output as string | undefined);
         const { readRankerPairs } = await import("../ranker/data.js");
         const { readMqm } = await import("../metric/mqm.js");
-        const { readJudgements, metaEvaluate, formatMetaEval } = await import("../metric/meta-eval.js");
+        const { readJudgements, metaEvaluate, metaEvalTable } = await import("../metric/meta-eval.js");
+        const { formatResult } = await import("../io/table.js");
         const { loadScorer } = await import("../metric/load.js");
         const { IdentityPriorScorer } = await import("../metric/identity.js");
         const { signature } = await import("../metric/testset.js");
@@ -66,7 +69,12 @@ export function registerMetaEval(program: Command): void {
           }
         }
         line.done();
-        const text = o.json ? JSON.stringify({ aggregate, mode, reports }, null, 1) + "\n" : formatMetaEval(reports);
+        let text: string;
+        if (format === "json") text = JSON.stringify({ aggregate, mode, reports }, null, 1) + "\n";
+        else {
+          const { table, signatures } = metaEvalTable(reports);
+          text = await formatResult([table], format, { signature: signatures, quiet: Boolean(o.quiet) });
+        }
         await emit(text, o.output as string | undefined);
       }),
     );

@@ -32,6 +32,7 @@ export function registerPretrain(program: Command): void {
     .option("--lstm-impl <impl>", "auto (graph on a GPU backend, else js) | js | graph (whole recurrence as tfjs ops, no per-step read-back)", "auto")
     .option("--objective <name>", "masked (predict a masked pronoun) | replaced (detect a pronoun swapped for a real system confusion)", "masked")
     .option("--confusions <file>", "replaced: pair file whose R-vs-S pairs give the swaps (e.g. out/pairs/train.jsonl.gz)")
+    .option("-q, --quiet", "no progress on stderr (the one-line result still goes to stdout)", false)
     .action(
       action(async (o: Record<string, unknown>) => {
         if (!LSTM_IMPLS.includes(o.lstmImpl as LstmImpl)) throw new InputError(`--lstm-impl must be ${LSTM_IMPLS.join(", ")}, got '${String(o.lstmImpl)}'`);
@@ -62,7 +63,7 @@ export function registerPretrain(program: Command): void {
           lstmImpl: o.lstmImpl as LstmImpl,
           objective: o.objective,
           confusions: o.confusions as string | undefined,
-        });
+        }, o.quiet ? () => {} : undefined);
         process.stdout.write(`steps ${r.steps}, ${(r.seconds / 60).toFixed(1)} min of training in total, stopped: ${r.stopped}\n`);
       }),
     );
@@ -90,13 +91,15 @@ export function registerPretrainOnTop(program: Command): void {
     .option("--json", "print the result as JSON instead of text", false)
     .option("-o, --output <file>", "write the result here ('-' = stdout, the default)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "wasm")
+    .option("-q, --quiet", "no progress on stderr", false)
     .action(
       action(async (o: Record<string, unknown>) => {
         const variant = String(o.variant);
         if (variant !== "frozen" && variant !== "frozen+lp" && variant !== "finetune") throw new InputError(`unknown variant '${variant}' (expected frozen, frozen+lp or finetune)`);
         await checkOutputs(o.output as string | undefined);
         const { selectBackend, describeBackend } = await import("../ranker/backend.js");
-        process.stderr.write(describeBackend(await selectBackend(String(o.backend))) + "\n");
+        const backendLine = describeBackend(await selectBackend(String(o.backend)));
+        if (!o.quiet) process.stderr.write(backendLine + "\n");
         const { trainOnTop, pct } = await import("../pretrain/ranker.js");
         const r = await trainOnTop({
           lmDir: String(o.lm),
@@ -113,7 +116,7 @@ export function registerPretrainOnTop(program: Command): void {
           corpus: o.corpus as string | undefined,
           lmWeight: floatOption("--lm-weight", String(o.lmWeight)),
           lmBatchSize: intOption("--lm-batch-size", String(o.lmBatchSize), 1),
-        });
+        }, o.quiet ? () => {} : undefined);
         const text = o.json
           ? JSON.stringify({ options: o, ...r }, null, 1) + "\n"
           : [`zero-shot: ${pct(r.zeroShotDev)}`, ...r.dev.map((d, i) => `${variant} epoch ${i + 1}: ${pct(d)}`)].join("\n") + "\n";

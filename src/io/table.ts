@@ -46,7 +46,7 @@ export interface TableBlock {
 export async function formatResult(
   tables: TableBlock[],
   format: Exclude<TableFormat, "json">,
-  opts: { notes?: string[]; signature?: string; quiet?: boolean } = {},
+  opts: { notes?: string[]; signature?: string | Array<[string, string]>; quiet?: boolean } = {},
 ): Promise<string> {
   const parts: string[] = [];
   for (const t of tables) {
@@ -56,7 +56,9 @@ export async function formatResult(
   let text = parts.join("\n");
   if (!opts.quiet) {
     for (const n of opts.notes ?? []) text += `# ${n}\n`;
-    if (opts.signature) text += `signature: ${opts.signature}\n`;
+    // Several scorers (meta-eval): one `signature NAME: ...` line each.
+    if (typeof opts.signature === "string") text += `signature: ${opts.signature}\n`;
+    else for (const [name, sig] of opts.signature ?? []) text += `signature ${name}: ${sig}\n`;
   }
   return text;
 }

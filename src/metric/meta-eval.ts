@@ -3,6 +3,7 @@
 // from MQM annotations (same-source pairs, segment AUC, system-level correlation), hand-judged pairs
 // (accuracy, Gwet's AC1) and an appended-clause probe.
 import { InputError } from "../io/errors.js";
+import type { TableBlock } from "../io/table.js";
 import { readLines } from "../io/lines.js";
 import type { ContextMode, PairRecord } from "../mine/pair-format.js";
 import { mulberry32 } from "../ctxpro/random.js";
@@ -359,8 +360,8 @@ export async function metaEvaluate(
 const pct = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "n/a" : (100 * x).toFixed(2));
 const num = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(3));
 
-/** One table: a row per measure, a column per scorer. */
-export function formatMetaEval(reports: ScorerMetaEval[]): string {
+/** One table: a row per measure, a column per scorer; then each scorer's signature. */
+export function metaEvalTable(reports: ScorerMetaEval[]): { table: TableBlock; signatures: Array<[string, string]> } {
   const rows: Array<[string, ...string[]]> = [];
   const add = (label: string, f: (r: ScorerMetaEval) => string): void => {
     rows.push([label, ...reports.map(f)]);
@@ -387,9 +388,5 @@ export function formatMetaEval(reports: ScorerMetaEval[]): string {
   }
   const pr = reports[0]?.probe;
   if (pr) add(`probe: winner unchanged by an appended pronoun clause % (${pr.pairs} pairs x ${pr.clauses})`, (r) => pct(r.probe?.unchanged));
-  const header: [string, ...string[]] = ["measure", ...reports.map((r) => r.name)];
-  const w0 = Math.max(...[header, ...rows].map((r) => r[0].length));
-  const ws = reports.map((_, k) => Math.max(...[header, ...rows].map((r) => r[k + 1]!.length)));
-  const line = (r: string[]): string => [r[0]!.padEnd(w0), ...r.slice(1).map((c, k) => c.padStart(ws[k]!))].join("  ");
-  return [line(header), ...rows.map(line), ...reports.map((r) => `signature ${r.name}: ${r.signature}`)].join("\n") + "\n";
+  return { table: { header: ["measure", ...reports.map((r) => r.name)], rows }, signatures: reports.map((r) => [r.name, r.signature]) };
 }
