@@ -188,6 +188,62 @@ describe("tables", () => {
   });
 });
 
+describe("tables on the command line", () => {
+  it("score: a system name holding a tab, quote and newline round-trips through --format tsv and csv", async () => {
+    if (!built()) return;
+    const odd = join(dir, 'a "q"\tt\nn.txt');
+    writeFileSync(odd, HYP_A);
+    for (const format of ["tsv", "csv"] as const) {
+      const r = cli(["score", "-r", join(dir, "ref.txt"), "-t", odd, join(dir, "b.txt"), "--backend", "cpu", "-q", "--format", format]);
+      expect(r.status, r.stderr).toBe(0);
+      const rows = (await parseTable(r.stdout, "out", { quoted: true, delimiter: format === "csv" ? "," : "\t" })).map((x) => x.cells);
+      expect(rows.map((x) => x[0])).toEqual(["system", 'a "q"\tt\nn.txt', "b.txt"]);
+      expect(rows.every((x) => x.length === 4)).toBe(true);
+    }
+    const j = cli(["score", "-r", join(dir, "ref.txt"), "-t", odd, "--backend", "cpu", "-q", "--format", "json"]);
+    const k = cli(["score", "-r", join(dir, "ref.txt"), "-t", odd, "--backend", "cpu", "-q", "--json"]);
+    expect(JSON.parse(j.stdout).systems[0].system).toBe('a "q"\tt\nn.txt');
+    expect(JSON.parse(j.stdout).signature).toBe(JSON.parse(k.stdout).signature);
+    const bad = cli(["score", "-r", join(dir, "ref.txt"), "-t", odd, "--backend", "cpu", "-q", "--json", "--format", "tsv"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--json is --format json/);
+  });
+
+  it("eval: tables, then the signature; -q keeps the tables; csv and json", () => {
+    if (!built()) return;
+    const pairs = join(dir, "pairs.jsonl");
+    const pair = (id: string, pos: string, neg: string, kind: string, r: string, s: string) =>
+      JSON.stringify({ id, lang: "de", context: ["The man came home."], positive: pos, negative: neg, kind, ref_pronoun: r, sys_pronoun: s, origin: "t/de-en/d/1/x" });
+    writeFileSync(pairs, [pair("1", "He was tired.", "She was tired.", "system", "he", "she"), pair("2", "He sat down.", "It sat down.", "noisy", "he", "it")].join("\n") + "\n");
+    let r = cli(["eval", "--pairs", pairs, "--backend", "cpu"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^group\tpairs\tacc%\tnote\noverall\t2\t/);
+    expect(r.stdout).toMatch(/\n# by source language\nlang\tpairs\tacc%\nde\t2\t/);
+    expect(r.stdout).toMatch(/\nsignature: proneval-pronoun\|model:pronoun-lm-zeroshot-pmi@[0-9a-f]{8}\|.*\|version:\S+\n$/);
+    r = cli(["eval", "--pairs", pairs, "--backend", "cpu", "-q", "--format", "csv"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/^group,pairs,acc%,note\n/);
+    expect(r.stdout).not.toMatch(/signature/);
+    r = cli(["eval", "--pairs", pairs, "--backend", "cpu", "-q", "--format", "json"]);
+    expect(JSON.parse(r.stdout).overall.n).toBe(2);
+  });
+
+  it("stats: --format json is --json; csv quotes a cell holding the delimiter", () => {
+    if (!built()) return;
+    const pairs = join(dir, "pairs-stats.jsonl");
+    const rec = { id: "1", lang: "de", context: [], positive: "He, too.", negative: "It, too.", kind: "noisy", ref_pronoun: "he", sys_pronoun: "it", origin: "o" };
+    writeFileSync(pairs, JSON.stringify(rec) + "\n");
+    const a = cli(["stats", pairs, "--format", "json"]);
+    const b = cli(["stats", pairs, "--json"]);
+    expect(a.status, a.stderr).toBe(0);
+    expect(JSON.parse(a.stdout)).toEqual(JSON.parse(b.stdout));
+    const named = join(dir, "a,b.jsonl");
+    writeFileSync(named, JSON.stringify(rec) + "\n");
+    const c = cli(["stats", named, "--format", "csv"]);
+    expect(c.stdout).toContain(`\n"${named}",0,1,1\n`);
+  });
+});
+
 // docs/cli.md: one meaning per flag. align alone keeps fast_align's short flags.
 const SHORT: Record<string, string> = { "-o": "--output", "-r": "--reference", "-t": "--translations", "-s": "--source", "-l": "--lang", "-c": "--checkpoint", "-q": "--quiet" };
 const LONG = Object.fromEntries(Object.entries(SHORT).map(([s, l]) => [l, s]));
@@ -222,6 +278,46 @@ describe("every subcommand follows the flag convention", () => {
     }
     if (name === "align") expect(cmd.helpInformation() + (cmd as unknown as { _helpText?: string })._helpText).toBeDefined();
     expect(problems).toEqual([]);
+  });
+
+  // What each command must have (docs/cli.md): the flags its kind of input and output call for.
+  const TABLE = ["score", "eval", "meta-eval", "stats", "suite stats", "suite score", "ctxpro rules", "ctxpro score", "contrastive", "apt", "muda score"];
+  const SIGNED = ["score", "compare", "eval", "meta-eval", "suite score", "ctxpro score", "contrastive", "apt", "muda score"];
+  const NEEDS: Record<string, string[]> = {
+    "--format": TABLE,
+    "--json": [...TABLE, "compare", "pretrain-ontop"],
+    // Commands that print progress, a summary or a signature (align's -q is fast_align's p0).
+    "--quiet": [...SIGNED, "mine", "pairs", "suite build", "train", "pretrain", "pretrain-ontop", "ensemble", "report", "ctxpro identify", "ctxpro extract", "muda tag"],
+    // Everything that resamples, shuffles or draws.
+    "--seed": ["compare", "ctxpro score", "ctxpro extract", "muda score", "contrastive", "suite score", "report", "meta-eval", "train", "pretrain", "pretrain-ontop"],
+    "--source": ["apt", "muda tag", "muda score"],
+    "--reference": ["score", "compare", "apt", "muda score"],
+    "--translations": ["score", "compare", "ctxpro score", "muda score", "suite score", "apt"],
+    "--lang": ["ctxpro rules", "ctxpro identify", "ctxpro score", "apt", "muda tag", "muda score"],
+    "--checkpoint": ["score", "compare", "eval", "meta-eval", "suite score"],
+    "--output": all.map((c) => c.name).filter((n) => n !== "muda langs"),
+  };
+
+  it.each(Object.entries(NEEDS))("%s is on every command that needs it", (flag, names) => {
+    const missing = names.filter((n) => {
+      const c = all.find((x) => x.name === n);
+      if (!c) return true;
+      return !(c.cmd.options as Option[]).some((o) => o.long === flag);
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it("--format takes tsv|csv|json and comes with --json on the same commands", () => {
+    for (const { name, cmd } of all) {
+      const opts = cmd.options as Option[];
+      const format = opts.find((o) => o.long === "--format");
+      if (!format) continue;
+      expect(format.required, name).toBe(true);
+      expect(format.description, name).toMatch(/tsv.*csv.*json/);
+      expect(opts.some((o) => o.long === "--json" && !o.required && !o.optional), name).toBe(true);
+    }
+    const withFormat = all.filter((c) => (c.cmd.options as Option[]).some((o) => o.long === "--format")).map((c) => c.name);
+    expect(withFormat.sort()).toEqual([...TABLE].sort());
   });
 
   it("align's help says its short flags are fast_align's", () => {
