@@ -230,6 +230,8 @@ describe("languages and the CLI", () => {
     const text = await run(...args);
     expect(text.out).toMatch(/^system\tall\tlexical\tformality\tpronouns\tellipsis\tno_tag\nref2\.txt\t1\.000\t/);
     expect(text.out).toMatch(/\n# MuDA word f-measure, .*\n# reference tokens per label: .*\n(?:# .*\n)*signature: muda\|pair:en-de\|.*\|align:fast_align-gdfa\|version:\S+\n$/);
+    expect(text.out).toMatch(/\nref2\.txt\t1\.000\t1\.000\t1\.000\tn\/a\tn\/a\t1\.000\n/); // no pronoun or ellipsis token on either side
+    expect(text.out).toContain("# n/a: neither the reference nor the system has a token with this tag\n");
     const quiet = await run(...args, "-q", "--format", "csv");
     expect(quiet.out).toMatch(/^system,all,lexical,formality,pronouns,ellipsis,no_tag\nref2\.txt,1\.000,[^\n]*\n$/);
   });

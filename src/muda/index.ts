@@ -26,6 +26,8 @@ export function scoreTables(r: ScoreReportView): { tables: TableBlock[]; notes: 
   const rows = r.systems.map((s) => [
     s.name,
     ...s.labels.map((l) => {
+      // No token with the tag on either side: nothing was measured, and 0 would read as a verdict.
+      if (l.refCount === 0 && l.hypCount === 0) return "n/a";
       const b = r.bootstrap?.[l.label]?.comparisons.find((c) => c.system === s.name);
       return l.f.toFixed(3) + (b && b.p < 0.05 ? (b.delta > 0 ? "+" : "-") : "");
     }),
@@ -35,6 +37,7 @@ export function scoreTables(r: ScoreReportView): { tables: TableBlock[]; notes: 
     `reference tokens per label: ${labels.map((l) => `${l} ${r.systems[0]!.labels.find((x) => x.label === l)!.refCount}`).join(", ")}`,
   ];
   const missing = Object.entries(r.missing).filter(([, v]) => v);
+  if (rows.some((row) => row.includes("n/a"))) notes.push("n/a: neither the reference nor the system has a token with this tag");
   if (missing.length) notes.push(`not available: ${missing.map(([k, v]) => `${k} (${v})`).join("; ")}`);
   if (r.bootstrap) notes.push(`+/-: significantly above/below ${r.systems[0]!.name} (paired bootstrap, p < 0.05, ${Object.values(r.bootstrap)[0]?.samples ?? 0} samples)`);
   return { tables: [{ header: ["system", ...labels], rows }], notes };
