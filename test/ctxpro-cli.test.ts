@@ -88,6 +88,16 @@ describe("ctxpro identify", () => {
     expect(gender[0]).toMatchObject({ expected: "sie", "document id": "doc1", "segment id": 2 });
   });
 
+  it("writes every rule set's file or none: one unwritable output leaves no other behind", async () => {
+    const { dir, tsv, ann } = fixture();
+    const outDir = join(dir, "all-or-none");
+    mkdirSync(join(outDir, "formality.en-de.json"), { recursive: true }); // a directory where a file must go
+    const r = await run("identify", "-i", tsv, "--rules", "DE_GENDER", "DE_FORMALITY", "-l", "de", "-a", ann, "-o", outDir, "-q");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("formality.en-de.json");
+    expect(readdirSync(outDir)).toEqual(["formality.en-de.json"]);
+  });
+
   it("bad TSV rows, unknown rules and languages: clear errors, nothing written", async () => {
     const { dir, ann } = fixture();
     const bad = join(dir, "bad.tsv");

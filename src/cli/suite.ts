@@ -5,12 +5,12 @@ import { formatResult } from "../io/table.js";
 import { makeSignature } from "../signature.js";
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
-import { checkOutputDir } from "../io/atomic.js";
+import { checkOutputDir, writeFilesAtomic } from "../io/atomic.js";
 import { readMismatches } from "../mine/mismatch-io.js";
 import type { MismatchRecord } from "../mine/mismatch.js";
 import { loadPronounPairJudgements } from "../mine/pairs.js";
 import { buildSuites } from "../suite/build.js";
-import { readSuite, writeSuite } from "../suite/io.js";
+import { readSuite, suiteFiles } from "../suite/io.js";
 import { suiteStats, suiteStatsTable } from "../suite/stats.js";
 import { scoreSuite, suiteTables } from "../suite/score.js";
 
@@ -39,10 +39,10 @@ export function registerSuite(program: Command): void {
         });
         if (suites.length === 0)
           throw new InputError(`no suite items: ${counts.mismatches} mismatches, ${counts.withoutSource} without a source side, ${counts.filteredOut} filtered out`);
-        for (const s of suites) {
-          const files = writeSuite(o.output, s, o.separator);
-          if (!o.quiet) process.stderr.write(`${files[0]}: ${s.items.length} items (${s.testsets.join(", ")})\n`);
-        }
+        // Every suite's files appear together, or none (an interrupted build leaves no partial set).
+        const files = suites.map((s) => suiteFiles(o.output, s, o.separator));
+        writeFilesAtomic(files.flat());
+        if (!o.quiet) suites.forEach((s, k) => process.stderr.write(`${files[k]![0]![0]}: ${s.items.length} items (${s.testsets.join(", ")})\n`));
         if (!o.quiet) process.stderr.write(`${counts.mismatches} mismatches -> ${counts.items} items; ${counts.withoutSource} without source, ${counts.filteredOut} filtered out\n`);
       }),
     );

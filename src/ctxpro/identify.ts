@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { streamTable } from "../io/table.js";
-import { writeFileAtomic } from "../io/atomic.js";
+import { writeFilesAtomic } from "../io/atomic.js";
 import type { AnnotatedParallelDoc, CorefResolver, MorphAnnotator, WordAligner } from "../annotate/types.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
 import type { CtxproItem } from "./items.js";
@@ -432,9 +432,8 @@ export function writeIdentified(dir: string, sets: RuleSet[], found: Map<string,
   const names = sets.map((s) => outputName(s, gzip));
   const dup = names.find((n, k) => names.indexOf(n) !== k);
   if (dup) throw new InputError(`two rule sets would both be written to ${dup}; pass each rule set once`);
-  return sets.map((s, k) => {
-    const path = join(dir, names[k]);
-    writeFileAtomic(path, JSON.stringify(found.get(s.name) ?? [], null, 2) + "\n");
-    return path;
-  });
+  // One file per rule set, all of them or none.
+  const files: Array<[string, string]> = sets.map((s, k) => [join(dir, names[k]!), JSON.stringify(found.get(s.name) ?? [], null, 2) + "\n"]);
+  writeFilesAtomic(files);
+  return files.map(([p]) => p);
 }
