@@ -120,6 +120,21 @@ describe("inputs and scores", () => {
     expect(r.stdout).toMatch(/\nsignature: proneval-pronoun\|.*\|ctx:crc-lines\|.*\|version:/);
   });
 
+  it("stdin for the other commands' inputs: a contrastive set, a CTXPRO set and translations; named stdin in the tables", () => {
+    if (!built()) return;
+    const set = JSON.stringify([{ src: "a", dst: ["x", "y"], true_ind: 0, ctx_dist: 1 }, { src: "b", dst: ["x", "y"], true_ind: 1, ctx_dist: 1 }]);
+    writeFileSync(join(dir, "scores.txt"), "1\n2\n3\n1\n");
+    let r = cli(["contrastive", "-", "--scores", join(dir, "scores.txt"), "-q"], set);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe("set\tsystem\titems\ttotal\tdist 1\tchance\tties\nstdin\tscores.txt\t2\t100.0\t100.0 (2)\t50.0\t0\n".replace("scores.txt", join(dir, "scores.txt")));
+    r = cli(["contrastive", "-", "--scores", "-"], set);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/standard input \(-\) can be given for one input only/);
+    writeFileSync(join(dir, "set.en-de.json"), JSON.stringify([{ expected: "sie", rule: "R", "ref segment": "Sie ist kaputt.", "src segment": "It is broken." }]));
+    r = cli(["ctxpro", "score", "-e", join(dir, "set.en-de.json"), "-t", "-", "-q"], gzipSync("Sie ist kaputt.\n"));
+    expect(r.stdout).toBe("system\tcorrect\ttotal\taccuracy (%)\nstdin\t1\t1\t100.0\n");
+  });
+
   it("an empty reference line is an error naming the line; --allow-empty skips and reports it", () => {
     if (!built()) return;
     writeFileSync(join(dir, "ref-empty.txt"), "She said that he would come.\n\nThe weather was fine and the sun was out all day.\n");

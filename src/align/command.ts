@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { readBytes, readLines } from "../io/lines.js";
-import { AtomicLineWriter, writeFileAtomic } from "../io/atomic.js";
+import { AtomicLineWriter, writeFileAtomic, writeFilesAtomic } from "../io/atomic.js";
 import { InputError } from "../io/errors.js";
 import { CorpusBuilder, MAX_SENTENCE_TOKENS, type EncodedCorpus } from "./corpus.js";
 import { alignBidirectionalEncoded, forceAlign } from "./index.js";
@@ -178,8 +178,11 @@ export async function runAlignCommand(o: AlignCommandOptions, log: (s: string) =
     const r = await alignBidirectionalEncoded(corpus, { ...alignOpts, symmetrize: o.symmetrize, threads: o.threads, dedupe: o.dedupe });
     links = r.symmetrized;
     if (o.saveModel) {
-      writeFileAtomic(`${o.saveModel}.fwd`, serializeModel(r.forwardModel));
-      writeFileAtomic(`${o.saveModel}.rev`, serializeModel(r.reverseModel));
+      // Both directions or neither: a lone .fwd would load as a half model.
+      writeFilesAtomic([
+        [`${o.saveModel}.fwd`, serializeModel(r.forwardModel)],
+        [`${o.saveModel}.rev`, serializeModel(r.reverseModel)],
+      ]);
     }
   } else if (loaded) {
     model = loaded;

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
+import { inputName } from "../io/stdin.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import { action, floatOption, emit, checkOutputs, checkOneStdin, outputFormat, tableOptions } from "./run.js";
 import { computeApt, aptTables, formatAptDetail } from "../apt/index.js";
@@ -45,7 +46,7 @@ export function registerApt(program: Command): void {
         const hyps = o.translations.map((f) => {
           const lines = readLines(f);
           if (lines.length !== src.length) throw new InputError(`has ${lines.length} lines but the source ${o.source} has ${src.length}`, f);
-          return { name: f, lines };
+          return { name: inputName(f), lines };
         });
         const names = new Set(hyps.map((h) => basename(h.name)));
         if (names.size === hyps.length) for (const h of hyps) h.name = basename(h.name);

@@ -3,8 +3,9 @@ import { statSync } from "node:fs";
 import { InputError } from "../io/errors.js";
 import { checkOutputFile } from "../io/atomic.js";
 import { formatResult } from "../io/table.js";
+import { inputName } from "../io/stdin.js";
 import { makeSignature } from "../signature.js";
-import { action, emit, intOption, outputFormat, tableOptions } from "./run.js";
+import { action, checkOneStdin, emit, intOption, outputFormat, tableOptions } from "./run.js";
 import {
   candidateCount,
   checkScoringData,
@@ -26,9 +27,9 @@ export function registerContrastive(program: Command): void {
     program
     .command("contrastive")
     .description("accuracy on a contrastive test set (Voita et al. 2019 layout) from one model score per candidate")
-    .argument("<set>", "a set's .json[.gz], or the directory holding the sets (then --set, or --self-check for all)")
+    .argument("<set>", "a set's .json[.gz] ('-' = stdin), or the directory holding the sets (then --set, or --self-check for all)")
     .option("--set <name>", "set name inside the directory (deixis_test, lex_cohesion_dev, ellipsis_vp, ...)")
-    .option("--scores <files...>", "one file per system: one score a line, in scoring_data order (lower is better)")
+    .option("--scores <files...>", "one file per system: one score a line, in scoring_data order (lower is better; '-' = stdin)")
     .option("--higher-is-better", "scores are log-probabilities or similar (default: lower is better, like a loss)")
     .option("--self-check", "check the harness: constant scores give the chance rate, moving the true candidate changes nothing")
     .option("--no-check-data", "skip checking that scoring_data/<set>.src|dst lists the items' candidates in order")
@@ -43,6 +44,7 @@ export function registerContrastive(program: Command): void {
         bootstrap?: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string;
       }) => {
         const format = await outputFormat(o);
+        checkOneStdin([input, ...(o.scores ?? [])]);
         checkOutputFile(o.output ?? "-");
         if (o.selfCheck) {
           const paths = statSync(input, { throwIfNoEntry: false })?.isDirectory() && !o.set ? listContrastiveSets(input) : [resolveSetPath(input, o.set)];
@@ -65,13 +67,12 @@ export function registerContrastive(program: Command): void {
         if (!o.scores?.length) throw new InputError("give the model scores (--scores FILE ...), or --self-check");
         const path = resolveSetPath(input, o.set);
         const set = readContrastiveJson(path);
-        if (o.checkData) {
-          const sd = scoringDataPaths(path);
-          if (sd) checkScoringData(set, sd);
-        }
+        // Whether the scores were checked against scoring_data: the signature says so (no such files, no check).
+        const sd = o.checkData ? scoringDataPaths(path) : undefined;
+        if (sd) checkScoringData(set, sd);
         const n = candidateCount(set.items);
         const results: ContrastiveResult[] = o.scores.map((f) =>
-          scoreContrastive(set, readScores(f, n, path), { higherIsBetter: o.higherIsBetter, system: f }),
+          scoreContrastive(set, readScores(f, n, path), { higherIsBetter: o.higherIsBetter, system: inputName(f) }),
         );
         const samples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : results.length > 1 ? 1000 : 0;
         const boot = samples > 0 && results.length > 1
@@ -80,7 +81,7 @@ export function registerContrastive(program: Command): void {
         const signature = makeSignature("contrastive", [
           ["set", set.name],
           ["scores", o.higherIsBetter ? "higher-better" : "lower-better"],
-          ["check-data", o.checkData ? "yes" : "no"],
+          ["scoring-data", sd ? "checked" : "unchecked"],
           ["bootstrap", boot?.samples],
           ["seed", boot?.seed],
         ]);

@@ -5,6 +5,7 @@ import { formatResult } from "../io/table.js";
 import { makeSignature } from "../signature.js";
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
+import { inputName } from "../io/stdin.js";
 import { checkOutputDir, writeFilesAtomic } from "../io/atomic.js";
 import { readMismatches } from "../mine/mismatch-io.js";
 import type { MismatchRecord } from "../mine/mismatch.js";
@@ -85,7 +86,7 @@ export function registerSuite(program: Command): void {
         checkOneStdin(o.translations);
         await checkOutputs(o.output);
         const s = readSuite(o.suite);
-        const systems = o.translations.map((file) => ({ name: basename(file).replace(/\.(txt|gz)$/g, ""), file, hyps: readLines(file) }));
+        const systems = o.translations.map((file) => ({ name: basename(inputName(file)).replace(/\.(txt|gz)$/g, ""), file, hyps: readLines(file) }));
         const bootstrapSamples = intOption("--bootstrap", o.bootstrap);
         const seed = intOption("--seed", o.seed);
         const scorer = o.ranker || o.checkpoint ? await (await import("../metric/load.js")).loadScorer(o.checkpoint) : undefined;

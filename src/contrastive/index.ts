@@ -13,6 +13,7 @@ import { basename, join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { readLines, readText } from "../io/lines.js";
 import type { TableBlock } from "../io/table.js";
+import { isStdin } from "../io/stdin.js";
 
 export interface ContrastiveItem {
   /** Source with its context sentences, joined by " _eos " as in the release. */
@@ -75,6 +76,7 @@ export function readContrastiveJson(path: string): ContrastiveSet {
 }
 
 function setName(path: string): string {
+  if (isStdin(path)) return "stdin";
   return basename(path).replace(/\.gz$/, "").replace(/\.json$/, "");
 }
 
@@ -89,6 +91,10 @@ export function listContrastiveSets(dir: string): string[] {
 
 /** Resolves a set given as a file, or as a directory plus a set name (deixis_test, ...). */
 export function resolveSetPath(input: string, name?: string): string {
+  if (isStdin(input)) {
+    if (name) throw new InputError("--set picks a set inside a directory; standard input holds one set");
+    return input;
+  }
   if (!existsSync(input)) throw new InputError("no such file or directory", input);
   if (!statSync(input).isDirectory()) return input;
   const sets = listContrastiveSets(input);
@@ -103,6 +109,7 @@ export function resolveSetPath(input: string, name?: string): string {
 
 /** The scoring_data files of a set, when they exist: `<dir>/scoring_data/<name>.src|dst[.gz]`. */
 export function scoringDataPaths(setPath: string): { src: string; dst: string } | undefined {
+  if (isStdin(setPath)) return undefined; // no directory beside standard input
   const dir = join(setPath, "..", "scoring_data");
   const name = setName(setPath);
   for (const ext of [".gz", ""]) {

@@ -5,6 +5,7 @@
  */
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
+import { inputName } from "../io/stdin.js";
 import { lastSentence, splitSentences } from "../text/sentences.js";
 import { lastSentenceCtxpro, pyStrip } from "../text/sentence-splitter.js";
 import { makeSignature, type SignatureField } from "../signature.js";
@@ -353,7 +354,7 @@ export function scoreFiles(
   const systems = hypFiles.map((f) => {
     const hyps = readLines(f);
     checkHypotheses(hyps, items.length, f, setName, opts.allowEmpty);
-    return scoreSystem(f, items, hyps, { ...opts, evalSet: opts.evalSet ?? setName });
+    return scoreSystem(inputName(f), items, hyps, { ...opts, evalSet: opts.evalSet ?? setName });
   });
   const mode = scoreMode(opts);
   const report: ScoreReport = {
@@ -392,7 +393,7 @@ export function reportTables(r: ScoreReport, complete: boolean): { tables: Table
       });
     }
   }
-  const notes = [`ctxpro score: ${r.evalSet}, ${r.items} items; accuracy in % of items`];
+  const notes = [`ctxpro score: ${inputName(r.evalSet)}, ${r.items} items; accuracy in % of items`];
   if (r.bootstrap) {
     const b = r.bootstrap;
     tables.push({
