@@ -1,5 +1,5 @@
 // meta-eval on tiny hand-made inputs whose every figure is known in advance.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -125,12 +125,12 @@ describe("per-pronoun decisions", () => {
 describe("MQM", () => {
   const file = join(__dirname, "fixtures", "mqm", "tiny.tsv");
 
-  it("finds pronoun-only Accuracy/Fluency-Grammar spans", () => {
+  it("finds pronoun-only Accuracy/Fluency-Grammar spans", async () => {
     expect(isPronounSpan("He")).toBe(true);
     expect(isPronounSpan("he himself")).toBe(true);
     expect(isPronounSpan("slept")).toBe(false);
     expect(isPronounSpan("")).toBe(false);
-    const d = readMqm(file);
+    const d = await readMqm(file);
     expect(d.systems).toEqual(["ref", "refB", "A", "B"]);
     const err = d.segments.filter((s) => s.pronounError).map((s) => `${s.system}/${s.segId}`);
     expect(err).toEqual(["A/2", "B/3"]);
@@ -138,7 +138,7 @@ describe("MQM", () => {
   });
 
   it("same-source pairs, AUC and counts are what the hand-made file implies", async () => {
-    const r = await metaEvaluate("fixed", new FixedScorer({ she: 1, he: 0 }), "s", { pairs: [], mqm: readMqm(file) }, { aggregate: "pronoun" });
+    const r = await metaEvaluate("fixed", new FixedScorer({ she: 1, he: 0 }), "s", { pairs: [], mqm: await readMqm(file) }, { aggregate: "pronoun" });
     // seg 2: A (He) vs ref, refB, B; seg 3: B (He) vs ref, refB, A: the outputs without the error win all 6.
     expect(r.mqm!.sameSource).toMatchObject({ pairs: 6, preferWithout: 6, ties: 0 });
     expect(r.mqm!.sameSourceEqualCount.pairs).toBe(6);
@@ -149,11 +149,20 @@ describe("MQM", () => {
     ]);
   });
 
-  it("a file with missing columns fails with the file and line", () => {
+  it("a file with missing columns fails with the file and line; bare quotes are text and a short row names its line", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mqm-"));
     const bad = join(dir, "bad.tsv");
     writeFileSync(bad, "system\tdoc\tseg_id\ttarget\nA\td\t1\tx\n");
-    expect(() => readMqm(bad)).toThrow(/lacks column\(s\) source, category/);
+    await expect(readMqm(bad)).rejects.toThrow(/lacks column\(s\) source, category/);
+    const head = readFileSync(file, "utf8").split("\n")[0]!;
+    const cols = head.split("\t");
+    const row = (v: Record<string, string>) => cols.map((c) => v[c] ?? "x").join("\t");
+    const quoted = join(dir, "quoted.tsv");
+    writeFileSync(quoted, [head, row({ system: "A", doc: "d", seg_id: "1", source: '"Hi', target: 'He said "<v>he</v>', category: "Accuracy/Mistranslation" })].join("\n") + "\n");
+    const d = await readMqm(quoted);
+    expect(d.segments[0]).toMatchObject({ source: '"Hi', target: 'He said "he', pronounError: true });
+    writeFileSync(quoted, [head, row({ seg_id: "1" }), "A\td"].join("\n") + "\n");
+    await expect(readMqm(quoted)).rejects.toThrow(`${quoted}:3: expected ${cols.length} tab-separated fields, got 2`);
   });
 });
 

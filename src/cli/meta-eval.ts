@@ -46,7 +46,7 @@ export function registerMetaEval(program: Command): void {
         // Read every input before loading any model: a bad file fails fast.
         const pairs = [];
         for (const f of pairFiles) pairs.push({ file: f, pairs: await readRankerPairs(f, "crc") });
-        const mqm = o.mqm ? readMqm(String(o.mqm)) : undefined;
+        const mqm = o.mqm ? await readMqm(String(o.mqm)) : undefined;
         const judgements = o.judgements ? { file: String(o.judgements), items: readJudgements(String(o.judgements)) } : undefined;
         const probe = o.probePairs ? { file: String(o.probePairs), pairs: await readRankerPairs(String(o.probePairs), "crc") } : undefined;
         const inputs = { pairs, mqm, judgements, probe, probeLimit: intOption("--probe-limit", String(o.probeLimit), 1), seed: intOption("--seed", String(o.seed), 0) };
