@@ -201,6 +201,19 @@ describe("languages and the CLI", () => {
     expect(r.err).toMatch(/from English/);
   });
 
+  it("a WMT directory with -s/-r/--docs, or a positional file, is refused instead of ignored", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "muda-dir-"));
+    writeFileSync(join(dir, "src.txt"), "You know.\n");
+    let r = await run("score", dir, "-l", "en-de", "--docs", join(dir, "src.txt"));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${dir}: --docs cannot be combined with a WMT directory`);
+    r = await run("score", join(dir, "src.txt"), "-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "src.txt"), "-t", join(dir, "src.txt"));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("src.txt: not a directory");
+    r = await run("tag", join(dir, "nope"), "-l", "en-de");
+    expect(r.err).toContain("nope: no such directory");
+  });
+
   it("tags and scores a small German document end to end", async () => {
     const dir = mkdtempSync(join(tmpdir(), "muda-"));
     const src = ["You know the virus.", "The virus is old.", "The virus is new.", "The virus is here.", "The virus is gone."];

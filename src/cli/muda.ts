@@ -33,8 +33,12 @@ interface InputOpts {
 async function loadInput(input: string | undefined, files: string[], o: InputOpts): Promise<TestSet> {
   if (input && existsSync(input) && statSync(input).isDirectory()) {
     if (!o.lang) throw new InputError("give the language pair (-l en-xx) to pick a test set from the directory");
+    // The directory has its own source, references and document ids: refuse what would be ignored.
+    const ignored = [o.source && "-s", files.length && "-r/-t/--target", o.docs && "--docs"].filter(Boolean);
+    if (ignored.length) throw new InputError(`${ignored.join(", ")} cannot be combined with a WMT directory (it has its own sides and document ids)`, input);
     return readTestSetAuto(input, { langPair: o.lang, allowEmpty: o.allowEmpty });
   }
+  if (input) throw new InputError(existsSync(input) ? "not a directory: give a WMT year directory, or plain files with -s/-r/-t" : "no such directory", input);
   if (!o.source) throw new InputError("give the English source (-s FILE), or a WMT directory");
   if (!o.lang) throw new InputError("give the language pair (-l en-xx)");
   const [ref, ...hyps] = files;
