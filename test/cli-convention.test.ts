@@ -81,6 +81,19 @@ describe("outputs", () => {
     expect(r.stderr).not.toMatch(/backend:|internal error|\.tmp/); // no model was loaded
   });
 
+  it("a closed stdout (| head) ends the command quietly with exit 0, for stream and synchronous writes", () => {
+    if (!built()) return;
+    const pairs = join(dir, "many.jsonl");
+    const rec = (i: number) => JSON.stringify({ id: String(i), lang: "de", context: [], positive: "He came.", negative: "She came.", kind: "noisy", ref_pronoun: `he${i}`, sys_pronoun: "she", origin: "o" });
+    writeFileSync(pairs, Array.from({ length: 20000 }, (_, i) => rec(i)).join("\n") + "\n");
+    writeFileSync(join(dir, "big.txt"), "a b c ||| x y z\n".repeat(30000));
+    for (const args of [`stats ${pairs} --top 20000`, `align -i ${join(dir, "big.txt")} -d`]) {
+      const r = spawnSync("bash", ["-c", `node ${CLI} ${args} | head -c 10 > /dev/null; echo "rc=\${PIPESTATUS[0]}"`], { encoding: "utf8", timeout: 120_000 });
+      expect(r.stdout, args).toBe("rc=0\n");
+      expect(r.stderr, args).toBe("");
+    }
+  });
+
   it("SIGTERM while writing leaves no temporary file and no partial output", async () => {
     if (!existsSync(ATOMIC)) return;
     const out = join(dir, "sig", "out.jsonl");

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { readBytes, readLines } from "../io/lines.js";
-import { AtomicLineWriter, writeFileAtomic, writeFilesAtomic } from "../io/atomic.js";
+import { AtomicLineWriter, STDOUT, writeError, writeFileAtomic, writeFilesAtomic } from "../io/atomic.js";
 import { InputError } from "../io/errors.js";
 import { CorpusBuilder, MAX_SENTENCE_TOKENS, type EncodedCorpus } from "./corpus.js";
 import { alignBidirectionalEncoded, forceAlign } from "./index.js";
@@ -111,17 +111,26 @@ export function conditionalTable(model: AlignModel, beamThreshold: number): stri
   return out;
 }
 
+/** A synchronous write to stdout; a closed pipe (`| head`) ends the command quietly (StdoutClosedError). */
+function writeStdout(text: string): void {
+  try {
+    writeFileSync(1, text);
+  } catch (e) {
+    throw writeError(STDOUT, e);
+  }
+}
+
 function writeLines(path: string | undefined, count: number, line: (k: number) => string): void {
   if (!path) {
     const chunk: string[] = [];
     for (let k = 0; k < count; k++) {
       chunk.push(line(k));
       if (chunk.length === 4096) {
-        writeFileSync(1, chunk.join("\n") + "\n");
+        writeStdout(chunk.join("\n") + "\n");
         chunk.length = 0;
       }
     }
-    if (chunk.length) writeFileSync(1, chunk.join("\n") + "\n");
+    if (chunk.length) writeStdout(chunk.join("\n") + "\n");
     return;
   }
   const w = new AtomicLineWriter(path);

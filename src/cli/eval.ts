@@ -4,7 +4,7 @@ import { InputError } from "../io/errors.js";
 import { englishShare } from "./scoring.js";
 import { readRankerPairs } from "../ranker/data.js";
 import { ProgressLine, bar } from "../ranker/progress.js";
-import { parseContext, exitQuietlyOnEpipe, parseAggregate } from "./score.js";
+import { parseContext, parseAggregate } from "./score.js";
 
 export function registerEval(program: Command): void {
   tableOptions(
@@ -27,7 +27,6 @@ export function registerEval(program: Command): void {
     "the report (every pronoun pair, signature)",
   ).action(
       action(async (o: Record<string, unknown>) => {
-        exitQuietlyOnEpipe();
         const format = await outputFormat(o);
         const top = intOption("--top", String(o.top), 0);
         await checkOutputs(o.output as string | undefined);

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, checkOneStdin, checkOutputs, emit, intOption, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { ProgressLine } from "../ranker/progress.js";
-import { exitQuietlyOnEpipe, parseAggregate, parseContext, parseMode } from "./score.js";
+import { parseAggregate, parseContext, parseMode } from "./score.js";
 
 export function registerMetaEval(program: Command): void {
   tableOptions(
@@ -27,7 +27,6 @@ export function registerMetaEval(program: Command): void {
     "the reports",
   ).action(
       action(async (o: Record<string, unknown>) => {
-        exitQuietlyOnEpipe();
         const format = await outputFormat(o);
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);

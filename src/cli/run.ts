@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { InputError } from "../io/errors.js";
+import { InputError, StdoutClosedError } from "../io/errors.js";
 
 /**
  * Wraps a subcommand action: user errors print one clear line and exit 2;
@@ -10,6 +10,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void> | 
     try {
       await fn(...args);
     } catch (e) {
+      if (e instanceof StdoutClosedError) return; // `| head` closed the pipe: quiet, exit 0
       if (e instanceof InputError) {
         process.stderr.write(`proneval: error: ${e.message}\n`);
         process.exitCode = 2;
@@ -75,4 +76,15 @@ export async function outputFormat(o: { format?: unknown; json?: unknown }): Pro
   const f = parseTableFormat(o.format);
   if (o.json && o.format !== undefined && f !== "json") throw new InputError(`--json is --format json; it cannot be combined with --format ${f}`);
   return o.json ? "json" : f;
+}
+
+/**
+ * `proneval ... | head` must end quietly, not with an EPIPE stack trace: installed once for every
+ * command (synchronous writes to stdout get the same treatment through StdoutClosedError).
+ */
+export function exitQuietlyOnEpipe(): void {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    throw e;
+  });
 }

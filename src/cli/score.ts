@@ -19,14 +19,6 @@ export function parseFormat(v: unknown): "wmt-xml" | "sgml" | "text" | undefined
   return v;
 }
 
-/** `proneval score ... | head` must end quietly, not with an EPIPE stack trace. */
-export function exitQuietlyOnEpipe(): void {
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(0);
-    throw e;
-  });
-}
-
 function fmt(x: number | null, d = 4): string {
   return x === null ? "" : x.toFixed(d);
 }
@@ -107,7 +99,6 @@ export function registerScore(program: Command): void {
     .option("--batch-size <n>", "sides per forward batch", "128")
     .action(
       action(async (o: Record<string, unknown>) => {
-        exitQuietlyOnEpipe();
         const { formatResult } = await import("../io/table.js");
         const { withContextTag, contextNote } = await import("./scoring.js");
         const context = parseContext(o.context);

@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { dirname, basename, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { InputError } from "./errors.js";
+import { InputError, StdoutClosedError } from "./errors.js";
 
 /** `-` as an output path: standard output. */
 export const STDOUT = "-";
@@ -53,6 +53,7 @@ const REASONS: Record<string, string> = {
 export function writeError(userPath: string, e: unknown): InputError {
   if (e instanceof InputError) return e;
   const code = ioCode(e);
+  if (code === "EPIPE" && userPath === STDOUT) return new StdoutClosedError();
   const reason = code ? `${REASONS[code] ?? (e as Error).message} (${code})` : String((e as Error)?.message ?? e);
   return new InputError(`cannot write: ${reason}`, userPath === STDOUT ? "<stdout>" : userPath);
 }
