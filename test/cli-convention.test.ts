@@ -335,6 +335,20 @@ describe("every subcommand follows the flag convention", () => {
     expect(missing).toEqual([]);
   });
 
+  it("a short flag stands for the same long flag in every command but align; --pairs always names pair files", () => {
+    const seen = new Map<string, Set<string>>();
+    for (const { name, cmd } of all) {
+      if (name === "align") continue;
+      for (const o of cmd.options as Option[]) if (o.short) seen.set(o.short, (seen.get(o.short) ?? new Set()).add(o.long ?? ""));
+    }
+    const clashes = [...seen].filter(([, l]) => l.size > 1).map(([s, l]) => `${s}: ${[...l].join(", ")}`);
+    expect(clashes).toEqual([]);
+    for (const { name, cmd } of all) {
+      const pairs = (cmd.options as Option[]).find((o) => o.long === "--pairs");
+      if (pairs) expect(pairs.description, name).toMatch(/pair file/);
+    }
+  });
+
   it("--format takes tsv|csv|json and comes with --json on the same commands", () => {
     for (const { name, cmd } of all) {
       const opts = cmd.options as Option[];
