@@ -92,6 +92,10 @@ describe("outputs", () => {
       expect(r.stdout, args).toBe("rc=0\n");
       expect(r.stderr, args).toBe("");
     }
+    // A slow reader of the pipe (EAGAIN on the non-blocking stdout) still gets everything.
+    const slow = spawnSync("bash", ["-c", `node ${CLI} align -i ${join(dir, "big.txt")} -d | (sleep 2; wc -l); echo "rc=\${PIPESTATUS[0]}"`], { encoding: "utf8", timeout: 120_000 });
+    expect(slow.stderr).toBe("");
+    expect(slow.stdout.trim().split(/\s+/)).toEqual(["30000", "rc=0"]);
   });
 
   it("SIGTERM while writing leaves no temporary file and no partial output", async () => {

@@ -1,6 +1,5 @@
-import { writeFileSync } from "node:fs";
 import { readBytes, readLines } from "../io/lines.js";
-import { AtomicLineWriter, STDOUT, writeError, writeFileAtomic, writeFilesAtomic } from "../io/atomic.js";
+import { AtomicLineWriter, STDOUT, writeAll, writeError, writeFileAtomic, writeFilesAtomic } from "../io/atomic.js";
 import { InputError } from "../io/errors.js";
 import { CorpusBuilder, MAX_SENTENCE_TOKENS, type EncodedCorpus } from "./corpus.js";
 import { alignBidirectionalEncoded, forceAlign } from "./index.js";
@@ -111,10 +110,13 @@ export function conditionalTable(model: AlignModel, beamThreshold: number): stri
   return out;
 }
 
-/** A synchronous write to stdout; a closed pipe (`| head`) ends the command quietly (StdoutClosedError). */
+/**
+ * A synchronous write to stdout: waits out EAGAIN (a slow reader of a non-blocking pipe); a closed
+ * pipe (`| head`) ends the command quietly (StdoutClosedError).
+ */
 function writeStdout(text: string): void {
   try {
-    writeFileSync(1, text);
+    writeAll(1, Buffer.from(text));
   } catch (e) {
     throw writeError(STDOUT, e);
   }

@@ -110,7 +110,7 @@ export function registerCtxpro(program: Command): void {
           : await defaultAnnotators(lang, {
               threshold,
               alignCorpus: o.alignCorpus,
-              onCorpus: (f, n) => warn(`aligner: ${n} extra sentence pairs from ${f}`),
+              onCorpus: (f, n) => (o.quiet ? undefined : warn(`aligner: ${n} extra sentence pairs from ${f}`)),
             });
         const t0 = Date.now();
         let phaseStart = t0;
@@ -228,41 +228,41 @@ export function registerCtxpro(program: Command): void {
       .option("-q, --quiet", "print only the tables (no notes, no signature)"),
     "the report (options, signature, per-rule scores, bootstrap)",
   ).action(
-      action(async (o: {
-        evalSet: string; translations: string[]; lang?: string; complete?: boolean; json?: boolean; lastSentence?: boolean;
-        whole?: boolean; compat?: string; separator?: string; match: string; allowEmpty?: boolean; bootstrap?: string; seed: string; output?: string;
-        format?: string; quiet?: boolean;
-      }, cmd: Command) => {
-        const format = await outputFormat(o);
-        if (o.output) checkOutputFile(o.output);
-        if (o.match !== "word" && o.match !== "ctxpro") throw new InputError(`--match must be 'word' or 'ctxpro', got '${o.match}'`);
-        if (o.compat !== undefined && !(COMPAT_NAMES as readonly string[]).includes(o.compat.toLowerCase())) {
-          throw new InputError(`unknown --compat '${o.compat}'; valid: ${COMPAT_NAMES.join(", ")}`);
-        }
-        if (o.lastSentence && o.whole) throw new InputError("--last-sentence and --whole exclude each other");
-        if (o.compat !== undefined) {
-          // The released scorer has no such choices: refuse them rather than silently ignoring them.
-          const fixed = [o.lastSentence && "--last-sentence", o.whole && "--whole", o.separator !== undefined && "--separator",
-            cmd.getOptionValueSource("match") === "cli" && "--match"].filter(Boolean);
-          if (fixed.length) throw new InputError(`--compat ${o.compat} fixes how translations are split and matched; drop ${fixed.join(", ")}`);
-        }
-        const mode: ScoreMode = o.compat !== undefined ? "compat-ctxpro" : o.lastSentence ? "last-sentence" : o.whole ? "whole" : "last-k";
-        const guessed = langFromSetName(o.evalSet);
-        const lang = o.lang
-          ? o.lang.toLowerCase() === "en" ? "en" : checkLang(o.lang)
-          : guessed && (LANGUAGES as readonly string[]).includes(guessed) ? guessed : "en";
-        const samples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : o.translations.length > 1 ? 1000 : 0;
-        const items = readEvalSet(o.evalSet);
-        const report = scoreFiles(
-          o.evalSet,
-          items,
-          o.translations,
-          { mode, separator: o.separator, lang, match: o.match as "word" | "ctxpro", allowEmpty: o.allowEmpty },
-          { samples, seed: intOption("--seed", o.seed, 0) },
-        );
-        if (format === "json") return emit(JSON.stringify(report, null, 2) + "\n", o.output);
-        const { tables, notes } = reportTables(report, !!o.complete);
-        await emit(await formatResult(tables, format, { notes, signature: report.signature, quiet: o.quiet }), o.output);
-      }),
-    );
+    action(async (o: {
+      evalSet: string; translations: string[]; lang?: string; complete?: boolean; json?: boolean; lastSentence?: boolean;
+      whole?: boolean; compat?: string; separator?: string; match: string; allowEmpty?: boolean; bootstrap?: string; seed: string; output?: string;
+      format?: string; quiet?: boolean;
+    }, cmd: Command) => {
+      const format = await outputFormat(o);
+      if (o.output) checkOutputFile(o.output);
+      if (o.match !== "word" && o.match !== "ctxpro") throw new InputError(`--match must be 'word' or 'ctxpro', got '${o.match}'`);
+      if (o.compat !== undefined && !(COMPAT_NAMES as readonly string[]).includes(o.compat.toLowerCase())) {
+        throw new InputError(`unknown --compat '${o.compat}'; valid: ${COMPAT_NAMES.join(", ")}`);
+      }
+      if (o.lastSentence && o.whole) throw new InputError("--last-sentence and --whole exclude each other");
+      if (o.compat !== undefined) {
+        // The released scorer has no such choices: refuse them rather than silently ignoring them.
+        const fixed = [o.lastSentence && "--last-sentence", o.whole && "--whole", o.separator !== undefined && "--separator",
+          cmd.getOptionValueSource("match") === "cli" && "--match"].filter(Boolean);
+        if (fixed.length) throw new InputError(`--compat ${o.compat} fixes how translations are split and matched; drop ${fixed.join(", ")}`);
+      }
+      const mode: ScoreMode = o.compat !== undefined ? "compat-ctxpro" : o.lastSentence ? "last-sentence" : o.whole ? "whole" : "last-k";
+      const guessed = langFromSetName(o.evalSet);
+      const lang = o.lang
+        ? o.lang.toLowerCase() === "en" ? "en" : checkLang(o.lang)
+        : guessed && (LANGUAGES as readonly string[]).includes(guessed) ? guessed : "en";
+      const samples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : o.translations.length > 1 ? 1000 : 0;
+      const items = readEvalSet(o.evalSet);
+      const report = scoreFiles(
+        o.evalSet,
+        items,
+        o.translations,
+        { mode, separator: o.separator, lang, match: o.match as "word" | "ctxpro", allowEmpty: o.allowEmpty },
+        { samples, seed: intOption("--seed", o.seed, 0) },
+      );
+      if (format === "json") return emit(JSON.stringify(report, null, 2) + "\n", o.output);
+      const { tables, notes } = reportTables(report, !!o.complete);
+      await emit(await formatResult(tables, format, { notes, signature: report.signature, quiet: o.quiet }), o.output);
+    }),
+  );
 }

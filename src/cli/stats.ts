@@ -14,13 +14,13 @@ export function registerStats(program: Command): void {
       .option("--top <n>", "pronoun pairs to list per file", "20"),
     "the counts (every pronoun pair)",
   ).action(
-      action(async (files: string[], o: { json?: boolean; format?: string; top: string; output?: string }) => {
-        const format = await outputFormat(o);
-        const top = intOption("--top", o.top, 1);
-        await checkOutputs(o.output);
-        const all = [];
-        for (const f of files) all.push(pairStats(f, await readAllPairs(f)));
-        await emit(format === "json" ? `${JSON.stringify(all, null, 1)}\n` : await formatResult(statsTables(all, top), format), o.output);
-      }),
-    );
+    action(async (files: string[], o: { json?: boolean; format?: string; top: string; output?: string }) => {
+      const format = await outputFormat(o);
+      const top = intOption("--top", o.top, 1);
+      await checkOutputs(o.output);
+      const all = [];
+      for (const f of files) all.push(pairStats(f, await readAllPairs(f)));
+      await emit(format === "json" ? `${JSON.stringify(all, null, 1)}\n` : await formatResult(statsTables(all, top), format), o.output);
+    }),
+  );
 }

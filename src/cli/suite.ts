@@ -66,48 +66,48 @@ export function registerSuite(program: Command): void {
 
   tableOptions(
     suite
-    .command("score")
-    .description("score systems' translations of a suite's sources: generative pronoun accuracy per error type, paired bootstrap")
-    .requiredOption("--suite <file>", "suite file (.json.gz)")
-    .requiredOption("-t, --translations <files...>", "translations, one line per item, in item order (-t A B or -t A -t B; '-' = stdin)")
-    .option("--separator <s>", "keep only the text after the last separator (context-translated inputs)", "<eos>")
-    .option("--last-sentence", "keep only the last sentence of each output (context translated without separators)")
-    .option("--allow-empty", "score empty outputs as wrong instead of refusing them")
-    .option("--bootstrap <n>", "paired bootstrap samples (0: none)", "1000")
-    .option("--seed <n>", "bootstrap seed", "12345")
-    .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
-    .option("--ranker", "also rank each output against the reference with the learned metric (shipped default checkpoint)")
-    .option("-c, --checkpoint <dir>", "ranker checkpoint directory (implies --ranker)")
-    .option("-q, --quiet", "print only the tables (no notes, no signature)"),
+      .command("score")
+      .description("score systems' translations of a suite's sources: generative pronoun accuracy per error type, paired bootstrap")
+      .requiredOption("--suite <file>", "suite file (.json.gz)")
+      .requiredOption("-t, --translations <files...>", "translations, one line per item, in item order (-t A B or -t A -t B; '-' = stdin)")
+      .option("--separator <s>", "keep only the text after the last separator (context-translated inputs)", "<eos>")
+      .option("--last-sentence", "keep only the last sentence of each output (context translated without separators)")
+      .option("--allow-empty", "score empty outputs as wrong instead of refusing them")
+      .option("--bootstrap <n>", "paired bootstrap samples (0: none)", "1000")
+      .option("--seed <n>", "bootstrap seed", "12345")
+      .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
+      .option("--ranker", "also rank each output against the reference with the learned metric (shipped default checkpoint)")
+      .option("-c, --checkpoint <dir>", "ranker checkpoint directory (implies --ranker)")
+      .option("-q, --quiet", "print only the tables (no notes, no signature)"),
     "the full report (per-item verdicts, signature)",
   ).action(
-      action(async (o: { suite: string; translations: string[]; separator: string; lastSentence?: boolean; allowEmpty?: boolean; bootstrap: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string; ranker?: boolean; checkpoint?: string }) => {
-        const format = await outputFormat(o);
-        checkOneStdin(o.translations);
-        await checkOutputs(o.output);
-        const s = readSuite(o.suite);
-        const systems = o.translations.map((file) => ({ name: basename(inputName(file)).replace(/\.(txt|gz)$/g, ""), file, hyps: readLines(file) }));
-        const bootstrapSamples = intOption("--bootstrap", o.bootstrap);
-        const seed = intOption("--seed", o.seed);
-        const scorer = o.ranker || o.checkpoint ? await (await import("../metric/load.js")).loadScorer(o.checkpoint) : undefined;
-        const report = await scoreSuite(s, basename(o.suite), systems, { separator: o.separator, lastSentence: o.lastSentence, allowEmpty: o.allowEmpty, bootstrapSamples, seed, scorer });
-        const boot = report.bootstrap !== undefined;
-        const signature = makeSignature("suite", [
-          ["suite", basename(o.suite)],
-          ["sep", o.lastSentence ? undefined : JSON.stringify(o.separator)],
-          ["last-sentence", Boolean(o.lastSentence)],
-          ["align", "fast_align-gdfa"],
-          ["ranker", scorer?.modelSignature().replace(/^model:/, "")],
-          ["bootstrap", boot ? bootstrapSamples : undefined],
-          ["seed", boot ? seed : undefined],
-        ]);
-        let text: string;
-        if (format === "json") text = JSON.stringify({ kind: "proneval-suite-score", version: 1, signature, ...report, systems: report.systems.map((x) => ({ ...x, hits: undefined })) }, null, 1) + "\n";
-        else {
-          const { tables, notes } = suiteTables(report);
-          text = await formatResult(tables, format, { notes, signature, quiet: o.quiet });
-        }
-        await emit(text, o.output);
-      }),
-    );
+    action(async (o: { suite: string; translations: string[]; separator: string; lastSentence?: boolean; allowEmpty?: boolean; bootstrap: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string; ranker?: boolean; checkpoint?: string }) => {
+      const format = await outputFormat(o);
+      checkOneStdin(o.translations);
+      await checkOutputs(o.output);
+      const s = readSuite(o.suite);
+      const systems = o.translations.map((file) => ({ name: basename(inputName(file)).replace(/\.(txt|gz)$/g, ""), file, hyps: readLines(file) }));
+      const bootstrapSamples = intOption("--bootstrap", o.bootstrap);
+      const seed = intOption("--seed", o.seed);
+      const scorer = o.ranker || o.checkpoint ? await (await import("../metric/load.js")).loadScorer(o.checkpoint) : undefined;
+      const report = await scoreSuite(s, basename(o.suite), systems, { separator: o.separator, lastSentence: o.lastSentence, allowEmpty: o.allowEmpty, bootstrapSamples, seed, scorer });
+      const boot = report.bootstrap !== undefined;
+      const signature = makeSignature("suite", [
+        ["suite", basename(o.suite)],
+        ["sep", o.lastSentence ? undefined : JSON.stringify(o.separator)],
+        ["last-sentence", Boolean(o.lastSentence)],
+        ["align", "fast_align-gdfa"],
+        ["ranker", scorer?.modelSignature().replace(/^model:/, "")],
+        ["bootstrap", boot ? bootstrapSamples : undefined],
+        ["seed", boot ? seed : undefined],
+      ]);
+      let text: string;
+      if (format === "json") text = JSON.stringify({ kind: "proneval-suite-score", version: 1, signature, ...report, systems: report.systems.map((x) => ({ ...x, hits: undefined })) }, null, 1) + "\n";
+      else {
+        const { tables, notes } = suiteTables(report);
+        text = await formatResult(tables, format, { notes, signature, quiet: o.quiet });
+      }
+      await emit(text, o.output);
+    }),
+  );
 }

@@ -208,7 +208,7 @@ function tempPath(path: string): string {
 }
 
 /** write(2) until everything is out; a non-blocking stdout pipe may answer EAGAIN while its reader catches up. */
-function writeAll(fd: number, data: Uint8Array): void {
+export function writeAll(fd: number, data: Uint8Array): void {
   let off = 0;
   while (off < data.length) {
     try {
