@@ -5,7 +5,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { spawn, spawnSync, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -96,6 +96,26 @@ describe("outputs", () => {
     const slow = spawnSync("bash", ["-c", `node ${CLI} align -i ${join(dir, "big.txt")} -d | (sleep 2; wc -l); echo "rc=\${PIPESTATUS[0]}"`], { encoding: "utf8", timeout: 120_000 });
     expect(slow.stderr).toBe("");
     expect(slow.stdout.trim().split(/\s+/)).toEqual(["30000", "rc=0"]);
+  });
+
+  it("'-' for a directory output (pairs, suite build, identify, extract --splits, train) is a usage error and makes no directory '-'", () => {
+    if (!built()) return;
+    const cwd = join(dir, "dash");
+    mkdirSync(cwd);
+    const mm = join(dir, "mm.jsonl");
+    writeFileSync(mm, "{}\n");
+    for (const args of [
+      ["pairs", mm, "-o", "-"],
+      ["suite", "build", mm, "-o", "-"],
+      ["ctxpro", "identify", "-i", mm, "--rules", "DE_GENDER", "-l", "de", "-o", "-"],
+      ["ctxpro", "extract", "-e", mm, "--splits", "-"],
+      ["train", "--train", mm, "-o", "-"],
+    ]) {
+      const r = spawnSync("node", [CLI, ...args], { encoding: "utf8", cwd, timeout: 120_000 });
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr, args.join(" ")).toMatch(/'-' \(stdout\) cannot take it/);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it("SIGTERM while writing leaves no temporary file and no partial output", async () => {

@@ -91,7 +91,6 @@ export function registerCtxpro(program: Command): void {
         input: string[]; rules: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
         alignThreshold: string; inflection: string; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
-        if (o.output === "-") throw new InputError("-o names a directory for identify (one JSON file per rule set), not stdout");
         checkOutputDir(o.output);
         const lang = checkLang(o.lang);
         const windowSize = intOption("--window-size", o.windowSize, 1);
@@ -175,6 +174,7 @@ export function registerCtxpro(program: Command): void {
         minPerLabel: string; maxTestPerLabel: string; maxSentences: string; maxTokens: string; joiningString: string; target?: boolean; quoted?: boolean; quiet?: boolean;
       }) => {
         if (o.output) checkOutputFile(o.output);
+        if (o.splits) checkOutputDir(o.splits);
         const items = readEvalSet(o.evalSet);
         const ctxOpts = {
           maxSentences: intOption("--max-sentences", o.maxSentences, 1),
@@ -202,7 +202,6 @@ export function registerCtxpro(program: Command): void {
           if (docs) files.push([`${o.splits}/${stem}.${split}.gz`, buildInputs(list, docs, o.evalSet, ctxOpts).map((l) => l + "\n").join("")]);
         }
         // All split files appear, or none.
-        checkOutputDir(o.splits);
         writeFilesAtomic(files);
         if (!o.quiet) process.stderr.write(`dev ${splits.dev.length}, devtest ${splits.devtest.length}, test ${splits.test.length} items -> ${o.splits}\n`);
       }),

@@ -140,6 +140,8 @@ function checkParentDir(userPath: string, real: string): void {
  * or run is not replaced by accident: `--resume` or `--force`).
  */
 export function checkOutputDir(dir: string, opts: { overwrite?: boolean; what?: string; flags?: string } = {}): void {
+  // `-` means stdout for a file; a directory of outputs cannot go there (and must not become a directory named "-").
+  if (dir === STDOUT) throw new InputError("this output is a directory (several files), so '-' (stdout) cannot take it; give a directory");
   const real = followLinks(dir);
   let st;
   try {
