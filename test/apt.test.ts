@@ -122,6 +122,17 @@ describe("computeApt / proneval apt", () => {
     expect(r.out).toMatch(/^system,APT,exact,equivalent,different,no-hyp,no-ref,neither\nhyp\.txt,1\.0000,\d+,0,0,0,0,\d+\n$/);
     r = await run("-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", join(dir, "hyp.txt"), "--format", "json");
     expect(JSON.parse(r.out).signature).toMatch(/^apt\|pair:en-de\|/);
+    // No pronoun anywhere: n/a, not 0; an empty source is an error.
+    writeFileSync(join(dir, "np.en"), "No pronoun here.\nA table.\n");
+    writeFileSync(join(dir, "np.de"), "Kein Pronomen.\nEin Tisch.\n");
+    r = await run("-l", "en-de", "-s", join(dir, "np.en"), "-r", join(dir, "np.de"), "-t", join(dir, "np.de"));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/\nnp\.de\tn\/a\t0\t0\t0\t0\t0\t0\n/);
+    expect(r.out).toContain("# n/a: no English pronoun to follow");
+    writeFileSync(join(dir, "empty.txt"), "");
+    r = await run("-l", "en-de", "-s", join(dir, "empty.txt"), "-r", join(dir, "empty.txt"), "-t", join(dir, "empty.txt"));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("empty.txt: file has no lines");
     writeFileSync(join(dir, "short.txt"), ref.slice(0, 3).join("\n") + "\n");
     r = await run("-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", join(dir, "short.txt"), "-o", join(dir, "out.txt"));
     expect(r.code).toBe(2);

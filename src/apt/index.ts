@@ -203,8 +203,10 @@ export async function computeApt(input: AptInput, opts: AptOptions = {}): Promis
 /** One row per system: the score and its case counts; the note says what the cases are. */
 export function aptTables(r: AptReport): { tables: TableBlock[]; notes: string[] } {
   const header = ["system", "APT", "exact", "equivalent", "different", "no-hyp", "no-ref", "neither", ...(r.mode === "target-en" ? ["unanchored"] : [])];
-  const rows = r.systems.map((s) => [s.name, s.score.toFixed(4), ...s.cases, ...(r.mode === "target-en" ? [s.unanchored] : [])]);
+  // No pronoun instance at all: there is no score (0 would read as "every pronoun wrong").
+  const rows = r.systems.map((s) => [s.name, s.cases.some((n) => n > 0) ? s.score.toFixed(4) : "n/a", ...s.cases, ...(r.mode === "target-en" ? [s.unanchored] : [])]);
   const notes = [`APT (${r.mode}, ${r.srcLang}-${r.tgtLang}, ${r.segments} segments); weights ${r.weights.join(",")}; cases: 1 exact, 2 equivalent, 3 different, 4 no hypothesis word, 5 no reference word, 6 neither`];
+  if (rows.some((row) => row[1] === "n/a")) notes.push("n/a: no English pronoun to follow (no case counted)");
   return { tables: [{ header, rows }], notes };
 }
 

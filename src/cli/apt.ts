@@ -41,6 +41,7 @@ export function registerApt(program: Command): void {
       const weights = o.weights.split(",").map((w) => floatOption("--weights", w.trim()));
       const extra = o.equivalent ? o.equivalent.split(";").map((g) => g.split(",").map((w) => w.trim().toLowerCase()).filter(Boolean)) : [];
       const src = readLines(o.source);
+      if (src.length === 0) throw new InputError("file has no lines", o.source);
       const ref = readLines(o.reference);
       if (ref.length !== src.length) throw new InputError(`has ${ref.length} lines but the source ${o.source} has ${src.length}`, o.reference);
       const hyps = o.translations.map((f) => {
