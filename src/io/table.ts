@@ -109,8 +109,17 @@ export function parseTable(text: string, path: string, opts: ReadTableOptions = 
  * held whole.
  */
 export async function* streamTable(path: string, opts: Omit<ReadTableOptions, "columns"> = {}): AsyncGenerator<{ cells: string[]; line: number }> {
+  // Lines are batched into chunks: one stream chunk per line made reading ten times slower.
   async function* withNewlines(): AsyncGenerator<string> {
-    for await (const l of streamLines(path)) yield l + "\n";
+    let buf = "";
+    for await (const l of streamLines(path)) {
+      buf += l + "\n";
+      if (buf.length > 1 << 16) {
+        yield buf;
+        buf = "";
+      }
+    }
+    if (buf) yield buf;
   }
   const source = Readable.from(withNewlines(), { objectMode: false });
   const parser = parse({ delimiter: opts.delimiter ?? "\t", quote: opts.quoted ? '"' : null, ignoreEmpty: false, trim: false });
