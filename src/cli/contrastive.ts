@@ -20,7 +20,7 @@ import {
   selfCheck,
   type ContrastiveResult,
 } from "../contrastive/index.js";
-import { pairedBootstrapStats } from "../stats/bootstrap.js";
+import { bootstrapTables, pairedBootstrapStats } from "../stats/bootstrap.js";
 
 export function registerContrastive(program: Command): void {
   tableOptions(
@@ -90,18 +90,7 @@ export function registerContrastive(program: Command): void {
         return;
       }
       const tables = [contrastiveTable(results)];
-      if (boot) {
-        tables.push({
-          title: `paired bootstrap: ${boot.samples} samples, seed ${boot.seed}; accuracy (%) with 95% interval`,
-          header: ["system", "accuracy", "ci95_low", "ci95_high"],
-          rows: boot.systems.map((s) => [s.name, s.value.toFixed(1), s.ci[0].toFixed(1), s.ci[1].toFixed(1)]),
-        });
-        tables.push({
-          title: "differences to the first system, in percentage points",
-          header: ["system", "baseline", "delta", "ci95_low", "ci95_high", "p"],
-          rows: boot.comparisons.map((c) => [c.system, c.baseline, `${c.delta >= 0 ? "+" : ""}${c.delta.toFixed(1)}`, c.ci[0].toFixed(1), c.ci[1].toFixed(1), c.p.toFixed(4)]),
-        });
-      }
+      if (boot) tables.push(...bootstrapTables(boot, boot.systems, boot.comparisons));
       const notes = ["accuracy in % of items (a tie with the true candidate earns its share); dist N: items whose context is N sentences back"];
       await emit(await formatResult(tables, format, { notes, signature, quiet: o.quiet }), o.output);
     }),

@@ -10,6 +10,7 @@ import { lastSentence, splitSentences } from "../text/sentences.js";
 import { lastSentenceCtxpro, pyStrip } from "../text/sentence-splitter.js";
 import { makeSignature, type SignatureField } from "../signature.js";
 import type { TableBlock } from "../io/table.js";
+import { bootstrapTables } from "../stats/bootstrap.js";
 import type { CtxproItem } from "./items.js";
 
 interface Word {
@@ -394,18 +395,6 @@ export function reportTables(r: ScoreReport, complete: boolean): { tables: Table
     }
   }
   const notes = [`ctxpro score: ${inputName(r.evalSet)}, ${r.items} items; accuracy in % of items`];
-  if (r.bootstrap) {
-    const b = r.bootstrap;
-    tables.push({
-      title: `paired bootstrap: ${b.samples} samples, seed ${b.seed}; accuracy (%) with 95% interval`,
-      header: ["system", "accuracy (%)", "ci95_low", "ci95_high"],
-      rows: b.systems.map((s) => [s.name, pct(s.accuracy), pct(s.ci[0]), pct(s.ci[1])]),
-    });
-    tables.push({
-      title: "differences to the first system, in percentage points",
-      header: ["system", "baseline", "delta", "ci95_low", "ci95_high", "p"],
-      rows: b.comparisons.map((c) => [c.system, c.baseline, `${c.delta >= 0 ? "+" : ""}${pct(c.delta)}`, pct(c.ci[0]), pct(c.ci[1]), c.p.toFixed(4)]),
-    });
-  }
+  if (r.bootstrap) tables.push(...bootstrapTables(r.bootstrap, r.bootstrap.systems.map((s) => ({ ...s, value: s.accuracy })), r.bootstrap.comparisons));
   return { tables, notes };
 }

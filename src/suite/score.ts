@@ -5,6 +5,7 @@ import { pronouns } from "../text/pronouns.js";
 import { ERROR_TYPES, type ErrorType } from "./error-type.js";
 import type { SuiteFile } from "./build.js";
 import type { TableBlock } from "../io/table.js";
+import { bootstrapTables } from "../stats/bootstrap.js";
 // Type-only: loading tfjs is left to callers that actually rank.
 import { scoreSidesWith, type PronounScorer } from "../metric/scorer.js";
 
@@ -142,19 +143,7 @@ export function suiteTables(r: SuiteScoreReport): { tables: TableBlock[]; notes:
       rows: r.systems.map((s) => [s.name, cell(s), ...types.map((t) => cell(s.byType[t as ErrorType])), s.knownErrors, ...(ranker ? [s.ranker ? s.ranker.notBelowReference.toFixed(1) : "-"] : [])]),
     },
   ];
-  if (r.bootstrap) {
-    const b = r.bootstrap;
-    tables.push({
-      title: `paired bootstrap: ${b.samples} samples, seed ${b.seed}; accuracy (%) with 95% interval`,
-      header: ["system", "accuracy", "ci95_low", "ci95_high"],
-      rows: b.systems.map((s) => [s.name, s.accuracy.toFixed(1), s.ci[0].toFixed(1), s.ci[1].toFixed(1)]),
-    });
-    tables.push({
-      title: `differences to ${r.systems[0]!.name}, in percentage points`,
-      header: ["system", "baseline", "delta", "ci95_low", "ci95_high", "p"],
-      rows: b.comparisons.map((c) => [c.system, c.baseline, `${c.delta >= 0 ? "+" : ""}${c.delta.toFixed(1)}`, c.ci[0].toFixed(1), c.ci[1].toFixed(1), c.p.toFixed(4)]),
-    });
-  }
+  if (r.bootstrap) tables.push(...bootstrapTables(r.bootstrap, r.bootstrap.systems.map((s) => ({ ...s, value: s.accuracy })), r.bootstrap.comparisons));
   const notes = [`suite ${r.suite} (${r.lang}-en, ${r.items} items): generative accuracy, % (correct/total) overall and per error type; known err: outputs with one of the suite's known wrong pronouns`];
   if (ranker) notes.push("ranker>=ref: % of items where the learned metric does not rank the output below the reference");
   return { tables, notes };
