@@ -60,6 +60,23 @@ function fixture(): { dir: string; tsv: string; ann: string } {
   return { dir, tsv, ann };
 }
 
+describe("ctxpro rules", () => {
+  it("lists rule sets and labels as tsv, csv or json", async () => {
+    let r = await run("rules", "-l", "de");
+    expect(r.out).toMatch(/^name\tlanguage\tphenomenon\tdirection\tlabels\nDE_GENDER\tde\tgender\ten-de\t\d+\n/);
+    r = await run("rules", "-l", "de", "--format", "csv");
+    expect(r.out).toMatch(/^name,language,phenomenon,direction,labels\nDE_GENDER,de,gender,en-de,\d+\n/);
+    r = await run("rules", "-l", "de", "--json");
+    expect(JSON.parse(r.out)[0]).toMatchObject({ name: "DE_GENDER", language: "de", direction: "en-de" });
+    r = await run("rules", "DE_FORMALITY", "--format", "json");
+    const [set] = JSON.parse(r.out);
+    expect(set).toMatchObject({ name: "DE_FORMALITY", phenomenon: "formality", direction: "en-de" });
+    expect(set.labels[0]).toEqual({ label: expect.any(String), rule: expect.stringMatching(/->/) });
+    r = await run("rules", "DE_FORMALITY");
+    expect(r.out).toMatch(/^# DE_FORMALITY \(formality, en-de\): .*\nlabel\trule\n/);
+  });
+});
+
 describe("ctxpro identify", () => {
   it("runs the rules over precomputed annotations and writes CTXPRO-format sets", async () => {
     const { dir, tsv, ann } = fixture();

@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFilesAtomic, checkOutputDir, checkOutputFile } from "../io/atomic.js";
 import { action, emit, floatOption, intOption, outputFormat, tableOptions } from "./run.js";
-import { formatResult, type TableBlock } from "../io/table.js";
+import { formatResult, formatTable, type TableBlock } from "../io/table.js";
 import { bar, fmtDuration, ProgressLine } from "../ranker/progress.js";
 import { builtinRuleSets, checkLang, describeRule, loadRuleSet, LANGUAGES } from "../ctxpro/rules.js";
 import { defaultAnnotators } from "../ctxpro/annotators.js";
@@ -64,7 +64,7 @@ export function registerCtxpro(program: Command): void {
       let text: string;
       if (format !== "json") text = await formatResult(tables, format);
       else if (names.length) text = JSON.stringify(sets, null, 1) + "\n";
-      else text = JSON.stringify(tables[0]!.rows.map((r) => Object.fromEntries(tables[0]!.header.map((h, i) => [h, r[i]]))), null, 1) + "\n";
+      else text = await formatTable(tables[0]!.header, tables[0]!.rows, "json");
       await emit(text, o.output);
     }),
   );
