@@ -278,6 +278,11 @@ describe("tables on the command line", () => {
     expect(r.stdout).not.toMatch(/signature/);
     r = cli(["eval", "--pairs", pairs, "--backend", "cpu", "-q", "--format", "json"]);
     expect(JSON.parse(r.stdout).overall.n).toBe(2);
+    // meta-eval: one table, a column per scorer, then one signature line per scorer.
+    r = cli(["meta-eval", "--pairs", pairs, "--backend", "cpu", "--format", "csv"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^measure,default\n/);
+    expect(r.stdout).toMatch(/\nsignature default: proneval-pronoun\|model:pronoun-lm-zeroshot-pmi@[0-9a-f]{8}\|.*\|version:\S+\n$/);
   });
 
   it("stats: --format json is --json; csv quotes a cell holding the delimiter", () => {
