@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -6,6 +6,7 @@ import { registerApt } from "../src/cli/apt.js";
 import { aptCase, aptInstances, aptScore, countApt, computeApt, equivalenceIndex, type AptTriple } from "../src/apt/index.js";
 import { pronouns } from "../src/text/pronouns.js";
 import { runCli } from "./cli-helper.js";
+import { parseTable } from "../src/io/table.js";
 
 function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   return runCli(registerApt, "apt", args);
@@ -107,6 +108,31 @@ describe("computeApt / proneval apt", () => {
     expect(r.out).toMatch(/^system\tAPT\texact/m);
     expect(r.out).toMatch(/^hyp\.txt\t/m);
     expect(existsSync(join(dir, "d.tsv"))).toBe(true);
+    // sacrebleu style: notes and the signature follow the table; -q keeps only the table.
+    expect(r.out).toMatch(/\n# APT \(source-en, en-de, 8 segments\).*\nsignature: apt\|pair:en-de\|mode:source-en\|weights:1,0\.5,0,0,0,0\|equiv:builtin\|align:fast_align-gdfa\|version:\S+\n$/);
+    expect(readFileSync(join(dir, "d.tsv"), "utf8")).toMatch(/^system\tsentence\tanchor\tpronoun\treference\thypothesis\tcase\nhyp\.txt\t1\t/);
+    // A system name holding a tab and a quote is quoted (fast-csv) and reads back whole.
+    const odd = join(dir, 'my "best"\tsys.txt');
+    writeFileSync(odd, ref.join("\n") + "\n");
+    r = await run("-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", odd, join(dir, "hyp.txt"), "-q");
+    const rows = (await parseTable(r.out, "out", { quoted: true })).map((x) => x.cells);
+    expect(rows.map((x) => x[0])).toEqual(["system", 'my "best"\tsys.txt', "hyp.txt"]);
+    expect(rows.every((x) => x.length === 8)).toBe(true);
+    r = await run("-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", join(dir, "hyp.txt"), "--format", "csv", "-q");
+    expect(r.out).toMatch(/^system,APT,exact,equivalent,different,no-hyp,no-ref,neither\nhyp\.txt,1\.0000,\d+,0,0,0,0,\d+\n$/);
+    r = await run("-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", join(dir, "hyp.txt"), "--format", "json");
+    expect(JSON.parse(r.out).signature).toMatch(/^apt\|pair:en-de\|/);
+    // No pronoun anywhere: n/a, not 0; an empty source is an error.
+    writeFileSync(join(dir, "np.en"), "No pronoun here.\nA table.\n");
+    writeFileSync(join(dir, "np.de"), "Kein Pronomen.\nEin Tisch.\n");
+    r = await run("-l", "en-de", "-s", join(dir, "np.en"), "-r", join(dir, "np.de"), "-t", join(dir, "np.de"));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/\nnp\.de\tn\/a\t0\t0\t0\t0\t0\t0\n/);
+    expect(r.out).toContain("# n/a: no English pronoun to follow");
+    writeFileSync(join(dir, "empty.txt"), "");
+    r = await run("-l", "en-de", "-s", join(dir, "empty.txt"), "-r", join(dir, "empty.txt"), "-t", join(dir, "empty.txt"));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("empty.txt: file has no lines");
     writeFileSync(join(dir, "short.txt"), ref.slice(0, 3).join("\n") + "\n");
     r = await run("-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", join(dir, "short.txt"), "-o", join(dir, "out.txt"));
     expect(r.code).toBe(2);

@@ -5,7 +5,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { spawn, spawnSync, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -81,6 +81,43 @@ describe("outputs", () => {
     expect(r.stderr).not.toMatch(/backend:|internal error|\.tmp/); // no model was loaded
   });
 
+  it("a closed stdout (| head) ends the command quietly with exit 0, for stream and synchronous writes", () => {
+    if (!built()) return;
+    const pairs = join(dir, "many.jsonl");
+    const rec = (i: number) => JSON.stringify({ id: String(i), lang: "de", context: [], positive: "He came.", negative: "She came.", kind: "noisy", ref_pronoun: `he${i}`, sys_pronoun: "she", origin: "o" });
+    writeFileSync(pairs, Array.from({ length: 20000 }, (_, i) => rec(i)).join("\n") + "\n");
+    writeFileSync(join(dir, "big.txt"), "a b c ||| x y z\n".repeat(30000));
+    for (const args of [`stats ${pairs} --top 20000`, `align -i ${join(dir, "big.txt")} -d`]) {
+      const r = spawnSync("bash", ["-c", `node ${CLI} ${args} | head -c 10 > /dev/null; echo "rc=\${PIPESTATUS[0]}"`], { encoding: "utf8", timeout: 120_000 });
+      expect(r.stdout, args).toBe("rc=0\n");
+      expect(r.stderr, args).toBe("");
+    }
+    // A slow reader of the pipe (EAGAIN on the non-blocking stdout) still gets everything.
+    const slow = spawnSync("bash", ["-c", `node ${CLI} align -i ${join(dir, "big.txt")} -d | (sleep 2; wc -l); echo "rc=\${PIPESTATUS[0]}"`], { encoding: "utf8", timeout: 120_000 });
+    expect(slow.stderr).toBe("");
+    expect(slow.stdout.trim().split(/\s+/)).toEqual(["30000", "rc=0"]);
+  });
+
+  it("'-' for a directory output (pairs, suite build, identify, extract --splits, train) is a usage error and makes no directory '-'", () => {
+    if (!built()) return;
+    const cwd = join(dir, "dash");
+    mkdirSync(cwd);
+    const mm = join(dir, "mm.jsonl");
+    writeFileSync(mm, "{}\n");
+    for (const args of [
+      ["pairs", mm, "-o", "-"],
+      ["suite", "build", mm, "-o", "-"],
+      ["ctxpro", "identify", "-i", mm, "--rules", "DE_GENDER", "-l", "de", "-o", "-"],
+      ["ctxpro", "extract", "-e", mm, "--splits", "-"],
+      ["train", "--train", mm, "-o", "-"],
+    ]) {
+      const r = spawnSync("node", [CLI, ...args], { encoding: "utf8", cwd, timeout: 120_000 });
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr, args.join(" ")).toMatch(/'-' \(stdout\) cannot take it/);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it("SIGTERM while writing leaves no temporary file and no partial output", async () => {
     if (!existsSync(ATOMIC)) return;
     const out = join(dir, "sig", "out.jsonl");
@@ -118,6 +155,21 @@ describe("inputs and scores", () => {
     expect(r.stdout).toMatch(/# score: % of pronoun segments/);
     expect(r.stdout).toMatch(/# context: the previous lines of the file/);
     expect(r.stdout).toMatch(/\nsignature: proneval-pronoun\|.*\|ctx:crc-lines\|.*\|version:/);
+  });
+
+  it("stdin for the other commands' inputs: a contrastive set, a CTXPRO set and translations; named stdin in the tables", () => {
+    if (!built()) return;
+    const set = JSON.stringify([{ src: "a", dst: ["x", "y"], true_ind: 0, ctx_dist: 1 }, { src: "b", dst: ["x", "y"], true_ind: 1, ctx_dist: 1 }]);
+    writeFileSync(join(dir, "scores.txt"), "1\n2\n3\n1\n");
+    let r = cli(["contrastive", "-", "--scores", join(dir, "scores.txt"), "-q"], set);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe("set\tsystem\titems\ttotal\tdist 1\tchance\tties\nstdin\tscores.txt\t2\t100.0\t100.0 (2)\t50.0\t0\n".replace("scores.txt", join(dir, "scores.txt")));
+    r = cli(["contrastive", "-", "--scores", "-"], set);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/standard input \(-\) can be given for one input only/);
+    writeFileSync(join(dir, "set.en-de.json"), JSON.stringify([{ expected: "sie", rule: "R", "ref segment": "Sie ist kaputt.", "src segment": "It is broken." }]));
+    r = cli(["ctxpro", "score", "-e", join(dir, "set.en-de.json"), "-t", "-", "-q"], gzipSync("Sie ist kaputt.\n"));
+    expect(r.stdout).toBe("system\tcorrect\ttotal\taccuracy (%)\nstdin\t1\t1\t100.0\n");
   });
 
   it("an empty reference line is an error naming the line; --allow-empty skips and reports it", () => {
@@ -188,6 +240,67 @@ describe("tables", () => {
   });
 });
 
+describe("tables on the command line", () => {
+  it("score: a system name holding a tab, quote and newline round-trips through --format tsv and csv", async () => {
+    if (!built()) return;
+    const odd = join(dir, 'a "q"\tt\nn.txt');
+    writeFileSync(odd, HYP_A);
+    for (const format of ["tsv", "csv"] as const) {
+      const r = cli(["score", "-r", join(dir, "ref.txt"), "-t", odd, join(dir, "b.txt"), "--backend", "cpu", "-q", "--format", format]);
+      expect(r.status, r.stderr).toBe(0);
+      const rows = (await parseTable(r.stdout, "out", { quoted: true, delimiter: format === "csv" ? "," : "\t" })).map((x) => x.cells);
+      expect(rows.map((x) => x[0])).toEqual(["system", 'a "q"\tt\nn.txt', "b.txt"]);
+      expect(rows.every((x) => x.length === 4)).toBe(true);
+    }
+    const j = cli(["score", "-r", join(dir, "ref.txt"), "-t", odd, "--backend", "cpu", "-q", "--format", "json"]);
+    const k = cli(["score", "-r", join(dir, "ref.txt"), "-t", odd, "--backend", "cpu", "-q", "--json"]);
+    expect(JSON.parse(j.stdout).systems[0].system).toBe('a "q"\tt\nn.txt');
+    expect(JSON.parse(j.stdout).signature).toBe(JSON.parse(k.stdout).signature);
+    const bad = cli(["score", "-r", join(dir, "ref.txt"), "-t", odd, "--backend", "cpu", "-q", "--json", "--format", "tsv"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--json is --format json/);
+  });
+
+  it("eval: tables, then the signature; -q keeps the tables; csv and json", () => {
+    if (!built()) return;
+    const pairs = join(dir, "pairs.jsonl");
+    const pair = (id: string, pos: string, neg: string, kind: string, r: string, s: string) =>
+      JSON.stringify({ id, lang: "de", context: ["The man came home."], positive: pos, negative: neg, kind, ref_pronoun: r, sys_pronoun: s, origin: "t/de-en/d/1/x" });
+    writeFileSync(pairs, [pair("1", "He was tired.", "She was tired.", "system", "he", "she"), pair("2", "He sat down.", "It sat down.", "noisy", "he", "it")].join("\n") + "\n");
+    let r = cli(["eval", "--pairs", pairs, "--backend", "cpu"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^group\tpairs\tacc%\tnote\noverall\t2\t/);
+    expect(r.stdout).toMatch(/\n# by source language\nlang\tpairs\tacc%\nde\t2\t/);
+    expect(r.stdout).toMatch(/\nsignature: proneval-pronoun\|model:pronoun-lm-zeroshot-pmi@[0-9a-f]{8}\|.*\|version:\S+\n$/);
+    r = cli(["eval", "--pairs", pairs, "--backend", "cpu", "-q", "--format", "csv"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/^group,pairs,acc%,note\n/);
+    expect(r.stdout).not.toMatch(/signature/);
+    r = cli(["eval", "--pairs", pairs, "--backend", "cpu", "-q", "--format", "json"]);
+    expect(JSON.parse(r.stdout).overall.n).toBe(2);
+    // meta-eval: one table, a column per scorer, then one signature line per scorer.
+    r = cli(["meta-eval", "--pairs", pairs, "--backend", "cpu", "--format", "csv"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^measure,default\n/);
+    expect(r.stdout).toMatch(/\nsignature default: proneval-pronoun\|model:pronoun-lm-zeroshot-pmi@[0-9a-f]{8}\|.*\|version:\S+\n$/);
+  });
+
+  it("stats: --format json is --json; csv quotes a cell holding the delimiter", () => {
+    if (!built()) return;
+    const pairs = join(dir, "pairs-stats.jsonl");
+    const rec = { id: "1", lang: "de", context: [], positive: "He, too.", negative: "It, too.", kind: "noisy", ref_pronoun: "he", sys_pronoun: "it", origin: "o" };
+    writeFileSync(pairs, JSON.stringify(rec) + "\n");
+    const a = cli(["stats", pairs, "--format", "json"]);
+    const b = cli(["stats", pairs, "--json"]);
+    expect(a.status, a.stderr).toBe(0);
+    expect(JSON.parse(a.stdout)).toEqual(JSON.parse(b.stdout));
+    const named = join(dir, "a,b.jsonl");
+    writeFileSync(named, JSON.stringify(rec) + "\n");
+    const c = cli(["stats", named, "--format", "csv"]);
+    expect(c.stdout).toContain(`\n"${named}",0,1,1\n`);
+  });
+});
+
 // docs/cli.md: one meaning per flag. align alone keeps fast_align's short flags.
 const SHORT: Record<string, string> = { "-o": "--output", "-r": "--reference", "-t": "--translations", "-s": "--source", "-l": "--lang", "-c": "--checkpoint", "-q": "--quiet" };
 const LONG = Object.fromEntries(Object.entries(SHORT).map(([s, l]) => [l, s]));
@@ -222,6 +335,60 @@ describe("every subcommand follows the flag convention", () => {
     }
     if (name === "align") expect(cmd.helpInformation() + (cmd as unknown as { _helpText?: string })._helpText).toBeDefined();
     expect(problems).toEqual([]);
+  });
+
+  // What each command must have (docs/cli.md): the flags its kind of input and output call for.
+  const TABLE = ["score", "eval", "meta-eval", "stats", "suite stats", "suite score", "ctxpro rules", "ctxpro score", "contrastive", "apt", "muda score"];
+  const SIGNED = ["score", "compare", "eval", "meta-eval", "suite score", "ctxpro score", "contrastive", "apt", "muda score"];
+  const NEEDS: Record<string, string[]> = {
+    "--format": TABLE,
+    "--json": [...TABLE, "compare", "pretrain-ontop"],
+    // Commands that print progress, a summary or a signature (align's -q is fast_align's p0).
+    "--quiet": [...SIGNED, "mine", "pairs", "suite build", "train", "pretrain", "pretrain-ontop", "ensemble", "report", "ctxpro identify", "ctxpro extract", "muda tag"],
+    // Everything that resamples, shuffles or draws.
+    "--seed": ["compare", "ctxpro score", "ctxpro extract", "muda score", "contrastive", "suite score", "report", "meta-eval", "train", "pretrain", "pretrain-ontop"],
+    "--source": ["apt", "muda tag", "muda score"],
+    "--reference": ["score", "compare", "apt", "muda score"],
+    "--translations": ["score", "compare", "ctxpro score", "muda score", "suite score", "apt"],
+    "--lang": ["ctxpro rules", "ctxpro identify", "ctxpro score", "apt", "muda tag", "muda score"],
+    "--checkpoint": ["score", "compare", "eval", "meta-eval", "suite score"],
+    "--output": all.map((c) => c.name).filter((n) => n !== "muda langs"),
+  };
+
+  it.each(Object.entries(NEEDS))("%s is on every command that needs it", (flag, names) => {
+    const missing = names.filter((n) => {
+      const c = all.find((x) => x.name === n);
+      if (!c) return true;
+      return !(c.cmd.options as Option[]).some((o) => o.long === flag);
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it("a short flag stands for the same long flag in every command but align; --pairs always names pair files", () => {
+    const seen = new Map<string, Set<string>>();
+    for (const { name, cmd } of all) {
+      if (name === "align") continue;
+      for (const o of cmd.options as Option[]) if (o.short) seen.set(o.short, (seen.get(o.short) ?? new Set()).add(o.long ?? ""));
+    }
+    const clashes = [...seen].filter(([, l]) => l.size > 1).map(([s, l]) => `${s}: ${[...l].join(", ")}`);
+    expect(clashes).toEqual([]);
+    for (const { name, cmd } of all) {
+      const pairs = (cmd.options as Option[]).find((o) => o.long === "--pairs");
+      if (pairs) expect(pairs.description, name).toMatch(/pair file/);
+    }
+  });
+
+  it("--format takes tsv|csv|json and comes with --json on the same commands", () => {
+    for (const { name, cmd } of all) {
+      const opts = cmd.options as Option[];
+      const format = opts.find((o) => o.long === "--format");
+      if (!format) continue;
+      expect(format.required, name).toBe(true);
+      expect(format.description, name).toMatch(/tsv.*csv.*json/);
+      expect(opts.some((o) => o.long === "--json" && !o.required && !o.optional), name).toBe(true);
+    }
+    const withFormat = all.filter((c) => (c.cmd.options as Option[]).some((o) => o.long === "--format")).map((c) => c.name);
+    expect(withFormat.sort()).toEqual([...TABLE].sort());
   });
 
   it("align's help says its short flags are fast_align's", () => {

@@ -110,8 +110,14 @@ describe("proneval contrastive", () => {
     expect(rep.results[0].overall.accuracy).toBeCloseTo(62.5);
     expect(rep.results[1].overall.accuracy).toBeCloseTo(37.5);
     expect(rep.bootstrap.comparisons[0].delta).toBeCloseTo(-25);
-    const t = await run(join(dir, "tiny.json.gz"), "--scores", join(dir, "a.txt"));
+    expect(rep.signature).toMatch(/^contrastive\|set:tiny\|scores:lower-better\|scoring-data:checked\|bootstrap:200\|seed:12345\|version:/);
+    let t = await run(join(dir, "tiny.json.gz"), "--scores", join(dir, "a.txt"));
     expect(t.out).toMatch(/tiny\t.*a\.txt\t4\t62\.5\t50\.0 \(2\)\t100\.0 \(1\)\t50\.0 \(1\)/);
+    expect(t.out).toMatch(/\n# accuracy in % of items.*\nsignature: contrastive\|set:tiny\|scores:lower-better\|scoring-data:checked\|version:\S+\n$/);
+    // Two systems: the bootstrap tables follow, each with its title; -q drops the notes and the signature.
+    t = await run(join(dir, "tiny.json.gz"), "--scores", join(dir, "a.txt"), join(dir, "b.txt"), "-b", "100", "-q", "--format", "csv");
+    expect(t.out).not.toMatch(/signature|# accuracy/);
+    expect(t.out).toMatch(/\n# differences to \S*a\.txt, in percentage points\nsystem,baseline,delta,ci95_low,ci95_high,p\n\S*b\.txt,\S*a\.txt,-25\.0,/);
   });
 
   it("self-check on the directory", async () => {

@@ -60,6 +60,23 @@ function fixture(): { dir: string; tsv: string; ann: string } {
   return { dir, tsv, ann };
 }
 
+describe("ctxpro rules", () => {
+  it("lists rule sets and labels as tsv, csv or json", async () => {
+    let r = await run("rules", "-l", "de");
+    expect(r.out).toMatch(/^name\tlanguage\tphenomenon\tdirection\tlabels\nDE_GENDER\tde\tgender\ten-de\t\d+\n/);
+    r = await run("rules", "-l", "de", "--format", "csv");
+    expect(r.out).toMatch(/^name,language,phenomenon,direction,labels\nDE_GENDER,de,gender,en-de,\d+\n/);
+    r = await run("rules", "-l", "de", "--json");
+    expect(JSON.parse(r.out)[0]).toMatchObject({ name: "DE_GENDER", language: "de", direction: "en-de" });
+    r = await run("rules", "DE_FORMALITY", "--format", "json");
+    const [set] = JSON.parse(r.out);
+    expect(set).toMatchObject({ name: "DE_FORMALITY", phenomenon: "formality", direction: "en-de" });
+    expect(set.labels[0]).toEqual({ label: expect.any(String), rule: expect.stringMatching(/->/) });
+    r = await run("rules", "DE_FORMALITY");
+    expect(r.out).toMatch(/^# DE_FORMALITY \(formality, en-de\): .*\nlabel\trule\n/);
+  });
+});
+
 describe("ctxpro identify", () => {
   it("runs the rules over precomputed annotations and writes CTXPRO-format sets", async () => {
     const { dir, tsv, ann } = fixture();
@@ -74,6 +91,28 @@ describe("ctxpro identify", () => {
     expect(formality.map((x: Record<string, unknown>) => [x.rule, x["document id"], x["segment id"]])).toEqual([["DAT.FORM+PLUR", "doc2", 1]]);
     const animacy = JSON.parse(readFileSync(join(outDir, "animacy.de-en.json"), "utf8"));
     expect(animacy[0]).toMatchObject({ expected: "it", "src segment": "Sie ist kaputt ." });
+  });
+
+  it("identify --quoted reads a fully quoted TSV like the plain one; -q prints nothing", async () => {
+    const { dir, tsv, ann } = fixture();
+    const quoted = join(dir, "quoted.tsv");
+    const rows = readFileSync(tsv, "utf8").trimEnd().split("\n").map((l) => l.split("\t").map((c) => `"${c}"`).join("\t"));
+    writeFileSync(quoted, rows.join("\n") + "\n");
+    const r = await run("identify", "-i", quoted, "--quoted", "--rules", "DE_GENDER", "-l", "de", "-a", ann, "-o", join(dir, "q"), "-q");
+    expect(r.code).toBe(0);
+    expect(r.err).toBe("");
+    const gender = JSON.parse(readFileSync(join(dir, "q", "gender.en-de.json"), "utf8"));
+    expect(gender[0]).toMatchObject({ expected: "sie", "document id": "doc1", "segment id": 2 });
+  });
+
+  it("writes every rule set's file or none: one unwritable output leaves no other behind", async () => {
+    const { dir, tsv, ann } = fixture();
+    const outDir = join(dir, "all-or-none");
+    mkdirSync(join(outDir, "formality.en-de.json"), { recursive: true }); // a directory where a file must go
+    const r = await run("identify", "-i", tsv, "--rules", "DE_GENDER", "DE_FORMALITY", "-l", "de", "-a", ann, "-o", outDir, "-q");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("formality.en-de.json");
+    expect(readdirSync(outDir)).toEqual(["formality.en-de.json"]);
   });
 
   it("bad TSV rows, unknown rules and languages: clear errors, nothing written", async () => {
@@ -99,6 +138,30 @@ describe("ctxpro identify", () => {
     const r = await run("identify", "-i", tsv, "--rules", "DE_GENDER", "-l", "de", "-a", ann, "-o", join(dir, "o"));
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${tsv}:1: ${ann}: no precomputed en annotation for the sentence "Unknown sentence ."`);
+  });
+
+  it("reads the TSV through fast-csv: bare quotes are text by default (sacrebleu --echo); --quoted reads quoted cells with tabs and newlines", async () => {
+    const { dir } = fixture();
+    const bare = join(dir, "bare.tsv");
+    writeFileSync(bare, 'a\tHe said "no\t"Nein" , sagte er\na\t"Quoted" start .\tx "\n');
+    let docs = await readTsvDocs([bare]);
+    expect(docs[0]!.en).toEqual(['He said "no', '"Quoted" start .']);
+    expect(docs[0]!.other).toEqual(['"Nein" , sagte er', 'x "']);
+    expect(docs[0]!.where).toEqual([`${bare}:1`, `${bare}:2`]);
+    const quoted = join(dir, "quoted.tsv");
+    writeFileSync(quoted, 'a\t"tab\there"\t"zwei\nZeilen"\nb\t"say ""hi"""\tsag hallo\nb\tonly two\n');
+    await expect(readTsvDocs([quoted], { quoted: true })).rejects.toThrow(`${quoted}:4: expected 3 tab-separated fields (docid, English, other language), found 2`);
+    writeFileSync(quoted, 'a\t"tab\there"\t"zwei\nZeilen"\nb\t"say ""hi"""\tsag hallo\n');
+    docs = await readTsvDocs([quoted], { quoted: true });
+    expect(docs.map((d) => [d.id, d.en, d.other, d.where])).toEqual([
+      ["a", ["tab\there"], ["zwei\nZeilen"], [`${quoted}:1`]],
+      ["b", ['say "hi"'], ["sag hallo"], [`${quoted}:3`]],
+    ]);
+    // Without --quoted, the tab inside the quoted cell is a fourth field: the error says how to read it.
+    await expect(readTsvDocs([quoted])).rejects.toThrow(/quoted.tsv:1: expected 3 tab-separated fields .* found 4; a tab inside a sentence needs --quoted input/);
+    const bin = join(dir, "bad-utf8.tsv");
+    writeFileSync(bin, Buffer.concat([Buffer.from("a\tx\ty\na\t"), Buffer.from([0xff, 0xfe]), Buffer.from("\ty\n")]));
+    await expect(readTsvDocs([bin])).rejects.toThrow(`${bin}:2: invalid UTF-8`);
   });
 
   it("refuses a document whose rows are not consecutive", async () => {
@@ -179,8 +242,8 @@ describe("ctxpro extract and score", () => {
     writeFileSync(bad, "Es ist kaputt.\n");
     let r = await run("score", "-e", set, "-t", good);
     expect(r.out).toBe(
-      `# ctxpro score: ${set}, 1 items; accuracy in % of items\n# signature: mode:last-k|split:proneval-moses.de|match:word|sep:none|proneval:${VERSION}\n` +
-        `system\tcorrect\ttotal\taccuracy (%)\n${good}\t1\t1\t100.0\n`,
+      `system\tcorrect\ttotal\taccuracy (%)\n${good}\t1\t1\t100.0\n` +
+        `# ctxpro score: ${set}, 1 items; accuracy in % of items\nsignature: ctxpro|mode:last-k|split:proneval-moses.de|match:word|sep:none|version:${VERSION}\n`,
     );
     r = await run("score", "-e", set, "-t", good, "--complete");
     expect(r.out).toContain("NOM.FEM.SING (sie)\t1\t1\t100.0%");

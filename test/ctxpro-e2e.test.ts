@@ -179,7 +179,8 @@ describe("ctxpro identify CLI with the built-in annotators", () => {
     const input = tsv("fr-cli.tsv", CASES.fr!.rows);
     const extra = tsv("fr-extra.tsv", [["The key is here.", "La clé est ici."], ["It is here.", "Elle est ici."]]);
     const out = join(dir, "out-fr");
-    const r = await run("identify", "-i", input, "--rules", "FR_GENDER", "FR_FORMALITY", "-l", "fr", "--align-corpus", extra, "-o", out, "-q");
+    // Without -q: progress and the counts on stderr (-q prints neither, tests in ctxpro-cli).
+    const r = await run("identify", "-i", input, "--rules", "FR_GENDER", "FR_FORMALITY", "-l", "fr", "--align-corpus", extra, "-o", out);
     expect(r.code).toBe(0);
     expect(r.err).toContain(`aligner: 2 extra sentence pairs from ${extra}`);
     expect(r.err).toContain("identify: 3 segment pairs in 2 documents");

@@ -107,9 +107,9 @@ describe("--compat ctxpro", () => {
   });
 
   it("names its mode in the signature", () => {
-    expect(scoreSignature({ mode: "compat-ctxpro", lang: "fr" })).toMatch(/^mode:compat-ctxpro\|split:sentence_splitter-1.4-port.fr\|match:ctxpro\|/);
-    expect(scoreSignature({ lang: "de" })).toMatch(/^mode:last-k\|split:proneval-moses.de\|match:word\|sep:none\|/);
-    expect(scoreSignature({ lang: "de", mode: "whole", separator: "<eos>" })).toMatch(/^mode:whole\|split:none\|match:word\|sep:"<eos>"\|/);
+    expect(scoreSignature({ mode: "compat-ctxpro", lang: "fr" })).toMatch(/^ctxpro\|mode:compat-ctxpro\|split:sentence_splitter-1.4-port.fr\|match:ctxpro\|/);
+    expect(scoreSignature({ lang: "de" })).toMatch(/^ctxpro\|mode:last-k\|split:proneval-moses.de\|match:word\|sep:none\|/);
+    expect(scoreSignature({ lang: "de", mode: "whole", separator: "<eos>" })).toMatch(/^ctxpro\|mode:whole\|split:none\|match:word\|sep:"<eos>"\|/);
   });
 });
 
@@ -145,19 +145,35 @@ describe("ctxpro score CLI: modes and bad input", () => {
     expect(existsSync(out)).toBe(false);
     r = await run("score", "-e", set, "-t", hyp, "--last-sentence", "--json");
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out).signature).toMatch(/^mode:last-sentence\|/);
+    expect(JSON.parse(r.out).signature).toMatch(/^ctxpro\|mode:last-sentence\|/);
     r = await run("score", "-e", set, "-t", hyp, "--compat", "ctxpro", "--json");
     const rep = JSON.parse(r.out);
     expect(rep.options.mode).toBe("compat-ctxpro");
-    expect(rep.signature).toMatch(/^mode:compat-ctxpro\|split:sentence_splitter-1.4-port.de\|/);
+    expect(rep.signature).toMatch(/^ctxpro\|mode:compat-ctxpro\|split:sentence_splitter-1.4-port.de\|/);
     expect(rep.systems[0].accuracy).toBe(100);
   });
 
-  it("text output has a header with the signature and units", async () => {
+  it("text output: the table, then a note with the units and the signature (sacrebleu style); -q keeps only the table", async () => {
     const { set, hyp } = files([item("sie", "Sie ist da.")], ["Wo ist sie? Es ist da."]);
-    const r = await run("score", "-e", set, "-t", hyp, "--complete");
-    expect(r.out).toMatch(/^# ctxpro score: .*, 1 items; accuracy in % of items\n# signature: mode:last-k\|/);
-    expect(r.out).toContain("rule (expected)\tcorrect\ttotal\taccuracy (%)\nR (sie)\t0\t1\t0.0%");
+    let r = await run("score", "-e", set, "-t", hyp, "--complete");
+    expect(r.out).toMatch(/^rule \(expected\)\tcorrect\ttotal\taccuracy \(%\)\nR \(sie\)\t0\t1\t0\.0%\ntotal\t0\t1\t0\.0\n# ctxpro score: .*, 1 items; accuracy in % of items\nsignature: ctxpro\|mode:last-k\|.*\|version:\S+\n$/);
+    r = await run("score", "-e", set, "-t", hyp, "--complete", "-q");
+    expect(r.out).toBe("rule (expected)\tcorrect\ttotal\taccuracy (%)\nR (sie)\t0\t1\t0.0%\ntotal\t0\t1\t0.0\n");
+  });
+
+  it("--format csv, --format json = --json, and --json with --format csv is a usage error", async () => {
+    const { set, hyp } = files([item("sie", "Sie ist da.")], ["Sie ist da."]);
+    let r = await run("score", "-e", set, "-t", hyp, "--format", "csv", "-q");
+    expect(r.out).toBe(`system,correct,total,accuracy (%)\n${hyp},1,1,100.0\n`);
+    const a = await run("score", "-e", set, "-t", hyp, "--format", "json");
+    const b = await run("score", "-e", set, "-t", hyp, "--json");
+    expect(JSON.parse(a.out)).toEqual(JSON.parse(b.out));
+    expect(JSON.parse(a.out).signature).toMatch(/^ctxpro\|/);
+    r = await run("score", "-e", set, "-t", hyp, "--json", "--format", "csv");
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("--json is --format json");
+    r = await run("score", "-e", set, "-t", hyp, "--format", "xml");
+    expect(r.code).toBe(2);
   });
 });
 
@@ -168,6 +184,6 @@ describe("scoreFiles", () => {
     writeFileSync(h, "Sie.\n");
     const r = scoreFiles("set.json", [item("sie", "Sie.")], [h], { lang: "de", mode: "whole" });
     expect(r.options.mode).toBe("whole");
-    expect(r.signature).toMatch(/^mode:whole\|/);
+    expect(r.signature).toMatch(/^ctxpro\|mode:whole\|/);
   });
 });

@@ -2,11 +2,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { formatResult } from "../src/io/table.js";
 import {
   ExpectedForm,
   checkHypotheses,
   ctxproPasses,
-  formatReport,
+  reportTables,
   pairedBootstrap,
   scoreFiles,
   scoreSystem,
@@ -135,7 +136,7 @@ describe("paired bootstrap", () => {
 });
 
 describe("scoreFiles", () => {
-  it("reads hypothesis files and formats the report", () => {
+  it("reads hypothesis files and formats the report", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ctxpro-score-"));
     const h1 = join(dir, "h1.txt");
     const h2 = join(dir, "h2.txt");
@@ -143,9 +144,11 @@ describe("scoreFiles", () => {
     writeFileSync(h2, "Sie\nSie\ndu\nnôtre\n");
     const r = scoreFiles("set.json", items, [h1, h2], {}, { samples: 100, seed: 3 });
     expect(r.systems.map((s) => s.accuracy)).toEqual([100, 50]);
-    const text = formatReport(r, true);
+    const { tables, notes } = reportTables(r, true);
+    const text = await formatResult(tables, "tsv", { notes, signature: r.signature });
     expect(text).toContain("GEN.FEM.SING.1P (la nôtre)\t1\t1\t100.0%");
-    expect(text).toMatch(/h2.txt vs .*h1.txt\tdelta -50.0/);
+    expect(text).toMatch(/\n[^\n]*h2.txt\t[^\n]*h1.txt\t-50.0\t[^\n]*\n/);
+    expect(text).toMatch(/\nsignature: ctxpro\|mode:last-k\|.*\|bootstrap:100\|seed:3\|version:/);
   });
 });
 

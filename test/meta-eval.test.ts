@@ -1,5 +1,5 @@
 // meta-eval on tiny hand-made inputs whose every figure is known in advance.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -125,12 +125,12 @@ describe("per-pronoun decisions", () => {
 describe("MQM", () => {
   const file = join(__dirname, "fixtures", "mqm", "tiny.tsv");
 
-  it("finds pronoun-only Accuracy/Fluency-Grammar spans", () => {
+  it("finds pronoun-only Accuracy/Fluency-Grammar spans", async () => {
     expect(isPronounSpan("He")).toBe(true);
     expect(isPronounSpan("he himself")).toBe(true);
     expect(isPronounSpan("slept")).toBe(false);
     expect(isPronounSpan("")).toBe(false);
-    const d = readMqm(file);
+    const d = await readMqm(file);
     expect(d.systems).toEqual(["ref", "refB", "A", "B"]);
     const err = d.segments.filter((s) => s.pronounError).map((s) => `${s.system}/${s.segId}`);
     expect(err).toEqual(["A/2", "B/3"]);
@@ -138,7 +138,7 @@ describe("MQM", () => {
   });
 
   it("same-source pairs, AUC and counts are what the hand-made file implies", async () => {
-    const r = await metaEvaluate("fixed", new FixedScorer({ she: 1, he: 0 }), "s", { pairs: [], mqm: readMqm(file) }, { aggregate: "pronoun" });
+    const r = await metaEvaluate("fixed", new FixedScorer({ she: 1, he: 0 }), "s", { pairs: [], mqm: await readMqm(file) }, { aggregate: "pronoun" });
     // seg 2: A (He) vs ref, refB, B; seg 3: B (He) vs ref, refB, A: the outputs without the error win all 6.
     expect(r.mqm!.sameSource).toMatchObject({ pairs: 6, preferWithout: 6, ties: 0 });
     expect(r.mqm!.sameSourceEqualCount.pairs).toBe(6);
@@ -149,11 +149,20 @@ describe("MQM", () => {
     ]);
   });
 
-  it("a file with missing columns fails with the file and line", () => {
+  it("a file with missing columns fails with the file and line; bare quotes are text and a short row names its line", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mqm-"));
     const bad = join(dir, "bad.tsv");
     writeFileSync(bad, "system\tdoc\tseg_id\ttarget\nA\td\t1\tx\n");
-    expect(() => readMqm(bad)).toThrow(/lacks column\(s\) source, category/);
+    await expect(readMqm(bad)).rejects.toThrow(/lacks column\(s\) source, category/);
+    const head = readFileSync(file, "utf8").split("\n")[0]!;
+    const cols = head.split("\t");
+    const row = (v: Record<string, string>) => cols.map((c) => v[c] ?? "x").join("\t");
+    const quoted = join(dir, "quoted.tsv");
+    writeFileSync(quoted, [head, row({ system: "A", doc: "d", seg_id: "1", source: '"Hi', target: 'He said "<v>he</v>', category: "Accuracy/Mistranslation" })].join("\n") + "\n");
+    const d = await readMqm(quoted);
+    expect(d.segments[0]).toMatchObject({ source: '"Hi', target: 'He said "he', pronounError: true });
+    writeFileSync(quoted, [head, row({ seg_id: "1" }), "A\td"].join("\n") + "\n");
+    await expect(readMqm(quoted)).rejects.toThrow(`${quoted}:3: expected ${cols.length} tab-separated fields, got 2`);
   });
 });
 
@@ -179,7 +188,7 @@ describe("judgements and statistics", () => {
 
 describe("APT as a meta-eval column (MQM measures only)", () => {
   it("aligns character-tokenised Chinese and prefers the output whose pronoun matches the reference", async () => {
-    const { aptMqmReport, mqmSourceLang, formatMetaEval } = await import("../src/metric/meta-eval.js");
+    const { aptMqmReport, mqmSourceLang, metaEvalTable, aptSignature } = await import("../src/metric/meta-eval.js");
     const dir = mkdtempSync(join(tmpdir(), "mqm-apt-"));
     const f = join(dir, "mqm_tiny_zhen.tsv");
     const rows = ["system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity"];
@@ -201,7 +210,7 @@ describe("APT as a meta-eval column (MQM measures only)", () => {
     expect(mqmSourceLang(f)).toBe("zh");
     expect(() => mqmSourceLang(join(dir, "mqm.tsv"))).toThrow(/--mqm-lang/);
     expect(() => mqmSourceLang(f, "en-de")).toThrow(/xx-en/);
-    const r = await aptMqmReport(readMqm(f), "zh");
+    const r = await aptMqmReport(await readMqm(f), "zh");
     // Seg 5: A (He for 她) against ref, refB and B: the outputs without the error win all 3.
     expect(r.sameSource).toMatchObject({ pairs: 3, preferWithout: 3, ties: 0 });
     expect(r.auc.auc).toBe(1);
@@ -209,7 +218,8 @@ describe("APT as a meta-eval column (MQM measures only)", () => {
       ["A", 80],
       ["B", 100],
     ]);
-    const table = formatMetaEval([{ name: "apt", kind: "apt", signature: "apt:x", pairs: [], mqm: r }]);
-    expect(table).toMatch(/MQM same source.*100\.00/);
+    const { table, signatures } = metaEvalTable([{ name: "apt", kind: "apt", signature: aptSignature("zh"), pairs: [], mqm: r }]);
+    expect(table.rows.find((row) => /MQM same source, prefers/.test(row[0]!))![1]).toBe("100.00");
+    expect(signatures[0]![1]).toMatch(/^apt\|pair:zh-en\|mode:target-en\|.*\|on:mqm\|version:/);
   });
 });

@@ -95,7 +95,7 @@ describe("CLI mine -> pairs -> stats", () => {
     const input = join(dir, "newstest2021.fr-en.all.xml.gz");
     writeFileSync(input, gzipSync(xml));
     const mm = join(dir, "mm.jsonl");
-    execFileSync("node", [CLI, "mine", input, "-o", mm, "-j", "1"], { stdio: "pipe" });
+    execFileSync("node", [CLI, "mine", input, "-o", mm, "--threads", "1"], { stdio: "pipe" });
     const lines = readFileSync(mm, "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(lines.map((r) => `${r.ref_pronoun}->${r.sys_pronoun}`).sort()).toEqual(["he->it", "i->we"]);
     execFileSync("node", [CLI, "pairs", mm, "-o", join(dir, "pairs"), "--keep-all"], { stdio: "pipe" });
@@ -103,7 +103,7 @@ describe("CLI mine -> pairs -> stats", () => {
     expect(train.filter((p) => p.kind === "system")).toHaveLength(1);
     expect(train.filter((p) => p.kind === "noisy")).toHaveLength(2);
     const out = execFileSync("node", [CLI, "stats", join(dir, "pairs", "train.jsonl.gz")], { encoding: "utf8" });
-    expect(out).toMatch(/he -> it/);
+    expect(out).toMatch(/\the\tit\t1\t50\.0\n/);
   });
 
   it("fails cleanly on bad input and leaves no output behind", () => {

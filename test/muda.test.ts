@@ -201,6 +201,19 @@ describe("languages and the CLI", () => {
     expect(r.err).toMatch(/from English/);
   });
 
+  it("a WMT directory with -s/-r/--docs, or a positional file, is refused instead of ignored", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "muda-dir-"));
+    writeFileSync(join(dir, "src.txt"), "You know.\n");
+    let r = await run("score", dir, "-l", "en-de", "--docs", join(dir, "src.txt"));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${dir}: --docs cannot be combined with a WMT directory`);
+    r = await run("score", join(dir, "src.txt"), "-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "src.txt"), "-t", join(dir, "src.txt"));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("src.txt: not a directory");
+    r = await run("tag", join(dir, "nope"), "-l", "en-de");
+    expect(r.err).toContain("nope: no such directory");
+  });
+
   it("tags and scores a small German document end to end", async () => {
     const dir = mkdtempSync(join(tmpdir(), "muda-"));
     const src = ["You know the virus.", "The virus is old.", "The virus is new.", "The virus is here.", "The virus is gone."];
@@ -224,6 +237,16 @@ describe("languages and the CLI", () => {
     expect(all(1)).toBe(1); // a copy of the reference
     expect(all(0)).toBeLessThan(1);
     expect(rep.bootstrap.all.comparisons[0].delta).toBeCloseTo(1 - all(0));
+    expect(rep.signature).toMatch(/^muda\|pair:en-de\|ref:ref\.txt\|tags:all,lexical,formality,pronouns,ellipsis,no_tag\|tagger:proneval-morph\|align:fast_align-gdfa\|bootstrap:50\|seed:12345\|version:/);
+    // The table, then the notes and the signature on stdout (sacrebleu style); -q keeps only the table.
+    const args = ["score", "-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", join(dir, "ref2.txt"), "-b", "0"];
+    const text = await run(...args);
+    expect(text.out).toMatch(/^system\tall\tlexical\tformality\tpronouns\tellipsis\tno_tag\nref2\.txt\t1\.000\t/);
+    expect(text.out).toMatch(/\n# MuDA word f-measure, .*\n# reference tokens per label: .*\n(?:# .*\n)*signature: muda\|pair:en-de\|.*\|align:fast_align-gdfa\|version:\S+\n$/);
+    expect(text.out).toMatch(/\nref2\.txt\t1\.000\t1\.000\t1\.000\tn\/a\tn\/a\t1\.000\n/); // no pronoun or ellipsis token on either side
+    expect(text.out).toContain("# n/a: neither the reference nor the system has a token with this tag\n");
+    const quiet = await run(...args, "-q", "--format", "csv");
+    expect(quiet.out).toMatch(/^system,all,lexical,formality,pronouns,ellipsis,no_tag\nref2\.txt,1\.000,[^\n]*\n$/);
   });
 });
 

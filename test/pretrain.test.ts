@@ -15,6 +15,8 @@ import { loadZeroShotScorer } from "../src/pretrain/scorer.js";
 import { scoreSidesWith } from "../src/metric/scorer.js";
 import { signature } from "../src/metric/testset.js";
 import { trainOnTop } from "../src/ontop/train.js";
+import { registerPretrainOnTop } from "../src/cli/pretrain.js";
+import { runCli } from "./cli-helper.js";
 import { writeEmbeddingTable, Vocab, type EmbeddingTable } from "../src/nn/glove.js";
 import { prepareSide } from "../src/nn/inputs.js";
 import { selectBackend } from "../src/nn/backend.js";
@@ -260,6 +262,14 @@ describe("masked-pronoun data and training", () => {
     // lr 0: no update, so its dev ranking is the zero-shot ranking, pair by pair.
     expect(r.dev[0]!.overall.correct).toBe(r.zeroShotDev.overall.correct);
     expect(r.a).toBe(1);
+    // The CLI prints the accuracies with a signature naming the model and options; -q keeps only the numbers.
+    const args = ["--lm", join(dir, "a"), "--train", pairs, "--dev", pairs, "--epochs", "1", "--batch-size", "2", "--lr", "0", "--backend", "cpu"];
+    const cli = await runCli(registerPretrainOnTop, "pretrain-ontop", args);
+    expect(cli.code, cli.err).toBe(0);
+    expect(cli.out).toMatch(/^zero-shot: .*\nfrozen\+lp epoch 1: .*\nsignature: proneval-ontop\|lm:pronoun-lm@[0-9a-f]{8}\|variant:frozen\+lp\|epochs:1\|lr:0\|seed:1\|train-pairs:3\|dev:pairs\.jsonl\|version:\S+\n$/);
+    const quiet = await runCli(registerPretrainOnTop, "pretrain-ontop", [...args, "-q"]);
+    expect(quiet.err).toBe("");
+    expect(quiet.out).not.toMatch(/signature/);
   });
 
   it("the finetune variant trains encoder and head on margin + masked-pronoun loss", async () => {

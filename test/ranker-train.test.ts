@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import { spawnSync } from "node:child_process";
 import { selectBackend } from "../src/nn/backend.js";
 import { trainRanker, TRAIN_DEFAULTS, type TrainOptions } from "../src/ranker/train.js";
+import { registerTrain } from "../src/cli/train.js";
+import { runCli } from "./cli-helper.js";
 import { loadCheckpoint, saveCheckpoint, createModel } from "../src/ranker/checkpoint.js";
 import { loadScorer } from "../src/metric/load.js";
 import { scoreSidesWith } from "../src/metric/scorer.js";
@@ -238,6 +240,17 @@ describe("scorer", () => {
 });
 
 describe("CLI", () => {
+  it("train -q prints nothing on stderr (no progress, log lines or summary); without it the summary names the checkpoint", async () => {
+    const args = (out: string) => ["--train", train, "--dev", dev, "-o", out, "--embeddings", wink, "--hidden", "5", "--slots", "3", "--epochs", "1", "--batch-size", "8", "--backend", "cpu", "--vocab-cap", "100"];
+    const q = await runCli(registerTrain, "train", [...args(join(dir, "cli-q")), "-q"]);
+    expect(q.code).toBe(0);
+    expect(q.err).toBe("");
+    const v = await runCli(registerTrain, "train", args(join(dir, "cli-v")));
+    expect(v.code).toBe(0);
+    expect(v.err).toMatch(/proneval train: done: .*checkpoint: .*cli-v\n$/);
+  });
+
+
   it("score/eval/compare run on the tiny checkpoint; bad options exit 2 with one clear line", () => {
     if (!existsSync(CLI)) return; // built by `npm test` (tsc) before vitest
     const ck = join(dir, "run-a");

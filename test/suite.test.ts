@@ -134,6 +134,16 @@ describe("suite CLI", () => {
     r = spawnSync("node", [CLI, "suite", "score", "--suite", suite, "-t", hyp], { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/hyp\s+100\.0 \(2\/2\)/);
+    expect(r.stdout).toMatch(/\nsignature: suite\|suite:pronouns\.wmt\.de-en\.json\.gz\|sep:"<eos>"\|align:fast_align-gdfa\|version:\S+\n$/);
+    r = spawnSync("node", [CLI, "suite", "score", "--suite", suite, "-t", hyp, hyp, "-q", "--format", "csv", "--bootstrap", "50"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^system,overall,/);
+    expect(r.stdout).toMatch(/\n# differences to hyp, in percentage points\nsystem,baseline,delta,ci95_low,ci95_high,p\nhyp,hyp,\+0\.0,/);
+    expect(r.stdout).not.toMatch(/signature/);
+    r = spawnSync("node", [CLI, "suite", "score", "--suite", suite, "-t", hyp, "--format", "json"], { encoding: "utf8" });
+    expect(JSON.parse(r.stdout).signature).toMatch(/^suite\|/);
+    r = spawnSync("node", [CLI, "suite", "stats", suite, "--format", "csv"], { encoding: "utf8" });
+    expect(r.stdout).toMatch(/^source,WMT years,contexts,items,/);
     writeFileSync(hyp, "only one line\n");
     r = spawnSync("node", [CLI, "suite", "score", "--suite", suite, "-t", hyp], { encoding: "utf8" });
     expect(r.status).not.toBe(0);

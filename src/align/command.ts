@@ -1,6 +1,5 @@
-import { writeFileSync } from "node:fs";
 import { readBytes, readLines } from "../io/lines.js";
-import { AtomicLineWriter, writeFileAtomic } from "../io/atomic.js";
+import { AtomicLineWriter, STDOUT, writeAll, writeError, writeFileAtomic, writeFilesAtomic } from "../io/atomic.js";
 import { InputError } from "../io/errors.js";
 import { CorpusBuilder, MAX_SENTENCE_TOKENS, type EncodedCorpus } from "./corpus.js";
 import { alignBidirectionalEncoded, forceAlign } from "./index.js";
@@ -111,17 +110,29 @@ export function conditionalTable(model: AlignModel, beamThreshold: number): stri
   return out;
 }
 
+/**
+ * A synchronous write to stdout: waits out EAGAIN (a slow reader of a non-blocking pipe); a closed
+ * pipe (`| head`) ends the command quietly (StdoutClosedError).
+ */
+function writeStdout(text: string): void {
+  try {
+    writeAll(1, Buffer.from(text));
+  } catch (e) {
+    throw writeError(STDOUT, e);
+  }
+}
+
 function writeLines(path: string | undefined, count: number, line: (k: number) => string): void {
   if (!path) {
     const chunk: string[] = [];
     for (let k = 0; k < count; k++) {
       chunk.push(line(k));
       if (chunk.length === 4096) {
-        writeFileSync(1, chunk.join("\n") + "\n");
+        writeStdout(chunk.join("\n") + "\n");
         chunk.length = 0;
       }
     }
-    if (chunk.length) writeFileSync(1, chunk.join("\n") + "\n");
+    if (chunk.length) writeStdout(chunk.join("\n") + "\n");
     return;
   }
   const w = new AtomicLineWriter(path);
@@ -178,8 +189,11 @@ export async function runAlignCommand(o: AlignCommandOptions, log: (s: string) =
     const r = await alignBidirectionalEncoded(corpus, { ...alignOpts, symmetrize: o.symmetrize, threads: o.threads, dedupe: o.dedupe });
     links = r.symmetrized;
     if (o.saveModel) {
-      writeFileAtomic(`${o.saveModel}.fwd`, serializeModel(r.forwardModel));
-      writeFileAtomic(`${o.saveModel}.rev`, serializeModel(r.reverseModel));
+      // Both directions or neither: a lone .fwd would load as a half model.
+      writeFilesAtomic([
+        [`${o.saveModel}.fwd`, serializeModel(r.forwardModel)],
+        [`${o.saveModel}.rev`, serializeModel(r.reverseModel)],
+      ]);
     }
   } else if (loaded) {
     model = loaded;

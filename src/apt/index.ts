@@ -16,6 +16,7 @@
 import { alignBidirectional, type Link } from "../align/index.js";
 import { tokenize as tokenizeLang, isSupportedLang } from "../annotate/tokenize.js";
 import { InputError } from "../io/errors.js";
+import { formatTable, type TableBlock } from "../io/table.js";
 import { tokenWords } from "../text/tokenize.js";
 import { pronouns } from "../text/pronouns.js";
 import { equivalenceIndex } from "./equivalence.js";
@@ -205,22 +206,18 @@ export async function computeApt(input: AptInput, opts: AptOptions = {}): Promis
   return { mode, srcLang: input.srcLang, tgtLang: input.tgtLang, segments: n, weights, systems };
 }
 
-export function formatApt(r: AptReport): string {
-  const lines = [
-    `# APT (${r.mode}, ${r.srcLang}-${r.tgtLang}, ${r.segments} segments); weights ${r.weights.join(",")}; cases: 1 exact, 2 equivalent, 3 different, 4 no hypothesis word, 5 no reference word, 6 neither`,
-    ["system", "APT", "exact", "equivalent", "different", "no-hyp", "no-ref", "neither", ...(r.mode === "target-en" ? ["unanchored"] : [])].join("\t"),
-  ];
-  for (const s of r.systems) {
-    lines.push([s.name, s.score.toFixed(4), ...s.cases.map(String), ...(r.mode === "target-en" ? [String(s.unanchored)] : [])].join("\t"));
-  }
-  return lines.join("\n") + "\n";
+/** One row per system: the score and its case counts; the note says what the cases are. */
+export function aptTables(r: AptReport): { tables: TableBlock[]; notes: string[] } {
+  const header = ["system", "APT", "exact", "equivalent", "different", "no-hyp", "no-ref", "neither", ...(r.mode === "target-en" ? ["unanchored"] : [])];
+  // No pronoun instance at all: there is no score (0 would read as "every pronoun wrong").
+  const rows = r.systems.map((s) => [s.name, s.cases.some((n) => n > 0) ? s.score.toFixed(4) : "n/a", ...s.cases, ...(r.mode === "target-en" ? [s.unanchored] : [])]);
+  const notes = [`APT (${r.mode}, ${r.srcLang}-${r.tgtLang}, ${r.segments} segments); weights ${r.weights.join(",")}; cases: 1 exact, 2 equivalent, 3 different, 4 no hypothesis word, 5 no reference word, 6 neither`];
+  if (rows.some((row) => row[1] === "n/a")) notes.push("n/a: no English pronoun to follow (no case counted)");
+  return { tables: [{ header, rows }], notes };
 }
 
-/** APT.py-style detail lines: system, sentence, anchor position, pronoun, reference words, hypothesis words, case. */
-export function formatAptDetail(r: AptReport): string {
-  const out = ["system\tsentence\tanchor\tpronoun\treference\thypothesis\tcase"];
-  for (const s of r.systems) {
-    for (const x of s.instances ?? []) out.push([s.name, x.sentence + 1, x.anchor, x.pronoun, x.ref.join(" ") || "-", x.hyp.join(" ") || "-", x.case || "unanchored"].join("\t"));
-  }
-  return out.join("\n") + "\n";
+/** APT.py-style detail lines: system, sentence, anchor position, pronoun, reference words, hypothesis words, case (TSV through fast-csv). */
+export function formatAptDetail(r: AptReport): Promise<string> {
+  const rows = r.systems.flatMap((s) => (s.instances ?? []).map((x) => [s.name, x.sentence + 1, x.anchor, x.pronoun, x.ref.join(" ") || "-", x.hyp.join(" ") || "-", x.case || "unanchored"]));
+  return formatTable(["system", "sentence", "anchor", "pronoun", "reference", "hypothesis", "case"], rows);
 }

@@ -2,9 +2,12 @@ import type { Command } from "commander";
 import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
+import { inputName } from "../io/stdin.js";
 import { writeFileAtomic } from "../io/atomic.js";
-import { action, floatOption, emit, checkOutputs, checkOneStdin } from "./run.js";
-import { computeApt, formatApt, formatAptDetail } from "../apt/index.js";
+import { action, floatOption, emit, checkOutputs, checkOneStdin, outputFormat, tableOptions } from "./run.js";
+import { computeApt, aptTables, formatAptDetail } from "../apt/index.js";
+import { formatResult } from "../io/table.js";
+import { makeSignature } from "../signature.js";
 
 function parsePair(pair: string | undefined, files: string[]): [string, string] {
   const p = pair ?? files.map((f) => /(?:^|[^a-z])([a-z]{2})-([a-z]{2})(?:[^a-z]|$)/.exec(f)).find(Boolean)?.slice(1, 3).join("-");
@@ -15,39 +18,55 @@ function parsePair(pair: string | undefined, files: string[]): [string, string] 
 }
 
 export function registerApt(program: Command): void {
-  program
-    .command("apt")
-    .description("APT: reference-based accuracy of pronoun translation (exact / equivalent / different / missing)")
-    .requiredOption("-s, --source <file>", "source segments, one a line ('-' = stdin)")
-    .requiredOption("-r, --reference <file>", "reference segments, one a line ('-' = stdin)")
-    .requiredOption("-t, --translations <files...>", "system outputs, one file per system (-t A B or -t A -t B)")
-    .option("-l, --lang <xx-yy>", "language pair (default: from the file names); English on one side")
-    .option("--weights <w>", "weights of cases 1-6", "1,0.5,0,0,0,0")
-    .option("--equivalent <groups>", "extra equivalent pronouns: groups separated by ';', words by ',' (e.g. 'it,this;they,those')")
-    .option("--detail <file>", "write every instance (APT.py's .detail) here")
-    .option("--json", "JSON report")
-    .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
-    .action(
-      action(async (o: { source: string; reference: string; translations: string[]; lang?: string; weights: string; equivalent?: string; detail?: string; json?: boolean; output?: string }) => {
-        checkOneStdin([o.source, o.reference, ...o.translations]);
-        await checkOutputs(o.output, o.detail);
-        const [srcLang, tgtLang] = parsePair(o.lang, [o.source, o.reference, ...o.translations]);
-        const weights = o.weights.split(",").map((w) => floatOption("--weights", w.trim()));
-        const extra = o.equivalent ? o.equivalent.split(";").map((g) => g.split(",").map((w) => w.trim().toLowerCase()).filter(Boolean)) : [];
-        const src = readLines(o.source);
-        const ref = readLines(o.reference);
-        if (ref.length !== src.length) throw new InputError(`has ${ref.length} lines but the source ${o.source} has ${src.length}`, o.reference);
-        const hyps = o.translations.map((f) => {
-          const lines = readLines(f);
-          if (lines.length !== src.length) throw new InputError(`has ${lines.length} lines but the source ${o.source} has ${src.length}`, f);
-          return { name: f, lines };
-        });
-        const names = new Set(hyps.map((h) => basename(h.name)));
-        if (names.size === hyps.length) for (const h of hyps) h.name = basename(h.name);
-        const report = await computeApt({ srcLang, tgtLang, src, ref, hyps }, { weights, extraEquivalents: extra, keepInstances: !!o.detail });
-        const text = o.json ? JSON.stringify({ ...report, systems: report.systems.map(({ instances: _i, ...s }) => s) }, null, 2) + "\n" : formatApt(report);
-        if (o.detail) writeFileAtomic(o.detail, formatAptDetail(report));
-        await emit(text, o.output);
-      }),
-    );
+  tableOptions(
+    program
+      .command("apt")
+      .description("APT: reference-based accuracy of pronoun translation (exact / equivalent / different / missing)")
+      .requiredOption("-s, --source <file>", "source segments, one a line ('-' = stdin)")
+      .requiredOption("-r, --reference <file>", "reference segments, one a line ('-' = stdin)")
+      .requiredOption("-t, --translations <files...>", "system outputs, one file per system (-t A B or -t A -t B)")
+      .option("-l, --lang <xx-yy>", "language pair (default: from the file names); English on one side")
+      .option("--weights <w>", "weights of cases 1-6", "1,0.5,0,0,0,0")
+      .option("--equivalent <groups>", "extra equivalent pronouns: groups separated by ';', words by ',' (e.g. 'it,this;they,those')")
+      .option("--detail <file>", "write every instance (APT.py's .detail) here, as TSV")
+      .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
+      .option("-q, --quiet", "print only the table (no notes, no signature)"),
+    "the report (cases per pronoun, signature)",
+  ).action(
+    action(async (o: { source: string; reference: string; translations: string[]; lang?: string; weights: string; equivalent?: string; detail?: string; json?: boolean; format?: string; quiet?: boolean; output?: string }) => {
+      const format = await outputFormat(o);
+      checkOneStdin([o.source, o.reference, ...o.translations]);
+      await checkOutputs(o.output, o.detail);
+      const [srcLang, tgtLang] = parsePair(o.lang, [o.source, o.reference, ...o.translations]);
+      const weights = o.weights.split(",").map((w) => floatOption("--weights", w.trim()));
+      const extra = o.equivalent ? o.equivalent.split(";").map((g) => g.split(",").map((w) => w.trim().toLowerCase()).filter(Boolean)) : [];
+      const src = readLines(o.source);
+      if (src.length === 0) throw new InputError("file has no lines", o.source);
+      const ref = readLines(o.reference);
+      if (ref.length !== src.length) throw new InputError(`has ${ref.length} lines but the source ${o.source} has ${src.length}`, o.reference);
+      const hyps = o.translations.map((f) => {
+        const lines = readLines(f);
+        if (lines.length !== src.length) throw new InputError(`has ${lines.length} lines but the source ${o.source} has ${src.length}`, f);
+        return { name: inputName(f), lines };
+      });
+      const names = new Set(hyps.map((h) => basename(h.name)));
+      if (names.size === hyps.length) for (const h of hyps) h.name = basename(h.name);
+      const report = await computeApt({ srcLang, tgtLang, src, ref, hyps }, { weights, extraEquivalents: extra, keepInstances: !!o.detail });
+      const signature = makeSignature("apt", [
+        ["pair", `${srcLang}-${tgtLang}`],
+        ["mode", report.mode],
+        ["weights", weights.join(",")],
+        ["equiv", extra.length ? `builtin+${extra.length}` : "builtin"],
+        ["align", "fast_align-gdfa"],
+      ]);
+      let text: string;
+      if (format === "json") text = JSON.stringify({ signature, ...report, systems: report.systems.map(({ instances: _i, ...s }) => s) }, null, 2) + "\n";
+      else {
+        const { tables, notes } = aptTables(report);
+        text = await formatResult(tables, format, { notes, signature, quiet: o.quiet });
+      }
+      if (o.detail) writeFileAtomic(o.detail, await formatAptDetail(report));
+      await emit(text, o.output);
+    }),
+  );
 }

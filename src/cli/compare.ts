@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, intOption, floatOption, emit } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { ProgressLine, bar } from "../nn/progress.js";
-import { parseContext, exitQuietlyOnEpipe, scoringOptions, parseAggregate, parseMode, readCheckedScoringInput } from "./score.js";
+import { parseContext, scoringOptions, parseAggregate, parseMode, readCheckedScoringInput } from "./score.js";
 
 /** Cohen's h for two proportions (in %): the effect size of a difference of scores. */
 export function cohensH(scoreA: number, scoreB: number): number {
@@ -27,7 +27,6 @@ export function registerCompare(program: Command): void {
     .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
     .action(
       action(async (o: Record<string, unknown>) => {
-        exitQuietlyOnEpipe();
         const { withContextTag, contextNote } = await import("./scoring.js");
         const hyps = (o.translations as string[] | undefined) ?? [];
         if (hyps.length !== 2) throw new InputError(`compare needs exactly two systems (-t A B), got ${hyps.length}`);

@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
-import { writeFileAtomic, writeFilesAtomic, checkOutputDir, checkOutputFile } from "../io/atomic.js";
-import { action, floatOption, intOption } from "./run.js";
+import { writeFilesAtomic, checkOutputDir, checkOutputFile } from "../io/atomic.js";
+import { action, emit, floatOption, intOption, outputFormat, tableOptions } from "./run.js";
+import { formatResult, formatTable, type TableBlock } from "../io/table.js";
 import { bar, fmtDuration, ProgressLine } from "../nn/progress.js";
 import { builtinRuleSets, checkLang, describeRule, loadRuleSet, LANGUAGES } from "../ctxpro/rules.js";
 import { defaultAnnotators } from "../ctxpro/annotators.js";
@@ -10,13 +11,7 @@ import { PrecomputedAnnotations } from "../ctxpro/annotations.js";
 import { identifyFiles, readTsvDocs, writeIdentified, type Annotators } from "../ctxpro/identify.js";
 import { readEvalSet } from "../ctxpro/items.js";
 import { buildInputs, splitItems } from "../ctxpro/extract.js";
-import { COMPAT_NAMES, formatReport, scoreFiles, type ScoreMode } from "../ctxpro/score.js";
-
-function emit(text: string, output?: string): void {
-  // '-' is stdout; a FIFO or device is written through by writeFileAtomic.
-  if (output && output !== "-") writeFileAtomic(output, text);
-  else process.stdout.write(text);
-}
+import { COMPAT_NAMES, reportTables, scoreFiles, type ScoreMode } from "../ctxpro/score.js";
 
 /** "gender.opensubtitles.en-de.dev.json.gz" -> "de": the language the translations are in. */
 function langFromSetName(path: string): string | undefined {
@@ -33,33 +28,46 @@ export function registerCtxpro(program: Command): void {
     .command("ctxpro")
     .description("CTXPRO (Wicks & Post 2023): find context-dependent translations with rules, build and score evaluation sets");
 
-  ctx
-    .command("rules")
-    .description("list the built-in rule sets, or the labels of the named ones")
-    .argument("[names...]", "rule set names (e.g. DE_GENDER) whose labels to list")
-    .option("-l, --lang <lang>", `only rule sets for this language (${LANGUAGES.join(", ")})`)
-    .action(
-      action((names: string[], o: { lang?: string }) => {
-        const lang = o.lang ? checkLang(o.lang) : undefined;
-        const lines: string[] = [];
-        if (names.length === 0) {
-          lines.push("name\tlanguage\tphenomenon\tdirection\tlabels");
-          for (const s of builtinRuleSets().filter((x) => !lang || x.lang === lang)) {
+  tableOptions(
+    ctx
+      .command("rules")
+      .description("list the built-in rule sets, or the labels of the named ones")
+      .argument("[names...]", "rule set names (e.g. DE_GENDER) whose labels to list")
+      .option("-l, --lang <lang>", `only rule sets for this language (${LANGUAGES.join(", ")})`)
+      .option("-o, --output <file>", "write the list here ('-' = stdout, the default)"),
+    "the rule sets (or labels)",
+  ).action(
+    action(async (names: string[], o: { lang?: string; format?: string; json?: boolean; output?: string }) => {
+      const format = await outputFormat(o);
+      if (o.output) checkOutputFile(o.output);
+      const lang = o.lang ? checkLang(o.lang) : undefined;
+      const tables: TableBlock[] = [];
+      const sets: Array<{ name: string; phenomenon: string; direction: string; file: string; labels: Array<{ label: string; rule: string }> }> = [];
+      if (names.length === 0) {
+        const rows = builtinRuleSets()
+          .filter((x) => !lang || x.lang === lang)
+          .map((s) => {
             const set = loadRuleSet(s.name, s.lang);
-            const dir = set.reversed ? `${s.lang}-en` : `en-${s.lang}`;
-            lines.push(`${s.name}\t${s.lang}\t${s.phenomenon}\t${dir}\t${set.rules.length}`);
-          }
-        } else {
-          for (const n of names) {
-            const info = builtinRuleSets().find((s) => s.name === n.toUpperCase());
-            const set = loadRuleSet(n, lang ?? info?.lang ?? "");
-            lines.push(`# ${set.name} (${set.phenomenon}, ${set.reversed ? `${set.lang}-en` : `en-${set.lang}`}): ${set.file}`);
-            for (const r of set.rules) lines.push(`${r.label}\t${describeRule(r)}`);
-          }
+            return [s.name, s.lang, s.phenomenon, set.reversed ? `${s.lang}-en` : `en-${s.lang}`, set.rules.length];
+          });
+        tables.push({ header: ["name", "language", "phenomenon", "direction", "labels"], rows });
+      } else {
+        for (const n of names) {
+          const info = builtinRuleSets().find((s) => s.name === n.toUpperCase());
+          const set = loadRuleSet(n, lang ?? info?.lang ?? "");
+          const direction = set.reversed ? `${set.lang}-en` : `en-${set.lang}`;
+          const labels = set.rules.map((r) => ({ label: r.label, rule: describeRule(r) }));
+          sets.push({ name: set.name, phenomenon: set.phenomenon, direction, file: set.file, labels });
+          tables.push({ title: `${set.name} (${set.phenomenon}, ${direction}): ${set.file}`, header: ["label", "rule"], rows: labels.map((l) => [l.label, l.rule]) });
         }
-        process.stdout.write(lines.join("\n") + "\n");
-      }),
-    );
+      }
+      let text: string;
+      if (format !== "json") text = await formatResult(tables, format);
+      else if (names.length) text = JSON.stringify(sets, null, 1) + "\n";
+      else text = await formatTable(tables[0]!.header, tables[0]!.rows, "json");
+      await emit(text, o.output);
+    }),
+  );
 
   ctx
     .command("identify")
@@ -75,14 +83,14 @@ export function registerCtxpro(program: Command): void {
     .option("--inflection <mode>", "inflection matching: 'paper' (nouns, Sec. 3) or 'ctxpro' (the released code)", "paper")
     .option("--no-check", "skip the script/language checks of the input columns")
     .option("--keep-unscorable", "keep items whose expected form is not a whole word of the reference (enclitics, contractions)")
-    .option("-q, --quiet", "no progress line")
+    .option("--quoted", "the TSV quotes its cells (\"...\", \"\" for a quote; as proneval's --format tsv writes them), so a sentence may hold a tab or newline; default: a quote is text (sacrebleu --echo)")
+    .option("-q, --quiet", "no progress line or summary")
     .option("--gzip", "write .json.gz files")
     .action(
       action(async (o: {
         input: string[]; rules: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
-        alignThreshold: string; inflection: string; check: boolean; keepUnscorable?: boolean; quiet?: boolean; gzip?: boolean;
+        alignThreshold: string; inflection: string; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
-        if (o.output === "-") throw new InputError("-o names a directory for identify (one JSON file per rule set), not stdout");
         checkOutputDir(o.output);
         const lang = checkLang(o.lang);
         const windowSize = intOption("--window-size", o.windowSize, 1);
@@ -101,7 +109,7 @@ export function registerCtxpro(program: Command): void {
           : await defaultAnnotators(lang, {
               threshold,
               alignCorpus: o.alignCorpus,
-              onCorpus: (f, n) => warn(`aligner: ${n} extra sentence pairs from ${f}`),
+              onCorpus: (f, n) => (o.quiet ? undefined : warn(`aligner: ${n} extra sentence pairs from ${f}`)),
             });
         const t0 = Date.now();
         let phaseStart = t0;
@@ -114,6 +122,7 @@ export function registerCtxpro(program: Command): void {
           inflection: o.inflection,
           warn,
           check: o.check,
+          quoted: o.quoted,
           progress: (phase, done, total) => {
             const now = Date.now();
             if (phase !== lastPhase) {
@@ -131,6 +140,7 @@ export function registerCtxpro(program: Command): void {
         });
         line.done();
         const paths = writeIdentified(o.output, sets, found, !!o.gzip);
+        if (o.quiet) return;
         const secs = ((Date.now() - t0) / 1000).toFixed(1);
         process.stderr.write(`identify: ${stats.pairs} segment pairs in ${stats.docs} documents, ${secs} s\n`);
         sets.forEach((s, k) => {
@@ -156,12 +166,15 @@ export function registerCtxpro(program: Command): void {
     .option("--max-tokens <n>", "whitespace tokens per input line", "10000")
     .option("-j, --joining-string <s>", "string joining the sentences", "<eos> ")
     .option("-T, --target", "take the context from the translation side")
+    .option("--quoted", "the input TSV quotes its cells (as for identify)")
+    .option("-q, --quiet", "no summary on stderr")
     .action(
       action(async (o: {
         evalSet: string; input?: string[]; output?: string; splits?: string; name?: string; seed: string;
-        minPerLabel: string; maxTestPerLabel: string; maxSentences: string; maxTokens: string; joiningString: string; target?: boolean;
+        minPerLabel: string; maxTestPerLabel: string; maxSentences: string; maxTokens: string; joiningString: string; target?: boolean; quoted?: boolean; quiet?: boolean;
       }) => {
         if (o.output) checkOutputFile(o.output);
+        if (o.splits) checkOutputDir(o.splits);
         const items = readEvalSet(o.evalSet);
         const ctxOpts = {
           maxSentences: intOption("--max-sentences", o.maxSentences, 1),
@@ -169,11 +182,11 @@ export function registerCtxpro(program: Command): void {
           joiner: o.joiningString,
           target: !!o.target,
         };
-        const docs = o.input ? await readTsvDocs(o.input) : undefined;
+        const docs = o.input ? await readTsvDocs(o.input, { quoted: o.quoted }) : undefined;
         if (!o.splits) {
           if (!docs) throw new InputError("extract needs the input TSV (-i) to build inputs, or --splits DIR to split the items");
           const lines = buildInputs(items, docs, o.evalSet, ctxOpts);
-          emit(lines.map((l) => l + "\n").join(""), o.output);
+          await emit(lines.map((l) => l + "\n").join(""), o.output);
           return;
         }
         const splits = splitItems(items, {
@@ -189,61 +202,66 @@ export function registerCtxpro(program: Command): void {
           if (docs) files.push([`${o.splits}/${stem}.${split}.gz`, buildInputs(list, docs, o.evalSet, ctxOpts).map((l) => l + "\n").join("")]);
         }
         // All split files appear, or none.
-        checkOutputDir(o.splits);
         writeFilesAtomic(files);
-        process.stderr.write(`dev ${splits.dev.length}, devtest ${splits.devtest.length}, test ${splits.test.length} items -> ${o.splits}\n`);
+        if (!o.quiet) process.stderr.write(`dev ${splits.dev.length}, devtest ${splits.devtest.length}, test ${splits.test.length} items -> ${o.splits}\n`);
       }),
     );
 
-  ctx
-    .command("score")
-    .description("generative accuracy of translations on an evaluation set, with paired bootstrap between systems")
-    .requiredOption("-e, --eval-set <file>", "evaluation set (.json or .json.gz)")
-    .requiredOption("-t, --translations <files...>", "one file per system, one translation per item; the first is the bootstrap baseline")
-    .option("-l, --lang <lang>", "language of the translations, for the sentence segmenter (default: from the set's file name)")
-    .option("--complete", "per-rule breakdown (TSV)")
-    .option("--json", "JSON report")
-    .option("--last-sentence", "score only the last sentence of each translation (default: the last k sentences, k = sentences of the item's reference segment)")
-    .option("--whole", "score the whole translation (no sentence splitting)")
-    .option("--compat <name>", `reproduce another scorer exactly: ${COMPAT_NAMES.join(", ")} (CTXPRO's score.py: last sentence by sentence_splitter, punctuation-stripped substring match)`)
-    .option("--separator <s>", "score only the text after the last occurrence of this separator (e.g. '<eos>')")
-    .option("--match <mode>", "'word' (whole words, Unicode punctuation) or 'ctxpro' (the original substring test)", "word")
-    .option("--allow-empty", "score empty translations as wrong instead of failing")
-    .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 when there are several systems; 0 = off)")
-    .option("--seed <n>", "bootstrap seed", "12345")
-    .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
-    .action(
-      action((o: {
-        evalSet: string; translations: string[]; lang?: string; complete?: boolean; json?: boolean; lastSentence?: boolean;
-        whole?: boolean; compat?: string; separator?: string; match: string; allowEmpty?: boolean; bootstrap?: string; seed: string; output?: string;
-      }, cmd: Command) => {
-        if (o.output) checkOutputFile(o.output);
-        if (o.match !== "word" && o.match !== "ctxpro") throw new InputError(`--match must be 'word' or 'ctxpro', got '${o.match}'`);
-        if (o.compat !== undefined && !(COMPAT_NAMES as readonly string[]).includes(o.compat.toLowerCase())) {
-          throw new InputError(`unknown --compat '${o.compat}'; valid: ${COMPAT_NAMES.join(", ")}`);
-        }
-        if (o.lastSentence && o.whole) throw new InputError("--last-sentence and --whole exclude each other");
-        if (o.compat !== undefined) {
-          // The released scorer has no such choices: refuse them rather than silently ignoring them.
-          const fixed = [o.lastSentence && "--last-sentence", o.whole && "--whole", o.separator !== undefined && "--separator",
-            cmd.getOptionValueSource("match") === "cli" && "--match"].filter(Boolean);
-          if (fixed.length) throw new InputError(`--compat ${o.compat} fixes how translations are split and matched; drop ${fixed.join(", ")}`);
-        }
-        const mode: ScoreMode = o.compat !== undefined ? "compat-ctxpro" : o.lastSentence ? "last-sentence" : o.whole ? "whole" : "last-k";
-        const guessed = langFromSetName(o.evalSet);
-        const lang = o.lang
-          ? o.lang.toLowerCase() === "en" ? "en" : checkLang(o.lang)
-          : guessed && (LANGUAGES as readonly string[]).includes(guessed) ? guessed : "en";
-        const samples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : o.translations.length > 1 ? 1000 : 0;
-        const items = readEvalSet(o.evalSet);
-        const report = scoreFiles(
-          o.evalSet,
-          items,
-          o.translations,
-          { mode, separator: o.separator, lang, match: o.match as "word" | "ctxpro", allowEmpty: o.allowEmpty },
-          { samples, seed: intOption("--seed", o.seed, 0) },
-        );
-        emit(o.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report, !!o.complete), o.output);
-      }),
-    );
+  tableOptions(
+    ctx
+      .command("score")
+      .description("generative accuracy of translations on an evaluation set, with paired bootstrap between systems")
+      .requiredOption("-e, --eval-set <file>", "evaluation set (.json or .json.gz)")
+      .requiredOption("-t, --translations <files...>", "one file per system, one translation per item; the first is the bootstrap baseline")
+      .option("-l, --lang <lang>", "language of the translations, for the sentence segmenter (default: from the set's file name)")
+      .option("--complete", "per-rule breakdown: a table per system")
+      .option("--last-sentence", "score only the last sentence of each translation (default: the last k sentences, k = sentences of the item's reference segment)")
+      .option("--whole", "score the whole translation (no sentence splitting)")
+      .option("--compat <name>", `reproduce another scorer exactly: ${COMPAT_NAMES.join(", ")} (CTXPRO's score.py: last sentence by sentence_splitter, punctuation-stripped substring match)`)
+      .option("--separator <s>", "score only the text after the last occurrence of this separator (e.g. '<eos>')")
+      .option("--match <mode>", "'word' (whole words, Unicode punctuation) or 'ctxpro' (the original substring test)", "word")
+      .option("--allow-empty", "score empty translations as wrong instead of failing")
+      .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 when there are several systems; 0 = off)")
+      .option("--seed <n>", "bootstrap seed", "12345")
+      .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
+      .option("-q, --quiet", "print only the tables (no notes, no signature)"),
+    "the report (options, signature, per-rule scores, bootstrap)",
+  ).action(
+    action(async (o: {
+      evalSet: string; translations: string[]; lang?: string; complete?: boolean; json?: boolean; lastSentence?: boolean;
+      whole?: boolean; compat?: string; separator?: string; match: string; allowEmpty?: boolean; bootstrap?: string; seed: string; output?: string;
+      format?: string; quiet?: boolean;
+    }, cmd: Command) => {
+      const format = await outputFormat(o);
+      if (o.output) checkOutputFile(o.output);
+      if (o.match !== "word" && o.match !== "ctxpro") throw new InputError(`--match must be 'word' or 'ctxpro', got '${o.match}'`);
+      if (o.compat !== undefined && !(COMPAT_NAMES as readonly string[]).includes(o.compat.toLowerCase())) {
+        throw new InputError(`unknown --compat '${o.compat}'; valid: ${COMPAT_NAMES.join(", ")}`);
+      }
+      if (o.lastSentence && o.whole) throw new InputError("--last-sentence and --whole exclude each other");
+      if (o.compat !== undefined) {
+        // The released scorer has no such choices: refuse them rather than silently ignoring them.
+        const fixed = [o.lastSentence && "--last-sentence", o.whole && "--whole", o.separator !== undefined && "--separator",
+          cmd.getOptionValueSource("match") === "cli" && "--match"].filter(Boolean);
+        if (fixed.length) throw new InputError(`--compat ${o.compat} fixes how translations are split and matched; drop ${fixed.join(", ")}`);
+      }
+      const mode: ScoreMode = o.compat !== undefined ? "compat-ctxpro" : o.lastSentence ? "last-sentence" : o.whole ? "whole" : "last-k";
+      const guessed = langFromSetName(o.evalSet);
+      const lang = o.lang
+        ? o.lang.toLowerCase() === "en" ? "en" : checkLang(o.lang)
+        : guessed && (LANGUAGES as readonly string[]).includes(guessed) ? guessed : "en";
+      const samples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : o.translations.length > 1 ? 1000 : 0;
+      const items = readEvalSet(o.evalSet);
+      const report = scoreFiles(
+        o.evalSet,
+        items,
+        o.translations,
+        { mode, separator: o.separator, lang, match: o.match as "word" | "ctxpro", allowEmpty: o.allowEmpty },
+        { samples, seed: intOption("--seed", o.seed, 0) },
+      );
+      if (format === "json") return emit(JSON.stringify(report, null, 2) + "\n", o.output);
+      const { tables, notes } = reportTables(report, !!o.complete);
+      await emit(await formatResult(tables, format, { notes, signature: report.signature, quiet: o.quiet }), o.output);
+    }),
+  );
 }

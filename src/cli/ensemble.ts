@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { action, intOption, floatOption } from "./run.js";
 import { ProgressLine, bar } from "../nn/progress.js";
 import { checkOutputDir } from "../io/atomic.js";
+import { makeSignature } from "../signature.js";
 
 export function registerEnsemble(program: Command): void {
   program
@@ -17,7 +18,7 @@ export function registerEnsemble(program: Command): void {
     .option("--max-train-pairs <n>", "use only the first N training pairs (0 = all)", "0")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "ranker scoring threads (auto = up to 2 on wasm/cpu)", "auto")
-    .option("-q, --quiet", "no progress on stderr", false)
+    .option("-q, --quiet", "no progress on stderr, no signature on stdout", false)
     .action(
       action(async (o: Record<string, unknown>) => {
         const { buildEnsemble } = await import("../metric/ensemble.js");
@@ -48,6 +49,18 @@ export function registerEnsemble(program: Command): void {
               `logistic:       a = ${c.logistic.a.toPrecision(4)}, ${pct(c.logistic.accuracy)}%`,
               `equal-spread:   a = ${c.equalSpread.a.toPrecision(4)}, ${pct(c.equalSpread.accuracy)}%`,
               `chosen (${cfg.choice.method}): a = ${cfg.weight.toPrecision(4)}; wrote ${String(o.output)}/config.json (ranker ${cfg.ranker.path}, lm ${cfg.lm.path})`,
+              // The accuracies above are numbers too: name what produced them, as every scoring command does.
+              ...(o.quiet
+                ? []
+                : [
+                    `signature: ${makeSignature("proneval-ensemble", [
+                      ["ranker", `@${cfg.ranker.weightsSha256.slice(0, 8)}`],
+                      ["lm", `pronoun-lm-pmi@${cfg.lm.weightsSha256.slice(0, 8)}`],
+                      ["method", cfg.choice.method],
+                      ["a", cfg.weight.toPrecision(4)],
+                      ["train", String(cfg.data.train)],
+                    ])}`,
+                  ]),
             ].join("\n") + "\n",
           );
         } finally {

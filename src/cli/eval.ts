@@ -1,61 +1,64 @@
 import type { Command } from "commander";
-import { action, intOption, emit, checkOutputs } from "./run.js";
+import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { englishShare } from "./scoring.js";
 import { readRankerPairs } from "../nn/data.js";
 import { ProgressLine, bar } from "../nn/progress.js";
-import { parseContext, exitQuietlyOnEpipe, parseAggregate } from "./score.js";
+import { parseContext, parseAggregate } from "./score.js";
 
 export function registerEval(program: Command): void {
-  program
-    .command("eval")
-    .description("Scorer accuracy on a pair file (positive preferred over negative): overall, R vs S, R vs R', balanced R vs R', by language, by pronoun pair")
-    .requiredOption("--pairs <file>", "pair file (JSONL, .gz ok; '-' = stdin)")
-    .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm, scored zero-shot with PMI; docs/meta-eval.md)")
-    .option("--model-dir <dir>", "directory holding transformers models")
-    .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm; docs/pretrain.md)")
-    .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum", "pmi")
-    .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
-    .option("--aggregate <a>", "how the two sides are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions) | sum (the paper's y)", "mean")
-    .option("--json", "print the report as JSON instead of the table", false)
-    .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
-    .option("--allow-non-english", "evaluate although the pairs do not look English (the metric is for English targets)")
-    .option("--top <n>", "pronoun pairs shown in the table", "25")
-    .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
-    .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
-    .option("-q, --quiet", "no progress on stderr", false)
-    .action(
-      action(async (o: Record<string, unknown>) => {
-        exitQuietlyOnEpipe();
-        const top = intOption("--top", String(o.top), 0);
-        await checkOutputs(o.output as string | undefined);
-        const { loadScorer } = await import("../metric/load.js");
-        const { compareMany, marginsOf, pairItems, pairAccuracy, formatPairAccuracy } = await import("../metric/pairs.js");
-        const { signature: fullSignature } = await import("../metric/testset.js");
-        const aggregate = parseAggregate(o.aggregate);
-        const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
-        const mode = parseContext(o.context) ?? scorer.contextMode;
-        const line = new ProgressLine(process.stderr, Boolean(o.quiet));
-        try {
-          const pairs = await readRankerPairs(String(o.pairs), mode);
-          if (!o.allowNonEnglish) {
-            const share = englishShare(pairs.slice(0, 2000).map((p) => p.positive));
-            if (share !== null && share < 0.1)
-              throw new InputError(`the pairs do not look English (${(100 * share).toFixed(1)}% frequent English words, English text has about 30%): the pronoun metric is for English targets; --allow-non-english evaluates anyway`, String(o.pairs));
-          }
-          const t0 = Date.now();
-          const values = await compareMany(scorer, pairItems(pairs, mode), aggregate, "sentence", (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} sides`));
-          line.done();
-          const report = pairAccuracy(String(o.pairs), pairs, marginsOf(values));
-          const signature = fullSignature(scorer, { context: mode, aggregate });
-          const text = o.json
-            ? JSON.stringify({ signature, checkpoint: scorer.dir, pairsFile: o.pairs, seconds: (Date.now() - t0) / 1000, ...report }, null, 1) + "\n"
-            : formatPairAccuracy(report, top) + `\nsignature: ${signature}\n`;
-          await emit(text, o.output as string | undefined);
-        } finally {
-          line.done();
-          scorer.dispose();
+  tableOptions(
+    program
+      .command("eval")
+      .description("Scorer accuracy on a pair file (positive preferred over negative): overall, R vs S, R vs R', balanced R vs R', by language, by pronoun pair")
+      .requiredOption("--pairs <file>", "pair file (JSONL, .gz ok; '-' = stdin)")
+      .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm, scored zero-shot with PMI; docs/meta-eval.md)")
+      .option("--model-dir <dir>", "directory holding transformers models")
+      .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm; docs/pretrain.md)")
+      .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum", "pmi")
+      .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
+      .option("--aggregate <a>", "how the two sides are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions) | sum (the paper's y)", "mean")
+      .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
+      .option("--allow-non-english", "evaluate although the pairs do not look English (the metric is for English targets)")
+      .option("--top <n>", "pronoun pairs shown in the table", "25")
+      .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
+      .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
+      .option("-q, --quiet", "no progress on stderr; only the tables on stdout (no signature)", false),
+    "the report (every pronoun pair, signature)",
+  ).action(
+    action(async (o: Record<string, unknown>) => {
+      const format = await outputFormat(o);
+      const top = intOption("--top", String(o.top), 0);
+      await checkOutputs(o.output as string | undefined);
+      const { loadScorer } = await import("../metric/load.js");
+      const { compareMany, marginsOf, pairItems, pairAccuracy, pairAccuracyTables } = await import("../metric/pairs.js");
+      const { formatResult } = await import("../io/table.js");
+      const { signature: fullSignature } = await import("../metric/testset.js");
+      const aggregate = parseAggregate(o.aggregate);
+      const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
+      const mode = parseContext(o.context) ?? scorer.contextMode;
+      const line = new ProgressLine(process.stderr, Boolean(o.quiet));
+      try {
+        const pairs = await readRankerPairs(String(o.pairs), mode);
+        if (!o.allowNonEnglish) {
+          const share = englishShare(pairs.slice(0, 2000).map((p) => p.positive));
+          if (share !== null && share < 0.1)
+            throw new InputError(`the pairs do not look English (${(100 * share).toFixed(1)}% frequent English words, English text has about 30%): the pronoun metric is for English targets; --allow-non-english evaluates anyway`, String(o.pairs));
         }
-      }),
-    );
+        const t0 = Date.now();
+        const values = await compareMany(scorer, pairItems(pairs, mode), aggregate, "sentence", (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} sides`));
+        line.done();
+        const report = pairAccuracy(String(o.pairs), pairs, marginsOf(values));
+        const signature = fullSignature(scorer, { context: mode, aggregate });
+        const text =
+          format === "json"
+            ? JSON.stringify({ signature, checkpoint: scorer.dir, pairsFile: o.pairs, seconds: (Date.now() - t0) / 1000, ...report }, null, 1) + "\n"
+            : await formatResult(pairAccuracyTables(report, top), format, { notes: ["acc%: % of pairs where the positive side is scored above the negative (ties count as wrong)"], signature, quiet: Boolean(o.quiet) });
+        await emit(text, o.output as string | undefined);
+      } finally {
+        line.done();
+        scorer.dispose();
+      }
+    }),
+  );
 }

@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { VERSION } from "../version.js";
 import { registerCommands } from "./commands.js";
 import { versionText } from "./version-text.js";
+import { exitQuietlyOnEpipe } from "./run.js";
 
 const program = new Command();
 program
@@ -15,5 +16,6 @@ program
   .exitOverride((err) => {
     process.exit(err.exitCode === 0 ? 0 : 2);
   });
+exitQuietlyOnEpipe();
 registerCommands(program);
 await program.parseAsync(process.argv);

@@ -1,85 +1,89 @@
 import type { Command } from "commander";
-import { action, checkOneStdin, checkOutputs, emit, intOption } from "./run.js";
+import { action, checkOneStdin, checkOutputs, emit, intOption, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { ProgressLine } from "../nn/progress.js";
-import { exitQuietlyOnEpipe, parseAggregate, parseContext, parseMode } from "./score.js";
+import { parseAggregate, parseContext, parseMode } from "./score.js";
 
 export function registerMetaEval(program: Command): void {
-  program
-    .command("meta-eval")
-    .description("How well scorers agree with people: pair accuracy (incl. balanced R vs R'), MQM pronoun errors, hand-judged pairs, bias probes (docs/meta-eval.md)")
-    .option("-c, --checkpoint <dirs...>", "scorers to evaluate: ranker, ensemble or masked-pronoun model directories (zero-shot PMI); default: the shipped default")
-    .option("--pairs <files...>", "pair files (R vs S and R vs R'; e.g. out/pairs/dev.jsonl.gz and a --keep-all dev file)")
-    .option("--mqm <file>", "MQM annotations TSV (e.g. ../shared/data/mqm/ted-zhen/mqm_ted_zhen.tsv.gz)")
-    .option("--apt", "add APT (reference-based, src/apt) as a column of the MQM measures; the pair, judged and probe measures do not apply to it", false)
-    .option("--mqm-lang <pair>", "language pair of the MQM file, xx-en (default: from its name, e.g. ted_zhen -> zh-en)")
-    .option("--judgements <file>", "hand-judged R vs R' pairs (data/judgements/wmt23-noisy.jsonl)")
-    .option("--train-pairs <file>", "training pairs: adds the pronoun-identity-only baseline fitted on them")
-    .option("--probe-pairs <file>", "pairs for the appended-clause probe (default: the first --pairs file)")
-    .option("--probe-limit <n>", "pairs drawn for the probe", "1000")
-    .option("--aggregate <a>", "mean (default) | pronoun | sum", "mean")
-    .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per aligned pronoun)", "sentence")
-    .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
-    .option("--seed <n>", "seed of the probe's draw", "1")
-    .option("--backend <name>", "auto | gpu | webgpu | node | wasm | cpu", "auto")
-    .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
-    .option("--json", "print the reports as JSON", false)
-    .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
-    .option("-q, --quiet", "no progress on stderr", false)
-    .action(
-      action(async (o: Record<string, unknown>) => {
-        exitQuietlyOnEpipe();
-        const aggregate = parseAggregate(o.aggregate);
-        const mode = parseMode(o.mode);
-        const context = parseContext(o.context);
-        const pairFiles = (o.pairs as string[] | undefined) ?? [];
-        if (!pairFiles.length && !o.mqm && !o.judgements) throw new InputError("nothing to evaluate on: give --pairs, --mqm and/or --judgements");
-        if (o.apt && !o.mqm) throw new InputError("--apt needs --mqm (APT is evaluated on the MQM measures only)");
-        checkOneStdin([...pairFiles, o.mqm as string | undefined, o.judgements as string | undefined, o.trainPairs as string | undefined, o.probePairs as string | undefined]);
-        await checkOutputs(o.output as string | undefined);
-        const { readRankerPairs } = await import("../nn/data.js");
-        const { readMqm } = await import("../metric/mqm.js");
-        const { readJudgements, metaEvaluate, formatMetaEval } = await import("../metric/meta-eval.js");
-        const { loadScorer } = await import("../metric/load.js");
-        const { IdentityPriorScorer } = await import("../metric/identity.js");
-        const { signature } = await import("../metric/testset.js");
-        // Read every input before loading any model: a bad file fails fast.
-        const pairs = [];
-        for (const f of pairFiles) pairs.push({ file: f, pairs: await readRankerPairs(f, "crc") });
-        const mqm = o.mqm ? readMqm(String(o.mqm)) : undefined;
-        const judgements = o.judgements ? { file: String(o.judgements), items: readJudgements(String(o.judgements)) } : undefined;
-        const probe = o.probePairs ? { file: String(o.probePairs), pairs: await readRankerPairs(String(o.probePairs), "crc") } : undefined;
-        const inputs = { pairs, mqm, judgements, probe, probeLimit: intOption("--probe-limit", String(o.probeLimit), 1), seed: intOption("--seed", String(o.seed), 0) };
-        const line = new ProgressLine(process.stderr, Boolean(o.quiet));
-        const reports = [];
-        if (o.apt && mqm) {
-          const { aptMqmReport, mqmSourceLang } = await import("../metric/meta-eval.js");
-          const { APT_DEFAULT_WEIGHTS } = await import("../apt/index.js");
-          const { VERSION } = await import("../version.js");
-          const srcLang = mqmSourceLang(String(o.mqm), o.mqmLang as string | undefined);
-          line.update("APT: MQM", true);
-          const sig = `apt:w${APT_DEFAULT_WEIGHTS.join(",")}|align:fast_align-gdfa|src:${srcLang}|version:${VERSION}`;
-          reports.push({ name: "apt", kind: "apt", signature: sig, pairs: [], mqm: await aptMqmReport(mqm, srcLang) });
+  tableOptions(
+    program
+      .command("meta-eval")
+      .description("How well scorers agree with people: pair accuracy (incl. balanced R vs R'), MQM pronoun errors, hand-judged pairs, bias probes (docs/meta-eval.md)")
+      .option("-c, --checkpoint <dirs...>", "scorers to evaluate: ranker, ensemble or masked-pronoun model directories (zero-shot PMI); default: the shipped default")
+      .option("--pairs <files...>", "pair files (R vs S and R vs R'; e.g. out/pairs/dev.jsonl.gz and a --keep-all dev file)")
+      .option("--mqm <file>", "MQM annotations TSV (e.g. ../shared/data/mqm/ted-zhen/mqm_ted_zhen.tsv.gz)")
+      .option("--apt", "add APT (reference-based, src/apt) as a column of the MQM measures; the pair, judged and probe measures do not apply to it", false)
+      .option("--mqm-lang <pair>", "language pair of the MQM file, xx-en (default: from its name, e.g. ted_zhen -> zh-en)")
+      .option("--judgements <file>", "hand-judged R vs R' pairs (data/judgements/wmt23-noisy.jsonl)")
+      .option("--train-pairs <file>", "training pairs: adds the pronoun-identity-only baseline fitted on them")
+      .option("--probe-pairs <file>", "pairs for the appended-clause probe (default: the first --pairs file)")
+      .option("--probe-limit <n>", "pairs drawn for the probe", "1000")
+      .option("--aggregate <a>", "mean (default) | pronoun | sum", "mean")
+      .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per aligned pronoun)", "sentence")
+      .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
+      .option("--seed <n>", "seed of the probe's draw", "1")
+      .option("--backend <name>", "auto | gpu | webgpu | node | wasm | cpu", "auto")
+      .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
+      .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
+      .option("-q, --quiet", "no progress on stderr; only the table on stdout (no signatures)", false),
+    "the reports",
+  ).action(
+    action(async (o: Record<string, unknown>) => {
+      const format = await outputFormat(o);
+      const aggregate = parseAggregate(o.aggregate);
+      const mode = parseMode(o.mode);
+      const context = parseContext(o.context);
+      const pairFiles = (o.pairs as string[] | undefined) ?? [];
+      if (!pairFiles.length && !o.mqm && !o.judgements) throw new InputError("nothing to evaluate on: give --pairs, --mqm and/or --judgements");
+      if (o.apt && !o.mqm) throw new InputError("--apt needs --mqm (APT is evaluated on the MQM measures only)");
+      checkOneStdin([...pairFiles, o.mqm as string | undefined, o.judgements as string | undefined, o.trainPairs as string | undefined, o.probePairs as string | undefined]);
+      await checkOutputs(o.output as string | undefined);
+      const { readRankerPairs } = await import("../nn/data.js");
+      const { readMqm } = await import("../metric/mqm.js");
+      const { readJudgements, metaEvaluate, metaEvalTable } = await import("../metric/meta-eval.js");
+      const { formatResult } = await import("../io/table.js");
+      const { loadScorer } = await import("../metric/load.js");
+      const { IdentityPriorScorer } = await import("../metric/identity.js");
+      const { signature } = await import("../metric/testset.js");
+      // Read every input before loading any model: a bad file fails fast.
+      const pairs = [];
+      for (const f of pairFiles) pairs.push({ file: f, pairs: await readRankerPairs(f, "crc") });
+      const mqm = o.mqm ? await readMqm(String(o.mqm)) : undefined;
+      const judgements = o.judgements ? { file: String(o.judgements), items: readJudgements(String(o.judgements)) } : undefined;
+      const probe = o.probePairs ? { file: String(o.probePairs), pairs: await readRankerPairs(String(o.probePairs), "crc") } : undefined;
+      const inputs = { pairs, mqm, judgements, probe, probeLimit: intOption("--probe-limit", String(o.probeLimit), 1), seed: intOption("--seed", String(o.seed), 0) };
+      const line = new ProgressLine(process.stderr, Boolean(o.quiet));
+      const reports = [];
+      if (o.apt && mqm) {
+        const { aptMqmReport, mqmSourceLang, aptSignature } = await import("../metric/meta-eval.js");
+        const srcLang = mqmSourceLang(String(o.mqm), o.mqmLang as string | undefined);
+        line.update("APT: MQM", true);
+        reports.push({ name: "apt", kind: "apt", signature: aptSignature(srcLang), pairs: [], mqm: await aptMqmReport(mqm, srcLang) });
+      }
+      if (o.trainPairs) {
+        const train = await readRankerPairs(String(o.trainPairs), "crc");
+        const prior = IdentityPriorScorer.fromPairs(String(o.trainPairs), train);
+        reports.push(await metaEvaluate("identity-prior", prior, signature(prior, { aggregate, mode, context: context ?? prior.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
+      }
+      const dirs = (o.checkpoint as string[] | undefined) ?? [undefined];
+      const threads = o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1);
+      for (const dir of dirs) {
+        const scorer = await loadScorer(dir, { backend: String(o.backend), threads });
+        try {
+          const name = dir ?? "default";
+          reports.push(await metaEvaluate(name, scorer, signature(scorer, { aggregate, mode, context: context ?? scorer.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
+        } finally {
+          scorer.dispose();
         }
-        if (o.trainPairs) {
-          const train = await readRankerPairs(String(o.trainPairs), "crc");
-          const prior = IdentityPriorScorer.fromPairs(String(o.trainPairs), train);
-          reports.push(await metaEvaluate("identity-prior", prior, signature(prior, { aggregate, mode, context: context ?? prior.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
-        }
-        const dirs = (o.checkpoint as string[] | undefined) ?? [undefined];
-        const threads = o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1);
-        for (const dir of dirs) {
-          const scorer = await loadScorer(dir, { backend: String(o.backend), threads });
-          try {
-            const name = dir ?? "default";
-            reports.push(await metaEvaluate(name, scorer, signature(scorer, { aggregate, mode, context: context ?? scorer.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
-          } finally {
-            scorer.dispose();
-          }
-        }
-        line.done();
-        const text = o.json ? JSON.stringify({ aggregate, mode, reports }, null, 1) + "\n" : formatMetaEval(reports);
-        await emit(text, o.output as string | undefined);
-      }),
-    );
+      }
+      line.done();
+      let text: string;
+      if (format === "json") text = JSON.stringify({ aggregate, mode, reports }, null, 1) + "\n";
+      else {
+        const { table, signatures } = metaEvalTable(reports);
+        text = await formatResult([table], format, { signature: signatures, quiet: Boolean(o.quiet) });
+      }
+      await emit(text, o.output as string | undefined);
+    }),
+  );
 }

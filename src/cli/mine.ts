@@ -12,20 +12,20 @@ export function registerMine(program: Command): void {
     .argument("[inputs...]", "WMT year directories (e.g. ../shared/data/wmt/wmt23) or test-set files; default: the shipped sample")
     .requiredOption("-o, --output <file>", "output JSONL (.gz to compress; '-' = stdout)")
     .option("-q, --quiet", "no progress on stderr")
-    .option("-p, --pairs <list>", "only these language pairs, comma-separated (e.g. de-en,ru-en)")
+    .option("-l, --lang <pairs>", "only these language pairs, comma-separated (e.g. de-en,ru-en)")
     .option("--all-refs", "mine against every reference, not only the first")
     .option("--context-size <n>", "previous sentences kept as context", "2")
     .option("-I, --iterations <n>", "fast_align EM iterations", "5")
-    .option("-j, --threads <n>", "worker threads for the two alignment directions", "2")
+    .option("--threads <n>", "worker threads for the two alignment directions", "2")
     .option("--fast-align-tension", "use C++ fast_align's tension gradient (biased towards 0.1) instead of the corrected one")
     .action(
-      action(async (inputs: string[], o: { output: string; quiet?: boolean; pairs?: string; allRefs?: boolean; contextSize: string; iterations: string; threads: string; fastAlignTension?: boolean }) => {
+      action(async (inputs: string[], o: { output: string; quiet?: boolean; lang?: string; allRefs?: boolean; contextSize: string; iterations: string; threads: string; fastAlignTension?: boolean }) => {
         const src = inputs.length ? inputs : [join(PACKAGE_ROOT, "data", "sample", "wmttest2023.ru-en.sample.xml.gz")];
         await checkOutputs(o.output);
         const t0 = Date.now();
         const stats = await runMine(src, {
           output: o.output,
-          pairs: o.pairs?.split(",").map((s) => s.trim()).filter(Boolean),
+          pairs: o.lang?.split(",").map((s) => s.trim()).filter(Boolean),
           allReferences: o.allRefs,
           contextSize: intOption("--context-size", o.contextSize),
           iterations: intOption("--iterations", o.iterations, 1),

@@ -4,11 +4,14 @@ import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
 import { namesFromPaths } from "../io/plaintext.js";
 import { readPlainTestSet, readTestSetAuto } from "../io/readers.js";
-import { action, intOption, emit, checkOutputs } from "./run.js";
+import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
+import { formatResult } from "../io/table.js";
+import { makeSignature } from "../signature.js";
 import {
   bootstrapLabels,
   countTags,
-  formatScoreTable,
+  scoreTables,
+  PlainAnnotator,
   loadMudaLists,
   MUDA_LANGS,
   MUDA_TAGS,
@@ -30,8 +33,12 @@ interface InputOpts {
 async function loadInput(input: string | undefined, files: string[], o: InputOpts): Promise<TestSet> {
   if (input && existsSync(input) && statSync(input).isDirectory()) {
     if (!o.lang) throw new InputError("give the language pair (-l en-xx) to pick a test set from the directory");
+    // The directory has its own source, references and document ids: refuse what would be ignored.
+    const ignored = [o.source && "-s", files.length && "-r/-t/--target", o.docs && "--docs"].filter(Boolean);
+    if (ignored.length) throw new InputError(`${ignored.join(", ")} cannot be combined with a WMT directory (it has its own sides and document ids)`, input);
     return readTestSetAuto(input, { langPair: o.lang, allowEmpty: o.allowEmpty });
   }
+  if (input) throw new InputError(existsSync(input) ? "not a directory: give a WMT year directory, or plain files with -s/-r/-t" : "no such directory", input);
   if (!o.source) throw new InputError("give the English source (-s FILE), or a WMT directory");
   if (!o.lang) throw new InputError("give the language pair (-l en-xx)");
   const [ref, ...hyps] = files;
@@ -112,63 +119,77 @@ export function registerMuda(program: Command): void {
       }),
     );
 
-  muda
-    .command("score")
-    .description("word f-measure per MuDA tag of each system against the reference (compare-mt style), with paired bootstrap")
-    .argument("[input]", "a WMT year directory or txt/ folder (with -l), instead of -s/-r/-t")
-    .option("-l, --lang <en-xx>", "language pair")
-    .option("-s, --source <file>", "English source, one segment a line")
-    .option("-r, --reference <file>", "reference, one segment a line (the tagged side)")
-    .option("-t, --translations <files...>", "system outputs; the first is the bootstrap baseline (-t A B or -t A -t B)")
-    .option("--docs <file>", "document ids, one a line (or 'domain<TAB>docid')")
-    .option("--ref-name <name>", "with a directory: which reference (default: the first)")
-    .option("--systems <names>", "with a directory: comma-separated systems (default: all)")
-    .option("--tags <tags>", `labels to report (default: all, the language's tags, no_tag); from: all ${MUDA_TAGS.join(" ")} no_tag`)
-    .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 with several systems; 0 = off)")
-    .option("--seed <n>", "bootstrap seed", "12345")
-    .option("--allow-empty", "accept empty lines")
-    .option("--json", "JSON report")
-    .option("-q, --quiet", "no progress on stderr")
-    .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
-    .action(
-      action(async (input: string | undefined, o: InputOpts & {
-        reference?: string; translations?: string[]; refName?: string; systems?: string; tags?: string; bootstrap?: string; seed: string; json?: boolean; quiet?: boolean; output?: string;
-      }) => {
-        await checkOutputs(o.output);
-        const files = o.reference ? [o.reference, ...(o.translations ?? [])] : [];
-        const ts = await loadInput(input, files, o);
-        const setup = setupMuda(targetLang(ts));
-        const ref = refSide(ts, input && !o.reference ? o.refName : ts.references[0]);
-        let systems = ts.systems;
-        if (o.systems) {
-          systems = o.systems.split(",").map((s) => s.trim()).filter(Boolean);
-          for (const s of systems) if (!ts.systems.includes(s)) throw new InputError(`no system '${s}' (has: ${ts.systems.join(", ")})`);
-        } else if (o.translations) {
-          // The reader sorts systems by name: keep the command line's order (the first is the baseline).
-          systems = namesFromPaths(files).slice(1).filter((n) => ts.systems.includes(n));
-        }
-        if (systems.length === 0) throw new InputError("no system output to score (-t FILE ... or a directory with system outputs)");
-        const known = ["all", ...MUDA_TAGS, "no_tag"];
-        const labels = o.tags ? o.tags.split(",").map((t) => t.trim()) : ["all", ...setup.support.tags, "no_tag"];
-        for (const l of labels) if (!known.includes(l)) throw new InputError(`unknown tag '${l}' (known: ${known.join(", ")})`);
-        const hypSides: TargetSide[] = systems.map((s) => ({ name: s, docs: ts.docs.map((d) => d.hyps[s]!) }));
-        const [taggedRef, ...taggedHyps] = await tagSides(setup, sources(ts), [ref, ...hypSides], { onProgress: progress(o.quiet) });
-        const scores = scoreSides(taggedRef!, taggedHyps, labels);
-        const samples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : scores.length > 1 ? 1000 : 0;
-        const boot = samples > 0 && scores.length > 1 ? bootstrapLabels(scores, labels, samples, intOption("--seed", o.seed, 0)) : undefined;
-        const counts = countTags(taggedRef!);
-        const report = {
-          testset: ts.name,
-          langPair: ts.langPair,
-          reference: ref.name,
-          tags: setup.support.tags,
-          missing: setup.support.missing,
-          referenceCounts: counts,
-          systems: scores.map((s) => ({ name: s.name, labels: s.labels })),
-          ...(boot ? { bootstrap: boot } : {}),
-        };
-        const text = o.json ? JSON.stringify(report, null, 2) + "\n" : formatScoreTable(report);
-        await emit(text, o.output);
-      }),
-    );
+  tableOptions(
+    muda
+      .command("score")
+      .description("word f-measure per MuDA tag of each system against the reference (compare-mt style), with paired bootstrap")
+      .argument("[input]", "a WMT year directory or txt/ folder (with -l), instead of -s/-r/-t")
+      .option("-l, --lang <en-xx>", "language pair")
+      .option("-s, --source <file>", "English source, one segment a line")
+      .option("-r, --reference <file>", "reference, one segment a line (the tagged side)")
+      .option("-t, --translations <files...>", "system outputs; the first is the bootstrap baseline (-t A B or -t A -t B)")
+      .option("--docs <file>", "document ids, one a line (or 'domain<TAB>docid')")
+      .option("--ref-name <name>", "with a directory: which reference (default: the first)")
+      .option("--systems <names>", "with a directory: comma-separated systems (default: all)")
+      .option("--tags <tags>", `labels to report (default: all, the language's tags, no_tag); from: all ${MUDA_TAGS.join(" ")} no_tag`)
+      .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 with several systems; 0 = off)")
+      .option("--seed <n>", "bootstrap seed", "12345")
+      .option("--allow-empty", "accept empty lines")
+      .option("-q, --quiet", "no progress on stderr; only the table on stdout (no notes, no signature)")
+      .option("-o, --output <file>", "write the report here ('-' = stdout, the default)"),
+    "the report (reference tag counts, scores per label, bootstrap, signature)",
+  ).action(
+    action(async (input: string | undefined, o: InputOpts & {
+      reference?: string; translations?: string[]; refName?: string; systems?: string; tags?: string; bootstrap?: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string;
+    }) => {
+      const format = await outputFormat(o);
+      await checkOutputs(o.output);
+      const files = o.reference ? [o.reference, ...(o.translations ?? [])] : [];
+      const ts = await loadInput(input, files, o);
+      const setup = setupMuda(targetLang(ts));
+      const ref = refSide(ts, input && !o.reference ? o.refName : ts.references[0]);
+      let systems = ts.systems;
+      if (o.systems) {
+        systems = o.systems.split(",").map((s) => s.trim()).filter(Boolean);
+        for (const s of systems) if (!ts.systems.includes(s)) throw new InputError(`no system '${s}' (has: ${ts.systems.join(", ")})`);
+      } else if (o.translations) {
+        // The reader sorts systems by name: keep the command line's order (the first is the baseline).
+        systems = namesFromPaths(files).slice(1).filter((n) => ts.systems.includes(n));
+      }
+      if (systems.length === 0) throw new InputError("no system output to score (-t FILE ... or a directory with system outputs)");
+      const known = ["all", ...MUDA_TAGS, "no_tag"];
+      const labels = o.tags ? o.tags.split(",").map((t) => t.trim()) : ["all", ...setup.support.tags, "no_tag"];
+      for (const l of labels) if (!known.includes(l)) throw new InputError(`unknown tag '${l}' (known: ${known.join(", ")})`);
+      const hypSides: TargetSide[] = systems.map((s) => ({ name: s, docs: ts.docs.map((d) => d.hyps[s]!) }));
+      const [taggedRef, ...taggedHyps] = await tagSides(setup, sources(ts), [ref, ...hypSides], { onProgress: progress(o.quiet) });
+      const scores = scoreSides(taggedRef!, taggedHyps, labels);
+      const samples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : scores.length > 1 ? 1000 : 0;
+      const seed = intOption("--seed", o.seed, 0);
+      const boot = samples > 0 && scores.length > 1 ? bootstrapLabels(scores, labels, samples, seed) : undefined;
+      const counts = countTags(taggedRef!);
+      const signature = makeSignature("muda", [
+        ["pair", ts.langPair],
+        ["ref", ref.name],
+        ["tags", labels.join(",")],
+        ["tagger", setup.tgt instanceof PlainAnnotator ? "word-lists" : "proneval-morph"],
+        ["align", "fast_align-gdfa"],
+        ["bootstrap", boot ? samples : undefined],
+        ["seed", boot ? seed : undefined],
+      ]);
+      const report = {
+        signature,
+        testset: ts.name,
+        langPair: ts.langPair,
+        reference: ref.name,
+        tags: setup.support.tags,
+        missing: setup.support.missing,
+        referenceCounts: counts,
+        systems: scores.map((s) => ({ name: s.name, labels: s.labels })),
+        ...(boot ? { bootstrap: boot } : {}),
+      };
+      if (format === "json") return emit(JSON.stringify(report, null, 2) + "\n", o.output);
+      const { tables, notes } = scoreTables(report);
+      await emit(await formatResult(tables, format, { notes, signature, quiet: o.quiet }), o.output);
+    }),
+  );
 }

@@ -4,6 +4,8 @@ import { PRETRAIN_DEFAULTS } from "../pretrain/defaults.js";
 import { InputError } from "../io/errors.js";
 import { checkOutputDir, writeFileAtomic } from "../io/atomic.js";
 import { LSTM_IMPLS, type LstmImpl } from "../nn/lstm-impl.js";
+import { makeSignature } from "../signature.js";
+import { basename } from "node:path";
 
 export function registerPretrain(program: Command): void {
   registerPretrainOnTop(program);
@@ -32,6 +34,7 @@ export function registerPretrain(program: Command): void {
     .option("--lstm-impl <impl>", "auto (graph on a GPU backend, else js) | js | graph (whole recurrence as tfjs ops, no per-step read-back)", "auto")
     .option("--objective <name>", "masked (predict a masked pronoun) | replaced (detect a pronoun swapped for a real system confusion)", "masked")
     .option("--confusions <file>", "replaced: pair file whose R-vs-S pairs give the swaps (e.g. out/pairs/train.jsonl.gz)")
+    .option("-q, --quiet", "no progress on stderr (the one-line result still goes to stdout)", false)
     .action(
       action(async (o: Record<string, unknown>) => {
         if (!LSTM_IMPLS.includes(o.lstmImpl as LstmImpl)) throw new InputError(`--lstm-impl must be ${LSTM_IMPLS.join(", ")}, got '${String(o.lstmImpl)}'`);
@@ -62,7 +65,8 @@ export function registerPretrain(program: Command): void {
           lstmImpl: o.lstmImpl as LstmImpl,
           objective: o.objective,
           confusions: o.confusions as string | undefined,
-        });
+          quiet: Boolean(o.quiet),
+        }, o.quiet ? () => {} : undefined);
         process.stdout.write(`steps ${r.steps}, ${(r.seconds / 60).toFixed(1)} min of training in total, stopped: ${r.stopped}\n`);
       }),
     );
@@ -90,13 +94,15 @@ export function registerPretrainOnTop(program: Command): void {
     .option("--json", "print the result as JSON instead of text", false)
     .option("-o, --output <file>", "write the result here ('-' = stdout, the default)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "wasm")
+    .option("-q, --quiet", "no progress on stderr, no signature on stdout", false)
     .action(
       action(async (o: Record<string, unknown>) => {
         const variant = String(o.variant);
         if (variant !== "frozen" && variant !== "frozen+lp" && variant !== "finetune") throw new InputError(`unknown variant '${variant}' (expected frozen, frozen+lp or finetune)`);
         await checkOutputs(o.output as string | undefined);
         const { selectBackend, describeBackend } = await import("../nn/backend.js");
-        process.stderr.write(describeBackend(await selectBackend(String(o.backend))) + "\n");
+        const backendLine = describeBackend(await selectBackend(String(o.backend)));
+        if (!o.quiet) process.stderr.write(backendLine + "\n");
         const { trainOnTop, pct } = await import("../ontop/train.js");
         const r = await trainOnTop({
           lmDir: String(o.lm),
@@ -113,10 +119,22 @@ export function registerPretrainOnTop(program: Command): void {
           corpus: o.corpus as string | undefined,
           lmWeight: floatOption("--lm-weight", String(o.lmWeight)),
           lmBatchSize: intOption("--lm-batch-size", String(o.lmBatchSize), 1),
-        });
+          quiet: Boolean(o.quiet),
+        }, o.quiet ? () => {} : undefined);
+        const { readPronounLmConfig } = await import("../pretrain/checkpoint.js");
+        // The accuracies come with what produced them, like every scoring command's numbers.
+        const signature = makeSignature("proneval-ontop", [
+          ["lm", `pronoun-lm@${readPronounLmConfig(String(o.lm)).files.weights.sha256.slice(0, 8)}`],
+          ["variant", variant],
+          ["epochs", String(o.epochs)],
+          ["lr", String(o.lr)],
+          ["seed", String(o.seed)],
+          ["train-pairs", r.trainPairs],
+          ["dev", basename(String(o.dev))],
+        ]);
         const text = o.json
-          ? JSON.stringify({ options: o, ...r }, null, 1) + "\n"
-          : [`zero-shot: ${pct(r.zeroShotDev)}`, ...r.dev.map((d, i) => `${variant} epoch ${i + 1}: ${pct(d)}`)].join("\n") + "\n";
+          ? JSON.stringify({ signature, options: o, ...r }, null, 1) + "\n"
+          : [`zero-shot: ${pct(r.zeroShotDev)}`, ...r.dev.map((d, i) => `${variant} epoch ${i + 1}: ${pct(d)}`), ...(o.quiet ? [] : [`signature: ${signature}`])].join("\n") + "\n";
         await emit(text, o.output as string | undefined);
       }),
     );

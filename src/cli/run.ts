@@ -1,4 +1,5 @@
-import { InputError } from "../io/errors.js";
+import type { Command } from "commander";
+import { InputError, StdoutClosedError } from "../io/errors.js";
 
 /**
  * Wraps a subcommand action: user errors print one clear line and exit 2;
@@ -9,6 +10,7 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void> | 
     try {
       await fn(...args);
     } catch (e) {
+      if (e instanceof StdoutClosedError) return; // `| head` closed the pipe: quiet, exit 0
       if (e instanceof InputError) {
         process.stderr.write(`proneval: error: ${e.message}\n`);
         process.exitCode = 2;
@@ -55,4 +57,34 @@ export async function checkOutputs(...paths: Array<string | undefined>): Promise
 /** At most one input may be `-` (standard input can be read once). */
 export function checkOneStdin(paths: Array<string | undefined>): void {
   if (paths.filter((p) => p === "-").length > 1) throw new InputError("standard input (-) can be given for one input only");
+}
+
+/**
+ * `--format tsv|csv|json` and `--json` on a command that prints a table (docs/cli.md): tsv and csv go
+ * through fast-csv (a cell holding a tab, quote or newline is quoted); json is the command's full JSON
+ * report, and `--json` is short for `--format json`.
+ */
+export function tableOptions(cmd: Command, json = "the full report"): Command {
+  return cmd
+    .option("--format <f>", `tsv (default) | csv: tables through fast-csv, a cell holding a tab, quote or newline quoted | json: ${json} as JSON (= --json)`)
+    .option("--json", `print ${json} as JSON (= --format json)`);
+}
+
+/** The format chosen by --format/--json; `--json --format csv` contradicts itself (exit 2). */
+export async function outputFormat(o: { format?: unknown; json?: unknown }): Promise<"tsv" | "csv" | "json"> {
+  const { parseTableFormat } = await import("../io/table.js");
+  const f = parseTableFormat(o.format);
+  if (o.json && o.format !== undefined && f !== "json") throw new InputError(`--json is --format json; it cannot be combined with --format ${f}`);
+  return o.json ? "json" : f;
+}
+
+/**
+ * `proneval ... | head` must end quietly, not with an EPIPE stack trace: installed once for every
+ * command (synchronous writes to stdout get the same treatment through StdoutClosedError).
+ */
+export function exitQuietlyOnEpipe(): void {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    throw e;
+  });
 }

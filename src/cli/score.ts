@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, intOption, emit, checkOutputs, checkOneStdin } from "./run.js";
+import { action, intOption, emit, checkOutputs, checkOneStdin, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import type { ScoringInput, SystemResult } from "../metric/testset.js";
 import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../metric/decide.js";
@@ -17,14 +17,6 @@ export function parseFormat(v: unknown): "wmt-xml" | "sgml" | "text" | undefined
   if (v === undefined) return undefined;
   if (v !== "wmt-xml" && v !== "sgml" && v !== "text") throw new InputError(`--input-format must be wmt-xml, sgml or text, got '${String(v)}'`);
   return v;
-}
-
-/** `proneval score ... | head` must end quietly, not with an EPIPE stack trace. */
-export function exitQuietlyOnEpipe(): void {
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(0);
-    throw e;
-  });
 }
 
 function fmt(x: number | null, d = 4): string {
@@ -92,25 +84,25 @@ export function parseAggregate(v: unknown): Aggregate {
 }
 
 export function registerScore(program: Command): void {
-  scoringOptions(
-    program.command("score").description("Pronoun scores of system outputs against a reference with the learned ranker (per system, or per segment)"),
-    "systems",
+  tableOptions(
+    scoringOptions(
+      program.command("score").description("Pronoun scores of system outputs against a reference with the learned ranker (per system, or per segment)"),
+      "systems",
+    )
+      .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm; docs/pretrain.md)")
+      .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum", "pmi")
+      .option("--segments", "per-segment rows instead of the system table", false),
+    "everything (segments, pronouns, summaries, signature)",
   )
-    .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm; docs/pretrain.md)")
-    .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum", "pmi")
-    .option("--segments", "per-segment rows instead of the system table", false)
-    .option("--format <f>", "table format: tsv | csv | json", "tsv")
-    .option("--json", "print everything (segments, pronouns, summaries, signature) as one JSON document instead of the table", false)
     .option("--attention", "with --json: also each side's tokens and attention weights (heat maps in `proneval report`)")
     .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
     .option("--batch-size <n>", "sides per forward batch", "128")
     .action(
       action(async (o: Record<string, unknown>) => {
-        exitQuietlyOnEpipe();
-        const { parseTableFormat, formatTable } = await import("../io/table.js");
+        const { formatResult } = await import("../io/table.js");
         const { withContextTag, contextNote } = await import("./scoring.js");
         const context = parseContext(o.context);
-        const tableFormat = parseTableFormat(o.format);
+        const tableFormat = await outputFormat(o);
         const batchSize = intOption("--batch-size", String(o.batchSize), 1);
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);
@@ -129,7 +121,7 @@ export function registerScore(program: Command): void {
             mode,
             reference: o.refName as string | undefined,
             batchSize,
-            withAttention: Boolean(o.attention && o.json),
+            withAttention: Boolean(o.attention && tableFormat === "json"),
             onProgress: (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} unique sides`, done === total),
           });
         } finally {
@@ -140,7 +132,7 @@ export function registerScore(program: Command): void {
         const signature = withContextTag(fullSignature(scorer, { context: ctx, reference: refName, aggregate, mode }), ctx, input.testSet) + (dropped ? `|empty-refs-skipped:${dropped}` : "");
         const seconds = (Date.now() - t0) / 1000;
         let text: string;
-        if (o.json) {
+        if (tableFormat === "json") {
           text =
             JSON.stringify(
               {
@@ -158,44 +150,40 @@ export function registerScore(program: Command): void {
               null,
               1,
             ) + "\n";
-        } else if (o.segments) {
-          text = await formatTable(
-            ["system", "doc", "seg", "status", "ref_score", "sys_score", "diff", "ref_pronouns", "sys_pronouns", "decisions"],
-            results.flatMap((r) =>
-              r.segments.map((s) => [
-                r.system,
-                s.doc,
-                s.seg,
-                s.status,
-                fmt(s.ref),
-                fmt(s.sys),
-                fmt(s.diff),
-                s.refPronouns.join(" "),
-                s.sysPronouns.join(" "),
-                (s.decisions ?? []).map((d) => `${d.aToken}>${d.bToken}:${d.diff.toFixed(4)}`).join(" "),
-              ]),
-            ),
-            tableFormat,
-          );
         } else {
-          text = await formatTable(
-            ["system", "score", "pronoun_segments", "segments"],
-            results.map((r) => [r.system, tableFormat === "json" && r.summary.pronounSegments > 0 ? Number(r.summary.score.toFixed(2)) : scoreText(r.summary.pronounSegments, r.summary.score), r.summary.pronounSegments, r.summary.segments]),
-            tableFormat,
-          );
-        }
-        // sacrebleu style: the signature (and here the legend) follow the table on stdout; --quiet and JSON keep only the data.
-        if (!o.json && !o.quiet && tableFormat !== "json") {
+          const table = o.segments
+            ? {
+                header: ["system", "doc", "seg", "status", "ref_score", "sys_score", "diff", "ref_pronouns", "sys_pronouns", "decisions"],
+                rows: results.flatMap((r) =>
+                  r.segments.map((s) => [
+                    r.system,
+                    s.doc,
+                    s.seg,
+                    s.status,
+                    fmt(s.ref),
+                    fmt(s.sys),
+                    fmt(s.diff),
+                    s.refPronouns.join(" "),
+                    s.sysPronouns.join(" "),
+                    (s.decisions ?? []).map((d) => `${d.aToken}>${d.bToken}:${d.diff.toFixed(4)}`).join(" "),
+                  ]),
+                ),
+              }
+            : {
+                header: ["system", "score", "pronoun_segments", "segments"],
+                rows: results.map((r) => [r.system, scoreText(r.summary.pronounSegments, r.summary.score), r.summary.pronounSegments, r.summary.segments]),
+              };
+          // sacrebleu style: the legend and the signature follow the table on stdout; --quiet keeps only the table.
           const notes = [
             o.segments
-              ? `# ref_score, sys_score: the scorer's side scores (sum of pronoun contributions); diff: system vs reference under --aggregate ${aggregate}${aggregate === "pronoun" ? " (mean over the pronouns the system chose differently; empty: no such pronoun)" : ""}; decisions: ref>sys pronoun (contribution difference); status no-pronoun: not scored`
-              : `# score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference${aggregate === "pronoun" ? " in any pronoun it chose differently (per-pronoun decisions, mean)" : ` (--aggregate ${aggregate})`}; n/a: no pronoun segments`,
-            `# ${contextNote(ctx, input.testSet)}`,
+              ? `ref_score, sys_score: the scorer's side scores (sum of pronoun contributions); diff: system vs reference under --aggregate ${aggregate}${aggregate === "pronoun" ? " (mean over the pronouns the system chose differently; empty: no such pronoun)" : ""}; decisions: ref>sys pronoun (contribution difference); status no-pronoun: not scored`
+              : `score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference${aggregate === "pronoun" ? " in any pronoun it chose differently (per-pronoun decisions, mean)" : ` (--aggregate ${aggregate})`}; n/a: no pronoun segments`,
+            contextNote(ctx, input.testSet),
           ];
           const counts = new Set(results.map((r) => r.summary.pronounSegments));
-          if (!o.segments && counts.size > 1) notes.push("# systems are scored on different pronoun segments (a segment counts when the reference or that system has one); `proneval compare` tests two on the same ones");
-          if (dropped) notes.push(`# ${dropped} empty reference segment(s) skipped`);
-          text += notes.join("\n") + `\nsignature: ${signature}\n`;
+          if (!o.segments && counts.size > 1) notes.push("systems are scored on different pronoun segments (a segment counts when the reference or that system has one); `proneval compare` tests two on the same ones");
+          if (dropped) notes.push(`${dropped} empty reference segment(s) skipped`);
+          text = await formatResult([table], tableFormat, { notes, signature, quiet: Boolean(o.quiet) });
         }
         await emit(text, o.output as string | undefined);
         if (!o.quiet) process.stderr.write(`proneval score: ${input.systems.length} system(s), ${results[0]?.segments.length ?? 0} segments, ${seconds.toFixed(1)} s\n`);

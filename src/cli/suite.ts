@@ -1,16 +1,19 @@
 import type { Command } from "commander";
 import { basename } from "node:path";
-import { action, floatOption, intOption, emit, checkOutputs, checkOneStdin } from "./run.js";
+import { action, floatOption, intOption, emit, checkOutputs, checkOneStdin, outputFormat, tableOptions } from "./run.js";
+import { formatResult } from "../io/table.js";
+import { makeSignature } from "../signature.js";
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
-import { checkOutputDir } from "../io/atomic.js";
+import { inputName } from "../io/stdin.js";
+import { checkOutputDir, writeFilesAtomic } from "../io/atomic.js";
 import { readMismatches } from "../mine/mismatch-io.js";
 import type { MismatchRecord } from "../mine/mismatch.js";
 import { loadPronounPairJudgements } from "../mine/pairs.js";
 import { buildSuites } from "../suite/build.js";
-import { readSuite, writeSuite } from "../suite/io.js";
-import { suiteStats, formatSuiteStats } from "../suite/stats.js";
-import { scoreSuite, formatSuiteReport } from "../suite/score.js";
+import { readSuite, suiteFiles } from "../suite/io.js";
+import { suiteStats, suiteStatsTable } from "../suite/stats.js";
+import { scoreSuite, suiteTables } from "../suite/score.js";
 
 export function registerSuite(program: Command): void {
   const suite = program.command("suite").description("pronoun test suites built from real WMT system errors (the paper's Sec. 3.2)");
@@ -37,60 +40,74 @@ export function registerSuite(program: Command): void {
         });
         if (suites.length === 0)
           throw new InputError(`no suite items: ${counts.mismatches} mismatches, ${counts.withoutSource} without a source side, ${counts.filteredOut} filtered out`);
-        for (const s of suites) {
-          const files = writeSuite(o.output, s, o.separator);
-          if (!o.quiet) process.stderr.write(`${files[0]}: ${s.items.length} items (${s.testsets.join(", ")})\n`);
-        }
+        // Every suite's files appear together, or none (an interrupted build leaves no partial set).
+        const files = suites.map((s) => suiteFiles(o.output, s, o.separator));
+        writeFilesAtomic(files.flat());
+        if (!o.quiet) suites.forEach((s, k) => process.stderr.write(`${files[k]![0]![0]}: ${s.items.length} items (${s.testsets.join(", ")})\n`));
         if (!o.quiet) process.stderr.write(`${counts.mismatches} mismatches -> ${counts.items} items; ${counts.withoutSource} without source, ${counts.filteredOut} filtered out\n`);
       }),
     );
 
-  suite
-    .command("stats")
-    .description("the paper's Table 2 for the suites (source language, years, unique source contexts) and counts per error type")
-    .argument("<suites...>", "suite files (.json.gz)")
-    .option("--json", "print JSON")
-    .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
-    .action(
-      action(async (files: string[], o: { json?: boolean; output?: string }) => {
-        await checkOutputs(o.output);
-        const all = files.map((f) => suiteStats(readSuite(f)));
-        await emit(o.json ? `${JSON.stringify(all, null, 1)}\n` : `${formatSuiteStats(all)}\n`, o.output);
-      }),
-    );
+  tableOptions(
+    suite
+      .command("stats")
+      .description("the paper's Table 2 for the suites (source language, years, unique source contexts) and counts per error type")
+      .argument("<suites...>", "suite files (.json.gz)")
+      .option("-o, --output <file>", "write the output here ('-' = stdout, the default)"),
+    "the counts",
+  ).action(
+    action(async (files: string[], o: { json?: boolean; format?: string; output?: string }) => {
+      const format = await outputFormat(o);
+      await checkOutputs(o.output);
+      const all = files.map((f) => suiteStats(readSuite(f)));
+      await emit(format === "json" ? `${JSON.stringify(all, null, 1)}\n` : await formatResult([suiteStatsTable(all)], format), o.output);
+    }),
+  );
 
-  suite
-    .command("score")
-    .description("score systems' translations of a suite's sources: generative pronoun accuracy per error type, paired bootstrap")
-    .requiredOption("--suite <file>", "suite file (.json.gz)")
-    .requiredOption("-t, --translations <files...>", "translations, one line per item, in item order (-t A B or -t A -t B; '-' = stdin)")
-    .option("--separator <s>", "keep only the text after the last separator (context-translated inputs)", "<eos>")
-    .option("--last-sentence", "keep only the last sentence of each output (context translated without separators)")
-    .option("--allow-empty", "score empty outputs as wrong instead of refusing them")
-    .option("--bootstrap <n>", "paired bootstrap samples (0: none)", "1000")
-    .option("--seed <n>", "bootstrap seed", "12345")
-    .option("--json", "print the full report (per-item verdicts) as JSON instead of the table", false)
-    .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
-    .option("--ranker", "also rank each output against the reference with the learned metric (shipped default checkpoint)")
-    .option("-c, --checkpoint <dir>", "ranker checkpoint directory (implies --ranker)")
-    .action(
-      action(async (o: { suite: string; translations: string[]; separator: string; lastSentence?: boolean; allowEmpty?: boolean; bootstrap: string; seed: string; json?: boolean; output?: string; ranker?: boolean; checkpoint?: string }) => {
-        checkOneStdin(o.translations);
-        await checkOutputs(o.output);
-        const s = readSuite(o.suite);
-        const systems = o.translations.map((file) => ({ name: basename(file).replace(/\.(txt|gz)$/g, ""), file, hyps: readLines(file) }));
-        const report = await scoreSuite(s, basename(o.suite), systems, {
-          separator: o.separator,
-          lastSentence: o.lastSentence,
-          allowEmpty: o.allowEmpty,
-          bootstrapSamples: intOption("--bootstrap", o.bootstrap),
-          seed: intOption("--seed", o.seed),
-          scorer: o.ranker || o.checkpoint ? await (await import("../metric/load.js")).loadScorer(o.checkpoint) : undefined,
-        });
-        const text = o.json
-          ? JSON.stringify({ kind: "proneval-suite-score", version: 1, ...report, systems: report.systems.map((x) => ({ ...x, hits: undefined })) }, null, 1) + "\n"
-          : `${formatSuiteReport(report)}\n`;
-        await emit(text, o.output);
-      }),
-    );
+  tableOptions(
+    suite
+      .command("score")
+      .description("score systems' translations of a suite's sources: generative pronoun accuracy per error type, paired bootstrap")
+      .requiredOption("--suite <file>", "suite file (.json.gz)")
+      .requiredOption("-t, --translations <files...>", "translations, one line per item, in item order (-t A B or -t A -t B; '-' = stdin)")
+      .option("--separator <s>", "keep only the text after the last separator (context-translated inputs)", "<eos>")
+      .option("--last-sentence", "keep only the last sentence of each output (context translated without separators)")
+      .option("--allow-empty", "score empty outputs as wrong instead of refusing them")
+      .option("--bootstrap <n>", "paired bootstrap samples (0: none)", "1000")
+      .option("--seed <n>", "bootstrap seed", "12345")
+      .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
+      .option("--ranker", "also rank each output against the reference with the learned metric (shipped default checkpoint)")
+      .option("-c, --checkpoint <dir>", "ranker checkpoint directory (implies --ranker)")
+      .option("-q, --quiet", "print only the tables (no notes, no signature)"),
+    "the full report (per-item verdicts, signature)",
+  ).action(
+    action(async (o: { suite: string; translations: string[]; separator: string; lastSentence?: boolean; allowEmpty?: boolean; bootstrap: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string; ranker?: boolean; checkpoint?: string }) => {
+      const format = await outputFormat(o);
+      checkOneStdin(o.translations);
+      await checkOutputs(o.output);
+      const s = readSuite(o.suite);
+      const systems = o.translations.map((file) => ({ name: basename(inputName(file)).replace(/\.(txt|gz)$/g, ""), file, hyps: readLines(file) }));
+      const bootstrapSamples = intOption("--bootstrap", o.bootstrap);
+      const seed = intOption("--seed", o.seed);
+      const scorer = o.ranker || o.checkpoint ? await (await import("../metric/load.js")).loadScorer(o.checkpoint) : undefined;
+      const report = await scoreSuite(s, basename(o.suite), systems, { separator: o.separator, lastSentence: o.lastSentence, allowEmpty: o.allowEmpty, bootstrapSamples, seed, scorer });
+      const boot = report.bootstrap !== undefined;
+      const signature = makeSignature("suite", [
+        ["suite", basename(o.suite)],
+        ["sep", o.lastSentence ? undefined : JSON.stringify(o.separator)],
+        ["last-sentence", Boolean(o.lastSentence)],
+        ["align", "fast_align-gdfa"],
+        ["ranker", scorer?.modelSignature().replace(/^model:/, "")],
+        ["bootstrap", boot ? bootstrapSamples : undefined],
+        ["seed", boot ? seed : undefined],
+      ]);
+      let text: string;
+      if (format === "json") text = JSON.stringify({ kind: "proneval-suite-score", version: 1, signature, ...report, systems: report.systems.map((x) => ({ ...x, hits: undefined })) }, null, 1) + "\n";
+      else {
+        const { tables, notes } = suiteTables(report);
+        text = await formatResult(tables, format, { notes, signature, quiet: o.quiet });
+      }
+      await emit(text, o.output);
+    }),
+  );
 }

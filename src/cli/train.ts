@@ -48,7 +48,7 @@ export function registerTrain(program: Command): void {
     .option("--eval-at-stop", "when --max-steps stops the run, evaluate on dev and keep the model if best (reproduces a --max-minutes run exactly)", false)
     .option("--backend <name>", "auto | gpu (tfjs-node-gpu, CUDA) | webgpu (Dawn) | node | wasm | cpu; auto prefers a working GPU (docs/gpu.md)", d.backend)
     .option("--lstm-impl <impl>", "glove-bilstm: auto (graph on a GPU backend, else js) | js (JS gate arithmetic, fastest on CPU) | graph (whole recurrence as tfjs ops, no per-step read-back)", "auto")
-    .option("-q, --quiet", "no progress bar", false)
+    .option("-q, --quiet", "no progress bar, log lines or summary on stderr (errors only)", false)
     .option("--verbose", "also list the backends that were skipped and why", false)
     .action(
       action(async (o: Record<string, string | boolean | undefined>) => {
@@ -90,7 +90,8 @@ export function registerTrain(program: Command): void {
           backend: String(o.backend),
           lstmImpl,
         };
-        const log = (m: string): void => void process.stderr.write(`proneval train: ${m}\n`);
+        // -q: nothing on stderr but errors (docs/cli.md: no progress or summary); --verbose still adds the skipped backends.
+        const log = (m: string): void => void (o.quiet ? undefined : process.stderr.write(`proneval train: ${m}\n`));
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         const progress = (e: ProgressEvent): void => {
           if (e.phase === "train") {
@@ -110,7 +111,7 @@ export function registerTrain(program: Command): void {
             line.done();
             log(m);
           },
-          verbose: o.verbose ? (m) => log(m) : undefined,
+          verbose: o.verbose ? (m) => void process.stderr.write(`proneval train: ${m}\n`) : undefined,
           progress,
         });
         line.done();

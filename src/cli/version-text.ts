@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../version.js";
+import { makeSignature } from "../signature.js";
+import { TIE_EPS } from "../metric/scorer.js";
 
 /**
  * `proneval --version`: the version and the default scorer's signature (as `score` prints it, for
@@ -10,7 +12,7 @@ export function versionText(version: string): string {
   try {
     const dir = join(PACKAGE_ROOT, "checkpoints", "pronoun-lm");
     const c = JSON.parse(readFileSync(join(dir, "config.json"), "utf8"));
-    const sig = [`proneval-pronoun`, `model:pronoun-lm-zeroshot-pmi@${String(c.files.weights.sha256).slice(0, 8)}`, `ctx:crc`, `agg:mean`, `keys:${c.prepare.maxLen}`, `tie:0.00001`, `version:${version}`].join("|");
+    const sig = makeSignature("proneval-pronoun", [`model:pronoun-lm-zeroshot-pmi@${String(c.files.weights.sha256).slice(0, 8)}`, ["ctx", "crc"], ["agg", "mean"], ["keys", c.prepare.maxLen], ["tie", TIE_EPS]]);
     return `${version}\ndefault model (checkpoints/pronoun-lm, zero-shot PMI): ${sig}`;
   } catch (err) {
     return `${version}\ndefault model: not found (${(err as Error).message})`;

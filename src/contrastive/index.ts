@@ -12,6 +12,8 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { readLines, readText } from "../io/lines.js";
+import type { TableBlock } from "../io/table.js";
+import { isStdin } from "../io/stdin.js";
 
 export interface ContrastiveItem {
   /** Source with its context sentences, joined by " _eos " as in the release. */
@@ -74,6 +76,7 @@ export function readContrastiveJson(path: string): ContrastiveSet {
 }
 
 function setName(path: string): string {
+  if (isStdin(path)) return "stdin";
   return basename(path).replace(/\.gz$/, "").replace(/\.json$/, "");
 }
 
@@ -88,6 +91,10 @@ export function listContrastiveSets(dir: string): string[] {
 
 /** Resolves a set given as a file, or as a directory plus a set name (deixis_test, ...). */
 export function resolveSetPath(input: string, name?: string): string {
+  if (isStdin(input)) {
+    if (name) throw new InputError("--set picks a set inside a directory; standard input holds one set");
+    return input;
+  }
   if (!existsSync(input)) throw new InputError("no such file or directory", input);
   if (!statSync(input).isDirectory()) return input;
   const sets = listContrastiveSets(input);
@@ -102,6 +109,7 @@ export function resolveSetPath(input: string, name?: string): string {
 
 /** The scoring_data files of a set, when they exist: `<dir>/scoring_data/<name>.src|dst[.gz]`. */
 export function scoringDataPaths(setPath: string): { src: string; dst: string } | undefined {
+  if (isStdin(setPath)) return undefined; // no directory beside standard input
   const dir = join(setPath, "..", "scoring_data");
   const name = setName(setPath);
   for (const ext of [".gz", ""]) {
@@ -284,22 +292,22 @@ export function selfCheck(set: ContrastiveSet, seed = 1): { constant: Contrastiv
 const pct = (x: number) => x.toFixed(1);
 
 /** Table in the shape of Voita et al.'s Tables 7-8: total, then one column per context distance. */
-export function formatContrastive(results: readonly ContrastiveResult[]): string {
+export function contrastiveTable(results: readonly ContrastiveResult[]): TableBlock {
   const dists = [...new Set(results.flatMap((r) => r.byDistance.map((g) => g.key)))].sort((a, b) => Number(a) - Number(b));
-  const head = ["set", "system", "items", "total", ...dists.map((d) => `dist ${d}`), "chance", "ties"];
+  const header = ["set", "system", "items", "total", ...dists.map((d) => `dist ${d}`), "chance", "ties"];
   const rows = results.map((r) => [
     r.set,
     r.system,
-    String(r.overall.items),
+    r.overall.items,
     pct(r.overall.accuracy),
     ...dists.map((d) => {
       const g = r.byDistance.find((x) => x.key === d);
       return g ? `${pct(g.accuracy)} (${g.items})` : "-";
     }),
     pct(r.overall.chance),
-    String(r.ties),
+    r.ties,
   ]);
-  return [head, ...rows].map((r) => r.join("\t")).join("\n") + "\n";
+  return { header, rows };
 }
 
 /** JSON-friendly result (credits dropped). */

@@ -11,7 +11,7 @@
  * aligns, resolves and matches one document at a time.
  */
 import { InputError } from "../io/errors.js";
-import { streamLines } from "../io/lines.js";
+import { streamTable } from "../io/table.js";
 import { CorpusBuilder, alignBidirectionalEncoded, MAX_SENTENCE_TOKENS, type AlignModel, type Links } from "../align/index.js";
 import { combinedPosteriors, FastAlignWordAligner } from "../annotate/aligner.js";
 import { addAnchors, matchLinks } from "../annotate/matching.js";
@@ -176,10 +176,10 @@ export async function readAlignCorpus(
   tokenize: BuiltinAnnotators["tokenize"],
   aligner: CorpusAligner,
 ): Promise<number> {
-  let lineNo = 0;
   let added = 0;
-  for await (const line of streamLines(file)) {
-    lineNo++;
+  // Through fast-csv like identify's input (no quoting: a bare quote is text); tabs rejoined give the line back.
+  for await (const { cells: f, line: lineNo } of streamTable(file)) {
+    const line = f.join("\t");
     if (line.trim() === "") continue;
     let en: string[];
     let other: string[];
@@ -190,7 +190,6 @@ export async function readAlignCorpus(
     } else if (bars.length > 2) {
       throw new InputError("more than one ' ||| ' separator", file, lineNo);
     } else {
-      const f = line.split("\t");
       if (f.length !== 2 && f.length !== 3) {
         throw new InputError(`--align-corpus: expected 'English ||| other', 'English<TAB>other' or 'docid<TAB>English<TAB>other', found ${f.length} tab-separated fields`, file, lineNo);
       }

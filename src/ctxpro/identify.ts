@@ -4,8 +4,8 @@
  */
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
-import { streamLines } from "../io/lines.js";
-import { writeFileAtomic } from "../io/atomic.js";
+import { streamTable } from "../io/table.js";
+import { writeFilesAtomic } from "../io/atomic.js";
 import type { AnnotatedParallelDoc, CorefResolver, MorphAnnotator, WordAligner } from "../annotate/types.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
 import type { CtxproItem } from "./items.js";
@@ -37,22 +37,33 @@ export interface TsvRow {
   line: number;
 }
 
+/** How the input TSV is read. */
+export interface TsvReadOptions {
+  /**
+   * Cells may be quoted ("...", "" for a quote), as proneval's own --format tsv writes them, so a
+   * sentence may hold a tab or newline. Off by default: `sacrebleu --echo` writes bare quotes.
+   */
+  quoted?: boolean;
+}
+
 /**
- * Streams the rows of TSV files (`docid \t English \t other`), checking their structure: an empty line,
- * a row with other than 3 fields, an empty document id, or a document whose rows are not consecutive
- * (segment ids would be ambiguous) is an InputError naming file and line.
+ * Streams the rows of TSV files (`docid \t English \t other`, read through fast-csv), checking their
+ * structure: an empty line, a row with other than 3 fields, an empty document id, or a document whose
+ * rows are not consecutive (segment ids would be ambiguous) is an InputError naming file and line.
  */
-export async function* streamTsvRows(files: string[]): AsyncGenerator<TsvRow> {
+export async function* streamTsvRows(files: string[], opts: TsvReadOptions = {}): AsyncGenerator<TsvRow> {
   const seen = new Map<string, string>();
   let last: string | undefined;
   for (const file of files) {
-    let lineNo = 0;
-    for await (const line of streamLines(file)) {
-      lineNo++;
-      if (line.trim() === "") throw new InputError("empty line; every row needs docid, English and other-language text separated by tabs", file, lineNo);
-      const fields = line.split("\t");
+    let rows = 0;
+    for await (const { cells: fields, line: lineNo } of streamTable(file, { quoted: opts.quoted })) {
+      rows++;
+      if (fields.length === 0 || (fields.length === 1 && fields[0]!.trim() === "")) {
+        throw new InputError("empty line; every row needs docid, English and other-language text separated by tabs", file, lineNo);
+      }
       if (fields.length !== 3) {
-        throw new InputError(`expected 3 tab-separated fields (docid, English, other language), found ${fields.length}`, file, lineNo);
+        const hint = !opts.quoted && fields.length > 3 ? "; a tab inside a sentence needs --quoted input" : "";
+        throw new InputError(`expected 3 tab-separated fields (docid, English, other language), found ${fields.length}${hint}`, file, lineNo);
       }
       const [id, en, other] = fields as [string, string, string];
       if (id.trim() === "") throw new InputError("empty document id", file, lineNo);
@@ -65,7 +76,7 @@ export async function* streamTsvRows(files: string[]): AsyncGenerator<TsvRow> {
       }
       yield { doc: id, en: en.trim(), other: other.trim(), file, line: lineNo };
     }
-    if (lineNo === 0) throw new InputError("the input file is empty", file);
+    if (rows === 0) throw new InputError("the input file is empty", file);
   }
 }
 
@@ -85,9 +96,9 @@ export async function* streamTsvDocs(rows: AsyncIterable<TsvRow>): AsyncGenerato
 }
 
 /** Reads TSV files of `docid \t English \t other` rows into documents (see streamTsvRows). */
-export async function readTsvDocs(files: string[]): Promise<TsvDoc[]> {
+export async function readTsvDocs(files: string[], opts: TsvReadOptions = {}): Promise<TsvDoc[]> {
   const docs: TsvDoc[] = [];
-  for await (const d of streamTsvDocs(streamTsvRows(files))) docs.push(d);
+  for await (const d of streamTsvDocs(streamTsvRows(files, opts))) docs.push(d);
   return docs;
 }
 
@@ -345,6 +356,8 @@ export interface IdentifyFilesOptions extends IdentifyOptions {
   progress?: (phase: IdentifyPhase, done: number, total?: number) => void;
   /** Input checks (script, language); default on. */
   check?: boolean | InputCheckOptions;
+  /** The TSV quotes its cells (see TsvReadOptions). */
+  quoted?: boolean;
 }
 
 export interface IdentifyStats {
@@ -383,7 +396,7 @@ export async function identifyFiles(
   if (isBuiltin(ann) && !ann.aligner.trained) {
     let t0 = performance.now();
     let n = 0;
-    for await (const r of checked(streamTsvRows(files), checker)) {
+    for await (const r of checked(streamTsvRows(files, { quoted: opts.quoted }), checker)) {
       ann.aligner.add(ann.tokenize.en(r.en), ann.tokenize.tgt(r.other));
       opts.progress?.("tokenise", ++n);
     }
@@ -398,7 +411,7 @@ export async function identifyFiles(
   const t0 = performance.now();
   let docs = 0;
   let pairs = 0;
-  const found = await identify(streamTsvDocs(checked(streamTsvRows(files), checker)), lang, sets, ann, opts, (d, p) => {
+  const found = await identify(streamTsvDocs(checked(streamTsvRows(files, { quoted: opts.quoted }), checker)), lang, sets, ann, opts, (d, p) => {
     docs = d;
     pairs = p;
     opts.progress?.("identify", p, total);
@@ -419,9 +432,8 @@ export function writeIdentified(dir: string, sets: RuleSet[], found: Map<string,
   const names = sets.map((s) => outputName(s, gzip));
   const dup = names.find((n, k) => names.indexOf(n) !== k);
   if (dup) throw new InputError(`two rule sets would both be written to ${dup}; pass each rule set once`);
-  return sets.map((s, k) => {
-    const path = join(dir, names[k]);
-    writeFileAtomic(path, JSON.stringify(found.get(s.name) ?? [], null, 2) + "\n");
-    return path;
-  });
+  // One file per rule set, all of them or none.
+  const files: Array<[string, string]> = sets.map((s, k) => [join(dir, names[k]!), JSON.stringify(found.get(s.name) ?? [], null, 2) + "\n"]);
+  writeFilesAtomic(files);
+  return files.map(([p]) => p);
 }

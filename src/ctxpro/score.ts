@@ -5,9 +5,12 @@
  */
 import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
+import { inputName } from "../io/stdin.js";
 import { lastSentence, splitSentences } from "../text/sentences.js";
 import { lastSentenceCtxpro, pyStrip } from "../text/sentence-splitter.js";
-import { VERSION } from "../version.js";
+import { makeSignature, type SignatureField } from "../signature.js";
+import type { TableBlock } from "../io/table.js";
+import { bootstrapTables } from "../stats/bootstrap.js";
 import type { CtxproItem } from "./items.js";
 
 interface Word {
@@ -143,12 +146,20 @@ export function targetSentenceCounts(items: CtxproItem[], lang: string, evalSet?
   return ks;
 }
 
-/** A one-line description of how a score was computed, printed with every report. */
-export function scoreSignature(opts: ScoreOptions): string {
+/** How a score was computed (sacrebleu style, src/signature.ts), printed with every report. */
+export function scoreSignature(opts: ScoreOptions, bootstrap?: { samples: number; seed: number }): string {
   const mode = scoreMode(opts);
   const lang = opts.lang ?? "en";
-  if (mode === "compat-ctxpro") return `mode:compat-ctxpro|split:sentence_splitter-1.4-port.${lang}|match:ctxpro|proneval:${VERSION}`;
-  return `mode:${mode}|split:${mode === "whole" ? "none" : `proneval-moses.${lang}`}|match:${opts.match ?? "word"}|sep:${opts.separator === undefined ? "none" : JSON.stringify(opts.separator)}|proneval:${VERSION}`;
+  const on = bootstrap && bootstrap.samples > 0 ? bootstrap : undefined;
+  const boot: SignatureField[] = [["bootstrap", on?.samples], ["seed", on?.seed]];
+  if (mode === "compat-ctxpro") return makeSignature("ctxpro", [["mode", mode], ["split", `sentence_splitter-1.4-port.${lang}`], ["match", "ctxpro"], ...boot]);
+  return makeSignature("ctxpro", [
+    ["mode", mode],
+    ["split", mode === "whole" ? "none" : `proneval-moses.${lang}`],
+    ["match", opts.match ?? "word"],
+    ["sep", opts.separator === undefined ? "none" : JSON.stringify(opts.separator)],
+    ...boot,
+  ]);
 }
 
 export interface RuleScore {
@@ -344,7 +355,7 @@ export function scoreFiles(
   const systems = hypFiles.map((f) => {
     const hyps = readLines(f);
     checkHypotheses(hyps, items.length, f, setName, opts.allowEmpty);
-    return scoreSystem(f, items, hyps, { ...opts, evalSet: opts.evalSet ?? setName });
+    return scoreSystem(inputName(f), items, hyps, { ...opts, evalSet: opts.evalSet ?? setName });
   });
   const mode = scoreMode(opts);
   const report: ScoreReport = {
@@ -357,7 +368,7 @@ export function scoreFiles(
       lang: opts.lang ?? "en",
       match: mode === "compat-ctxpro" ? "ctxpro" : opts.match ?? "word",
     },
-    signature: scoreSignature(opts),
+    signature: scoreSignature(opts, bootstrap),
     systems: systems.map(({ hits: _hits, ...rest }) => rest),
   };
   if (bootstrap && bootstrap.samples > 0) report.bootstrap = pairedBootstrap(systems, bootstrap.samples, bootstrap.seed);
@@ -367,30 +378,23 @@ export function scoreFiles(
 const pct = (x: number) => x.toFixed(1);
 
 /**
- * Text report: a header (set, items, signature), then per system "correct total accuracy (%)", or with
- * `complete` CTXPRO's per-rule TSV; then the bootstrap lines. Lines starting with "#" are comments.
+ * The report's tables: per system correct, total, accuracy (%), or with `complete` CTXPRO's per-rule
+ * table for each system; then the paired bootstrap (intervals, and each system against the first).
+ * The notes say what the numbers are.
  */
-export function formatReport(r: ScoreReport, complete: boolean): string {
-  const lines: string[] = [`# ctxpro score: ${r.evalSet}, ${r.items} items; accuracy in % of items`, `# signature: ${r.signature}`];
-  const multi = r.systems.length > 1;
-  if (!complete) lines.push("system\tcorrect\ttotal\taccuracy (%)");
-  for (const s of r.systems) {
-    if (complete) {
-      if (multi) lines.push(`# ${s.name}`);
-      lines.push("rule (expected)\tcorrect\ttotal\taccuracy (%)");
-      for (const x of s.perRule) lines.push(`${x.rule} (${x.form})\t${x.correct}\t${x.total}\t${pct(x.accuracy)}%`);
-      lines.push(`total\t${s.correct}\t${s.total}\t${pct(s.accuracy)}`);
-    } else {
-      lines.push(`${s.name}\t${s.correct}\t${s.total}\t${pct(s.accuracy)}`);
+export function reportTables(r: ScoreReport, complete: boolean): { tables: TableBlock[]; notes: string[] } {
+  const tables: TableBlock[] = [];
+  if (!complete) tables.push({ header: ["system", "correct", "total", "accuracy (%)"], rows: r.systems.map((s) => [s.name, s.correct, s.total, pct(s.accuracy)]) });
+  else {
+    for (const s of r.systems) {
+      tables.push({
+        title: r.systems.length > 1 ? s.name : undefined,
+        header: ["rule (expected)", "correct", "total", "accuracy (%)"],
+        rows: [...s.perRule.map((x) => [`${x.rule} (${x.form})`, x.correct, x.total, `${pct(x.accuracy)}%`]), ["total", s.correct, s.total, pct(s.accuracy)]],
+      });
     }
   }
-  if (r.bootstrap) {
-    const b = r.bootstrap;
-    lines.push(`# paired bootstrap: ${b.samples} samples, seed ${b.seed}; accuracy (%) with 95% interval; delta in percentage points`);
-    for (const s of b.systems) lines.push(`${s.name}\t${pct(s.accuracy)}\t[${pct(s.ci[0])}, ${pct(s.ci[1])}]`);
-    for (const c of b.comparisons) {
-      lines.push(`${c.system} vs ${c.baseline}\tdelta ${c.delta >= 0 ? "+" : ""}${pct(c.delta)}\t[${pct(c.ci[0])}, ${pct(c.ci[1])}]\tp = ${c.p.toFixed(4)}`);
-    }
-  }
-  return lines.join("\n") + "\n";
+  const notes = [`ctxpro score: ${inputName(r.evalSet)}, ${r.items} items; accuracy in % of items`];
+  if (r.bootstrap) tables.push(...bootstrapTables(r.bootstrap, r.bootstrap.systems.map((s) => ({ ...s, value: s.accuracy })), r.bootstrap.comparisons));
+  return { tables, notes };
 }

@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { dirname, basename, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { InputError } from "./errors.js";
+import { InputError, StdoutClosedError } from "./errors.js";
 
 /** `-` as an output path: standard output. */
 export const STDOUT = "-";
@@ -53,6 +53,7 @@ const REASONS: Record<string, string> = {
 export function writeError(userPath: string, e: unknown): InputError {
   if (e instanceof InputError) return e;
   const code = ioCode(e);
+  if (code === "EPIPE" && userPath === STDOUT) return new StdoutClosedError();
   const reason = code ? `${REASONS[code] ?? (e as Error).message} (${code})` : String((e as Error)?.message ?? e);
   return new InputError(`cannot write: ${reason}`, userPath === STDOUT ? "<stdout>" : userPath);
 }
@@ -139,6 +140,8 @@ function checkParentDir(userPath: string, real: string): void {
  * or run is not replaced by accident: `--resume` or `--force`).
  */
 export function checkOutputDir(dir: string, opts: { overwrite?: boolean; what?: string; flags?: string } = {}): void {
+  // `-` means stdout for a file; a directory of outputs cannot go there (and must not become a directory named "-").
+  if (dir === STDOUT) throw new InputError("this output is a directory (several files), so '-' (stdout) cannot take it; give a directory");
   const real = followLinks(dir);
   let st;
   try {
@@ -207,7 +210,7 @@ function tempPath(path: string): string {
 }
 
 /** write(2) until everything is out; a non-blocking stdout pipe may answer EAGAIN while its reader catches up. */
-function writeAll(fd: number, data: Uint8Array): void {
+export function writeAll(fd: number, data: Uint8Array): void {
   let off = 0;
   while (off < data.length) {
     try {

@@ -18,3 +18,14 @@ export class InputError extends Error {
     return line === undefined ? `${file}: ${message}` : `${file}:${line}: ${message}`;
   }
 }
+
+/**
+ * Standard output's reader went away (`proneval ... | head`): not a failure of the command, which
+ * ends quietly, as `score` does on EPIPE.
+ */
+export class StdoutClosedError extends InputError {
+  constructor() {
+    super("cannot write: the reader went away (EPIPE)", "<stdout>");
+    this.name = "StdoutClosedError";
+  }
+}

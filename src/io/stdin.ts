@@ -53,3 +53,8 @@ export function readAllFd(fd: number): Buffer {
 export function setStdinForTests(bytes: Buffer | undefined): void {
   cached = bytes;
 }
+
+/** How tables name an input: `stdin` for `-` (as `score` names a system read from stdin), else the path. */
+export function inputName(path: string): string {
+  return isStdin(path) ? "stdin" : path;
+}

@@ -2,9 +2,10 @@
  * Tables in and out through fast-csv, so a cell holding a tab, quote or newline is quoted on output
  * and read back whole instead of breaking the row.
  */
-import { writeToString, parseString } from "fast-csv";
+import { Readable } from "node:stream";
+import { writeToString, parseString, parse } from "fast-csv";
 import { InputError } from "./errors.js";
-import { readText } from "./lines.js";
+import { readText, streamLines } from "./lines.js";
 
 export type TableFormat = "tsv" | "csv" | "json";
 export const TABLE_FORMATS: readonly TableFormat[] = ["tsv", "csv", "json"];
@@ -28,6 +29,38 @@ export async function formatTable(header: string[], rows: Cell[][], format: Tabl
   }
   const cells = [header, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? "" : String(c))))];
   return writeToString(cells, { delimiter: format === "tsv" ? "\t" : ",", includeEndRowDelimiter: true });
+}
+
+/** One printed table; a title is printed before it as a `# ` line. */
+export interface TableBlock {
+  title?: string;
+  header: string[];
+  rows: Cell[][];
+}
+
+/**
+ * A command's printed result as TSV or CSV, sacrebleu style: the tables (through fast-csv; several are
+ * separated by a blank line), then comment lines (`# ` legend, notes) and `signature: ...`. `quiet`
+ * keeps only the tables (and their titles when there are several, which tell them apart).
+ */
+export async function formatResult(
+  tables: TableBlock[],
+  format: Exclude<TableFormat, "json">,
+  opts: { notes?: string[]; signature?: string | Array<[string, string]>; quiet?: boolean } = {},
+): Promise<string> {
+  const parts: string[] = [];
+  for (const t of tables) {
+    const title = t.title !== undefined && (!opts.quiet || tables.length > 1) ? `# ${t.title}\n` : "";
+    parts.push(title + (await formatTable(t.header, t.rows, format)));
+  }
+  let text = parts.join("\n");
+  if (!opts.quiet) {
+    for (const n of opts.notes ?? []) text += `# ${n}\n`;
+    // Several scorers (meta-eval): one `signature NAME: ...` line each.
+    if (typeof opts.signature === "string") text += `signature: ${opts.signature}\n`;
+    else for (const [name, sig] of opts.signature ?? []) text += `signature ${name}: ${sig}\n`;
+  }
+  return text;
 }
 
 export interface ReadTableOptions {
@@ -67,4 +100,42 @@ export function parseTable(text: string, path: string, opts: ReadTableOptions = 
       })
       .on("end", () => resolve(out));
   });
+}
+
+/**
+ * Streams the rows of a TSV (or other delimited) file, plain, gzipped or `-`, through fast-csv, each
+ * with its 1-based line number; an empty line is a row with no cells. Lines are decoded strictly
+ * (invalid UTF-8 names the line) before fast-csv sees them. Big inputs (ctxpro identify) are never
+ * held whole.
+ */
+export async function* streamTable(path: string, opts: Omit<ReadTableOptions, "columns"> = {}): AsyncGenerator<{ cells: string[]; line: number }> {
+  // Lines are batched into chunks: one stream chunk per line made reading ten times slower.
+  async function* withNewlines(): AsyncGenerator<string> {
+    let buf = "";
+    for await (const l of streamLines(path)) {
+      buf += l + "\n";
+      if (buf.length > 1 << 16) {
+        yield buf;
+        buf = "";
+      }
+    }
+    if (buf) yield buf;
+  }
+  const source = Readable.from(withNewlines(), { objectMode: false });
+  const parser = parse({ delimiter: opts.delimiter ?? "\t", quote: opts.quoted ? '"' : null, ignoreEmpty: false, trim: false });
+  // pipe() does not pass on the source's errors (an InputError for bad UTF-8): hand them to the parser.
+  source.on("error", (e) => parser.destroy(e));
+  source.pipe(parser);
+  let line = 1;
+  try {
+    for await (const row of parser as AsyncIterable<string[]>) {
+      yield { cells: row, line };
+      line += 1 + row.reduce((a, c) => a + (c.match(/\n/g)?.length ?? 0), 0);
+    }
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    throw new InputError(`cannot parse the table (${(e as Error).message})`, path, line);
+  } finally {
+    source.destroy();
+  }
 }

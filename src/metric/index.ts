@@ -15,5 +15,5 @@ export {
   type ScoreSetOptions,
   type ScoringInput,
 } from "./testset.js";
-export { compareMany, marginsOf, pairItems, pairAccuracy, balancedAccuracy, formatPairAccuracy, type PairAccuracy, type BalancedAccuracy } from "./pairs.js";
+export { compareMany, marginsOf, pairItems, pairAccuracy, balancedAccuracy, pairAccuracyTables, type PairAccuracy, type BalancedAccuracy } from "./pairs.js";
 export { loadScorer, type LoadOptions } from "./load.js";

@@ -4,6 +4,7 @@
 // (accuracy, Gwet's AC1) and an appended-clause probe.
 import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
+import type { TableBlock } from "../io/table.js";
 import { readLines } from "../io/lines.js";
 import type { ContextMode, PairRecord } from "../mine/pair-format.js";
 import { mulberry32 } from "../ctxpro/random.js";
@@ -13,7 +14,8 @@ import type { Aggregate, CompareMode } from "./decide.js";
 import type { MqmData } from "./mqm.js";
 import { compareMany, marginsOf, pairAccuracy, pairItems, type CompareItem, type PairAccuracy } from "./pairs.js";
 import { TIE_EPS, type PronounScorer } from "./scorer.js";
-import { computeApt, countApt, type AptInstance } from "../apt/index.js";
+import { APT_DEFAULT_WEIGHTS, computeApt, countApt, type AptInstance } from "../apt/index.js";
+import { makeSignature } from "../signature.js";
 
 // ---------- how two texts of the same segment are compared ----------
 
@@ -286,6 +288,18 @@ function mqmMeasures(data: MqmData, value: Map<string, number>, systemScoreOf: (
   };
 }
 
+/** APT's signature in meta-eval, as `proneval apt` writes it (built-in weights and equivalences). */
+export function aptSignature(srcLang: string): string {
+  return makeSignature("apt", [
+    ["pair", `${srcLang}-en`],
+    ["mode", "target-en"],
+    ["weights", APT_DEFAULT_WEIGHTS.join(",")],
+    ["equiv", "builtin"],
+    ["align", "fast_align-gdfa"],
+    ["on", "mqm"],
+  ]);
+}
+
 /** The source language of an MQM file into English: `--mqm-lang xx-en`, else from its name (`mqm_ted_zhen` -> zh). */
 export function mqmSourceLang(file: string, given?: string): string {
   if (given !== undefined) {
@@ -436,8 +450,8 @@ export async function metaEvaluate(
 const pct = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "n/a" : (100 * x).toFixed(2));
 const num = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(3));
 
-/** One table: a row per measure, a column per scorer. */
-export function formatMetaEval(reports: ScorerMetaEval[]): string {
+/** One table: a row per measure, a column per scorer; then each scorer's signature. */
+export function metaEvalTable(reports: ScorerMetaEval[]): { table: TableBlock; signatures: Array<[string, string]> } {
   const rows: Array<[string, ...string[]]> = [];
   const add = (label: string, f: (r: ScorerMetaEval) => string): void => {
     rows.push([label, ...reports.map(f)]);
@@ -465,9 +479,5 @@ export function formatMetaEval(reports: ScorerMetaEval[]): string {
   }
   const pr = reports.find((r) => r.probe)?.probe;
   if (pr) add(`probe: winner unchanged by an appended pronoun clause % (${pr.pairs} pairs x ${pr.clauses})`, (r) => pct(r.probe?.unchanged));
-  const header: [string, ...string[]] = ["measure", ...reports.map((r) => r.name)];
-  const w0 = Math.max(...[header, ...rows].map((r) => r[0].length));
-  const ws = reports.map((_, k) => Math.max(...[header, ...rows].map((r) => r[k + 1]!.length)));
-  const line = (r: string[]): string => [r[0]!.padEnd(w0), ...r.slice(1).map((c, k) => c.padStart(ws[k]!))].join("  ");
-  return [line(header), ...rows.map(line), ...reports.map((r) => `signature ${r.name}: ${r.signature}`)].join("\n") + "\n";
+  return { table: { header: ["measure", ...reports.map((r) => r.name)], rows }, signatures: reports.map((r) => [r.name, r.signature]) };
 }

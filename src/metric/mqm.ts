@@ -3,7 +3,7 @@
 // a segment has a human pronoun error when a rater marked an Accuracy/* or Fluency/Grammar span of
 // the target that consists of pronouns.
 import { InputError } from "../io/errors.js";
-import { readLines } from "../io/lines.js";
+import { readTable } from "../io/table.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
 
@@ -43,10 +43,14 @@ function errorCategory(cat: string): boolean {
   return cat.startsWith("Accuracy/") || cat === "Fluency/Grammar";
 }
 
-export function readMqm(file: string): MqmData {
-  const lines = readLines(file);
-  if (!lines.length) throw new InputError("empty MQM file", file);
-  const head = lines[0]!.split("\t");
+/**
+ * Reads an MQM TSV (Google's wmt-mqm-human-evaluation layout) through fast-csv without quoting: its
+ * sentences hold bare quotes.
+ */
+export async function readMqm(file: string): Promise<MqmData> {
+  const rows = await readTable(file);
+  if (!rows.length || (rows.length === 1 && rows[0]!.cells.join("") === "")) throw new InputError("empty MQM file", file);
+  const head = rows[0]!.cells;
   const col = (name: string): number => head.indexOf(name);
   const missing = REQUIRED.filter((c) => col(c) < 0);
   if (missing.length) throw new InputError(`MQM header lacks column(s) ${missing.join(", ")} (has: ${head.join(", ")})`, file, 1);
@@ -55,13 +59,11 @@ export function readMqm(file: string): MqmData {
   const systems: string[] = [];
   const docOrder: string[] = [];
   const segsOfDoc = new Map<string, Set<number>>();
-  for (let ln = 1; ln < lines.length; ln++) {
-    const line = lines[ln]!;
-    if (!line.trim()) continue;
-    const f = line.split("\t");
-    if (f.length < head.length) throw new InputError(`expected ${head.length} tab-separated fields, got ${f.length}`, file, ln + 1);
+  for (const { cells: f, line: ln } of rows.slice(1)) {
+    if (!f.join("\t").trim()) continue;
+    if (f.length < head.length) throw new InputError(`expected ${head.length} tab-separated fields, got ${f.length}`, file, ln);
     const segId = Number(f[cSeg]);
-    if (!Number.isInteger(segId)) throw new InputError(`seg_id is not an integer: '${f[cSeg]}'`, file, ln + 1);
+    if (!Number.isInteger(segId)) throw new InputError(`seg_id is not an integer: '${f[cSeg]}'`, file, ln);
     const system = f[cSys]!;
     const doc = f[cDoc]!;
     const rawTarget = f[cTgt]!;

@@ -4,6 +4,7 @@ import type { ContextMode, PairRecord } from "../mine/pair-format.js";
 import { compareSides, type Aggregate, type CompareMode } from "./decide.js";
 import { referenceAlignedCompare } from "./ref-aligned.js";
 import { TIE_EPS, type PronounScorer } from "./scorer.js";
+import type { Cell, TableBlock } from "../io/table.js";
 
 export interface AccuracyCell {
   n: number;
@@ -153,24 +154,17 @@ export function pairAccuracy(file: string, pairs: PairRecord[], margins: ArrayLi
   };
 }
 
-/** A readable table of a PairAccuracy (percentages; at most `topPairs` pronoun pairs). */
-export function formatPairAccuracy(r: PairAccuracy, topPairs = 25): string {
-  const lines: string[] = [];
+/** A PairAccuracy as tables (accuracy in %; at most `topPairs` pronoun pairs): groups, by source language, by pronoun pair. */
+export function pairAccuracyTables(r: PairAccuracy, topPairs = 25): TableBlock[] {
   const pct = (c: AccuracyCell): string => (c.n ? (100 * c.accuracy).toFixed(2) : "n/a");
-  const row = (name: string, c: AccuracyCell): string => `${name.padEnd(28)} ${String(c.n).padStart(8)} ${pct(c).padStart(8)}`;
-  lines.push(`${"group".padEnd(28)} ${"pairs".padStart(8)} ${"acc%".padStart(8)}`);
-  lines.push(row("overall", r.overall));
-  lines.push(row("R vs S (system)", r.system));
-  lines.push(row("R vs R' (noisy)", r.noisy));
-  if (r.balanced)
-    lines.push(
-      `${"balanced R vs R'".padEnd(28)} ${String(r.balanced.pairs).padStart(8)} ${(100 * r.balanced.accuracy).toFixed(2).padStart(8)}  (${r.balanced.pronounPairs} pronoun pairs seen in both directions; ${r.balanced.uncovered} R vs R' pairs in one direction only)`,
-    );
-  else lines.push(`${"balanced R vs R'".padEnd(28)} ${"0".padStart(8)} ${"n/a".padStart(8)}  (no pronoun pair occurs in both directions; build the pairs with --keep-all)`);
-  lines.push("-- by source language");
-  for (const [k, c] of Object.entries(r.byLang)) lines.push(row(k, c));
+  const row = (name: string, c: AccuracyCell): Cell[] => [name, c.n, pct(c)];
+  const balanced: Cell[] = r.balanced
+    ? ["balanced R vs R'", r.balanced.pairs, (100 * r.balanced.accuracy).toFixed(2), `${r.balanced.pronounPairs} pronoun pairs seen in both directions; ${r.balanced.uncovered} R vs R' pairs in one direction only`]
+    : ["balanced R vs R'", 0, "n/a", "no pronoun pair occurs in both directions; build the pairs with --keep-all"];
   const pp = Object.entries(r.byPronounPair);
-  lines.push(`-- by pronoun pair (reference>system), ${Math.min(topPairs, pp.length)} most frequent of ${pp.length}`);
-  for (const [k, c] of pp.slice(0, topPairs)) lines.push(row(k, c));
-  return lines.join("\n");
+  return [
+    { header: ["group", "pairs", "acc%", "note"], rows: [row("overall", r.overall), row("R vs S (system)", r.system), row("R vs R' (noisy)", r.noisy), balanced] },
+    { title: "by source language", header: ["lang", "pairs", "acc%"], rows: Object.entries(r.byLang).map(([k, c]) => row(k, c)) },
+    { title: `by pronoun pair (reference>system), ${Math.min(topPairs, pp.length)} most frequent of ${pp.length}`, header: ["pronoun pair", "pairs", "acc%"], rows: pp.slice(0, topPairs).map(([k, c]) => row(k, c)) },
+  ];
 }

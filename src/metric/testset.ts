@@ -4,7 +4,7 @@ import type { TestSet } from "../io/model.js";
 import type { ContextMode } from "../mine/pair-format.js";
 import { Rng } from "../nn/prng.js";
 import type { Side } from "../nn/inputs.js";
-import { VERSION } from "../version.js";
+import { makeSignature } from "../signature.js";
 import { compareSides, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
 import { referenceAlignedCompare, type AlignedItem } from "./ref-aligned.js";
 import { pronouns } from "../text/pronouns.js";
@@ -72,16 +72,14 @@ export const DEFAULT_AGGREGATE: Aggregate = "mean";
 
 /** The full signature: model part from the scorer, the rest from how it was used. */
 export function signature(scorer: PronounScorer, opts: { context?: ContextMode; reference?: string; aggregate?: Aggregate; mode?: CompareMode } = {}): string {
-  return [
-    "proneval-pronoun",
+  return makeSignature("proneval-pronoun", [
     scorer.modelSignature(),
-    `ctx:${opts.context ?? scorer.contextMode}`,
-    `agg:${opts.mode === "aligned" ? "aligned" : (opts.aggregate ?? DEFAULT_AGGREGATE)}`,
-    `keys:${scorer.maxKeys}`,
-    ...(opts.reference ? [`ref:${opts.reference}`] : []),
-    `tie:${TIE_EPS}`,
-    `version:${VERSION}`,
-  ].join("|");
+    ["ctx", opts.context ?? scorer.contextMode],
+    ["agg", opts.mode === "aligned" ? "aligned" : (opts.aggregate ?? DEFAULT_AGGREGATE)],
+    ["keys", scorer.maxKeys],
+    ["ref", opts.reference],
+    ["tie", TIE_EPS],
+  ]);
 }
 
 /** What the system score means, for JSON outputs and docs. */

@@ -1,4 +1,5 @@
 import type { PairRecord } from "./pair-format.js";
+import type { TableBlock } from "../io/table.js";
 
 export interface PairFileStats {
   file: string;
@@ -38,19 +39,25 @@ export function pairStats(file: string, pairs: Iterable<PairRecord>): PairFileSt
   return { file, total, byKind, byLang, pronounPairs };
 }
 
-/** Human-readable rendering in the shape of the paper's Table 3, then the pronoun-pair distribution. */
-export function formatStats(all: PairFileStats[], topPairs = 20): string {
-  const lines: string[] = [];
-  const pad = (s: string, n: number) => s.padEnd(n);
-  lines.push(`${pad("file", 40)} ${pad("system (R vs S)", 16)} ${pad("noisy (R vs R')", 16)} total`);
-  for (const s of all) lines.push(`${pad(s.file, 40)} ${pad(String(s.byKind.system ?? 0), 16)} ${pad(String(s.byKind.noisy ?? 0), 16)} ${s.total}`);
-  for (const s of all) {
-    lines.push("", `${s.file}: by source language`);
-    for (const [lang, c] of Object.entries(s.byLang).sort()) lines.push(`  ${pad(lang, 6)} system ${pad(String(c.system ?? 0), 8)} noisy ${c.noisy ?? 0}`);
-    lines.push(`${s.file}: top (reference -> system) pronoun pairs (from noisy pairs, one per mismatch)`);
-    const tot = s.pronounPairs.reduce((a, b) => a + b.count, 0) || 1;
-    for (const p of s.pronounPairs.slice(0, topPairs))
-      lines.push(`  ${pad(`${p.ref} -> ${p.sys}`, 22)} ${pad(String(p.count), 8)} ${((100 * p.count) / tot).toFixed(1)}%`);
-  }
-  return lines.join("\n");
+/**
+ * The paper's Table 3 (pairs per file and kind), pairs per source language, and the most frequent
+ * (reference -> system) pronoun pairs, as three tables.
+ */
+export function statsTables(all: PairFileStats[], topPairs = 20): TableBlock[] {
+  return [
+    { header: ["file", "system (R vs S)", "noisy (R vs R')", "total"], rows: all.map((s) => [s.file, s.byKind.system ?? 0, s.byKind.noisy ?? 0, s.total]) },
+    {
+      title: "pairs by source language",
+      header: ["file", "lang", "system", "noisy"],
+      rows: all.flatMap((s) => Object.entries(s.byLang).sort().map(([lang, c]) => [s.file, lang, c.system ?? 0, c.noisy ?? 0])),
+    },
+    {
+      title: `top ${topPairs} (reference -> system) pronoun pairs per file (from noisy pairs, one per mismatch)`,
+      header: ["file", "reference", "system", "count", "share (%)"],
+      rows: all.flatMap((s) => {
+        const tot = s.pronounPairs.reduce((a, b) => a + b.count, 0) || 1;
+        return s.pronounPairs.slice(0, topPairs).map((p) => [s.file, p.ref, p.sys, p.count, ((100 * p.count) / tot).toFixed(1)]);
+      }),
+    },
+  ];
 }

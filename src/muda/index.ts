@@ -2,6 +2,7 @@
 import type { PairedBootstrapResult } from "../stats/bootstrap.js";
 import type { TagCounts } from "./pipeline.js";
 import type { LabelScore } from "./score.js";
+import type { TableBlock } from "../io/table.js";
 
 export { MUDA_TAGS, MUDA_LANGS, TAGGER_LANGS, PRO_DROP, loadMudaLists, languageSupport, supportSummary, type MudaTag, type MudaLists, type LangSupport } from "./lists.js";
 export { tagDocument, secondPersonVerbs, sentenceIndex, type MudaSegment, type TagOptions } from "./tagger.js";
@@ -19,22 +20,25 @@ export interface ScoreReportView {
   bootstrap?: Record<string, PairedBootstrapResult>;
 }
 
-/** Systems side by side, one column per label (the paper's Tables 4-6, transposed), plus reference tag counts. */
-export function formatScoreTable(r: ScoreReportView): string {
+/** Systems side by side, one column per label (the paper's Tables 4-6, transposed); notes: reference tag counts, what is missing. */
+export function scoreTables(r: ScoreReportView): { tables: TableBlock[]; notes: string[] } {
   const labels = r.systems[0]?.labels.map((l) => l.label) ?? [];
-  const lines = [
-    `# MuDA word f-measure, ${r.testset} ${r.langPair}, reference ${r.reference}`,
-    `# reference tokens per label: ${labels.map((l) => `${l} ${r.systems[0]!.labels.find((x) => x.label === l)!.refCount}`).join(", ")}`,
-  ];
-  const missing = Object.entries(r.missing).filter(([, v]) => v);
-  if (missing.length) lines.push(`# not available: ${missing.map(([k, v]) => `${k} (${v})`).join("; ")}`);
-  lines.push(["system", ...labels].join("\t"));
-  for (const s of r.systems) {
-    lines.push([s.name, ...s.labels.map((l) => {
+  const rows = r.systems.map((s) => [
+    s.name,
+    ...s.labels.map((l) => {
+      // No token with the tag on either side: nothing was measured, and 0 would read as a verdict.
+      if (l.refCount === 0 && l.hypCount === 0) return "n/a";
       const b = r.bootstrap?.[l.label]?.comparisons.find((c) => c.system === s.name);
       return l.f.toFixed(3) + (b && b.p < 0.05 ? (b.delta > 0 ? "+" : "-") : "");
-    })].join("\t"));
-  }
-  if (r.bootstrap) lines.push(`# +/-: significantly above/below ${r.systems[0]!.name} (paired bootstrap, p < 0.05, ${Object.values(r.bootstrap)[0]?.samples ?? 0} samples)`);
-  return lines.join("\n") + "\n";
+    }),
+  ]);
+  const notes = [
+    `MuDA word f-measure, ${r.testset} ${r.langPair}, reference ${r.reference}`,
+    `reference tokens per label: ${labels.map((l) => `${l} ${r.systems[0]!.labels.find((x) => x.label === l)!.refCount}`).join(", ")}`,
+  ];
+  const missing = Object.entries(r.missing).filter(([, v]) => v);
+  if (rows.some((row) => row.includes("n/a"))) notes.push("n/a: neither the reference nor the system has a token with this tag");
+  if (missing.length) notes.push(`not available: ${missing.map(([k, v]) => `${k} (${v})`).join("; ")}`);
+  if (r.bootstrap) notes.push(`+/-: significantly above/below ${r.systems[0]!.name} (paired bootstrap, p < 0.05, ${Object.values(r.bootstrap)[0]?.samples ?? 0} samples)`);
+  return { tables: [{ header: ["system", ...labels], rows }], notes };
 }

@@ -49,6 +49,8 @@ export interface OnTopOptions {
   lmWeight?: number;
   /** finetune: corpus windows per step (default 32). */
   lmBatchSize?: number;
+  /** No progress line on stderr (the CLI's -q). */
+  quiet?: boolean;
 }
 
 export interface OnTopResult {
@@ -72,7 +74,7 @@ export async function trainOnTop(o: OnTopOptions, log: (m: string) => void = (m)
   const t0 = Date.now();
   const { config, lm } = loadPronounLm(o.lmDir);
   const prep = config.prepare;
-  const line = new ProgressLine();
+  const line = new ProgressLine(process.stderr, Boolean(o.quiet));
   const finetune = o.variant === "finetune";
   if (finetune && lm.objective !== "masked") throw new InputError("--variant finetune needs a masked-pronoun model (its loss keeps the encoder predicting pronouns)", o.lmDir);
   if (finetune && !o.corpus) throw new InputError("--variant finetune needs --corpus (the pretraining corpus, for the masked-pronoun loss)");

@@ -48,6 +48,8 @@ export interface PretrainOptions {
   lstmImpl?: LstmImpl;
   /** Pair file whose R-vs-S pairs give the replacement distribution (replaced objective). */
   confusions?: string;
+  /** No progress line on stderr (the CLI's -q; log lines go through `log`). */
+  quiet?: boolean;
 }
 
 export { PRETRAIN_DEFAULTS };
@@ -194,7 +196,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
       prepare: { contextSentences: opts.contextSentences, maxLen: opts.maxLen },
       training: { corpus: corpusSig, ...(objective !== "masked" ? { objective, confusions: confSig } : {}), step, windows, tokens, seconds: Math.round(elapsed()), seed: opts.seed, batchSize: opts.batchSize, lr: opts.lr, backend: backend.backend, lstmImpl: resolveLstmImpl(opts.lstmImpl), lastDev: [...curve].reverse().find((c) => c.dev)?.dev ?? null, proneval: VERSION },
     });
-    writeFileAtomic(join(opts.out, "curve.json"), JSON.stringify({ options: { ...opts, resume: undefined }, curve }, null, 1) + "\n");
+    writeFileAtomic(join(opts.out, "curve.json"), JSON.stringify({ options: { ...opts, resume: undefined, quiet: undefined }, curve }, null, 1) + "\n");
   };
   const evaluate = (): PretrainCurvePoint["dev"] => {
     if (!devPairs.length) return undefined;
@@ -214,7 +216,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   };
   process.on("SIGINT", onSig);
   process.on("SIGTERM", onSig);
-  const line = new ProgressLine();
+  const line = new ProgressLine(process.stderr, Boolean(opts.quiet));
   let lossSum = 0;
   let lossN = 0;
   let tokSince = 0;

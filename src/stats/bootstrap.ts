@@ -5,6 +5,7 @@
  * of statistics and the metric is computed from their sums over the resampled items.
  */
 import { mulberry32 } from "../ctxpro/random.js";
+import type { TableBlock } from "../io/table.js";
 
 export interface BootstrapInput {
   name: string;
@@ -96,4 +97,25 @@ export function pairedBootstrapStats(
     });
   }
   return out;
+}
+
+/**
+ * A paired bootstrap as two printed tables (ctxpro, suite, contrastive): each system's value with its
+ * 95% interval, then each system against the baseline (the first system).
+ */
+export function bootstrapTables(
+  b: { samples: number; seed: number },
+  systems: Array<{ name: string; value: number; ci: [number, number] }>,
+  comparisons: Array<{ system: string; baseline: string; delta: number; ci: [number, number]; p: number }>,
+  what = "accuracy (%)",
+): TableBlock[] {
+  const f = (x: number) => x.toFixed(1);
+  return [
+    { title: `paired bootstrap: ${b.samples} samples, seed ${b.seed}; ${what} with 95% interval`, header: ["system", what, "ci95_low", "ci95_high"], rows: systems.map((s) => [s.name, f(s.value), f(s.ci[0]), f(s.ci[1])]) },
+    {
+      title: `differences to ${comparisons[0]?.baseline ?? "the first system"}, in percentage points`,
+      header: ["system", "baseline", "delta", "ci95_low", "ci95_high", "p"],
+      rows: comparisons.map((c) => [c.system, c.baseline, `${c.delta >= 0 ? "+" : ""}${f(c.delta)}`, f(c.ci[0]), f(c.ci[1]), c.p.toFixed(4)]),
+    },
+  ];
 }

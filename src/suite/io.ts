@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { readText } from "../io/lines.js";
-import { writeFileAtomic } from "../io/atomic.js";
+import { writeFilesAtomic } from "../io/atomic.js";
 import { SUITE_KIND, SUITE_VERSION, suiteInputs, type SuiteFile } from "./build.js";
 
 export function suiteBaseName(s: SuiteFile): string {
@@ -10,14 +10,20 @@ export function suiteBaseName(s: SuiteFile): string {
 
 /** Writes the suite JSON and its plain-text inputs: `.src` (sentence only), `.ctx.src` (context + sentence), `.ref`. */
 export function writeSuite(dir: string, s: SuiteFile, separator = "<eos>"): string[] {
+  const files = suiteFiles(dir, s, separator);
+  writeFilesAtomic(files);
+  return files.map(([f]) => f);
+}
+
+/** A suite's files (suite, .src, .ctx.src, .ref) and their contents, to be written together. */
+export function suiteFiles(dir: string, s: SuiteFile, separator = "<eos>"): Array<[string, string]> {
   const base = join(dir, suiteBaseName(s));
-  const files = [`${base}.json.gz`, `${base}.src`, `${base}.ctx.src`, `${base}.ref`];
-  // Inputs first, the suite last: a suite file on disk always has its inputs beside it.
-  writeFileAtomic(files[1]!, suiteInputs(s.items, false));
-  writeFileAtomic(files[2]!, suiteInputs(s.items, true, separator));
-  writeFileAtomic(files[3]!, s.items.map((i) => i["ref segment"]).join("\n") + "\n");
-  writeFileAtomic(files[0]!, JSON.stringify(s));
-  return files;
+  return [
+    [`${base}.json.gz`, JSON.stringify(s)],
+    [`${base}.src`, suiteInputs(s.items, false)],
+    [`${base}.ctx.src`, suiteInputs(s.items, true, separator)],
+    [`${base}.ref`, s.items.map((i) => i["ref segment"]).join("\n") + "\n"],
+  ];
 }
 
 /** Reads and validates a suite file (JSON, plain or .gz). */

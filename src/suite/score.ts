@@ -4,6 +4,8 @@ import { tokenize } from "../text/tokenize.js";
 import { pronouns } from "../text/pronouns.js";
 import { ERROR_TYPES, type ErrorType } from "./error-type.js";
 import type { SuiteFile } from "./build.js";
+import type { TableBlock } from "../io/table.js";
+import { bootstrapTables } from "../stats/bootstrap.js";
 // Type-only: loading tfjs is left to callers that actually rank.
 import { scoreSidesWith, type PronounScorer } from "../metric/scorer.js";
 
@@ -130,25 +132,19 @@ export async function scoreSuite(
   return report;
 }
 
-/** Systems side by side: overall and per error type, then the bootstrap comparisons with the first system. */
-export function formatSuiteReport(r: SuiteScoreReport): string {
+/** Systems side by side: overall and per error type, then the bootstrap (intervals, differences to the first system). */
+export function suiteTables(r: SuiteScoreReport): { tables: TableBlock[]; notes: string[] } {
   const types = ERROR_TYPES.filter((t) => r.systems.some((s) => s.byType[t]));
-  const name = Math.max(6, ...r.systems.map((s) => s.name.length));
-  const head = ["system".padEnd(name), "overall".padStart(16), ...types.map((t) => t.padStart(16)), "known err".padStart(10)];
-  if (r.systems.some((s) => s.ranker)) head.push("ranker>=ref".padStart(12));
-  const lines = [`suite ${r.suite} (${r.lang}-en, ${r.items} items): generative accuracy, % (correct/total)`, head.join(" ")];
-  const cell = (c: { correct: number; total: number } | undefined) =>
-    c ? `${((100 * c.correct) / c.total).toFixed(1)} (${c.correct}/${c.total})`.padStart(16) : "-".padStart(16);
-  for (const s of r.systems) {
-    const row = [s.name.padEnd(name), cell(s), ...types.map((t) => cell(s.byType[t as ErrorType])), String(s.knownErrors).padStart(10)];
-    if (s.ranker) row.push(`${s.ranker.notBelowReference.toFixed(1)}`.padStart(12));
-    lines.push(row.join(" "));
-  }
-  if (r.bootstrap) {
-    lines.push("", `paired bootstrap (${r.bootstrap.samples} samples, seed ${r.bootstrap.seed}): accuracy 95% CI; difference to ${r.systems[0]!.name}`);
-    for (const s of r.bootstrap.systems) lines.push(`  ${s.name.padEnd(name)} ${s.accuracy.toFixed(1)} [${s.ci[0].toFixed(1)}, ${s.ci[1].toFixed(1)}]`);
-    for (const c of r.bootstrap.comparisons)
-      lines.push(`  ${c.system.padEnd(name)} ${c.delta >= 0 ? "+" : ""}${c.delta.toFixed(1)} [${c.ci[0].toFixed(1)}, ${c.ci[1].toFixed(1)}] p = ${c.p.toFixed(4)}`);
-  }
-  return lines.join("\n");
+  const ranker = r.systems.some((s) => s.ranker);
+  const cell = (c: { correct: number; total: number } | undefined) => (c ? `${((100 * c.correct) / c.total).toFixed(1)} (${c.correct}/${c.total})` : "-");
+  const tables: TableBlock[] = [
+    {
+      header: ["system", "overall", ...types, "known err", ...(ranker ? ["ranker>=ref"] : [])],
+      rows: r.systems.map((s) => [s.name, cell(s), ...types.map((t) => cell(s.byType[t as ErrorType])), s.knownErrors, ...(ranker ? [s.ranker ? s.ranker.notBelowReference.toFixed(1) : "-"] : [])]),
+    },
+  ];
+  if (r.bootstrap) tables.push(...bootstrapTables(r.bootstrap, r.bootstrap.systems.map((s) => ({ ...s, value: s.accuracy })), r.bootstrap.comparisons));
+  const notes = [`suite ${r.suite} (${r.lang}-en, ${r.items} items): generative accuracy, % (correct/total) overall and per error type; known err: outputs with one of the suite's known wrong pronouns`];
+  if (ranker) notes.push("ranker>=ref: % of items where the learned metric does not rank the output below the reference");
+  return { tables, notes };
 }

@@ -1,5 +1,6 @@
 import { ERROR_TYPES } from "./error-type.js";
 import type { SuiteFile } from "./build.js";
+import type { Cell, TableBlock } from "../io/table.js";
 
 export interface SuiteStats {
   lang: string;
@@ -24,21 +25,18 @@ export function suiteStats(s: SuiteFile): SuiteStats {
   return { lang: s.lang, years, items: s.items.length, uniqueSourceContexts: contexts.size, byType, errors };
 }
 
-/** The paper's Table 2 (source language, years, unique source contexts) with counts per error type. */
-export function formatSuiteStats(all: SuiteStats[]): string {
-  const head = ["source", "WMT years".padEnd(16), "contexts".padStart(9), "items".padStart(7), ...ERROR_TYPES.map((t) => t.padStart(10))];
-  const lines = [head.join(" ")];
+/** The paper's Table 2 (source language, years, unique source contexts) with counts per error type, and a total row. */
+export function suiteStatsTable(all: SuiteStats[]): TableBlock {
   const total: Record<string, number> = {};
   let ctx = 0;
   let items = 0;
+  const rows: Cell[][] = [];
   for (const s of all) {
     ctx += s.uniqueSourceContexts;
     items += s.items;
     for (const t of ERROR_TYPES) total[t] = (total[t] ?? 0) + (s.byType[t] ?? 0);
-    lines.push(
-      [s.lang.padEnd(6), s.years.join(",").padEnd(16), String(s.uniqueSourceContexts).padStart(9), String(s.items).padStart(7), ...ERROR_TYPES.map((t) => String(s.byType[t] ?? 0).padStart(10))].join(" "),
-    );
+    rows.push([s.lang, s.years.join(","), s.uniqueSourceContexts, s.items, ...ERROR_TYPES.map((t) => s.byType[t] ?? 0)]);
   }
-  lines.push([`total`.padEnd(6), "".padEnd(16), String(ctx).padStart(9), String(items).padStart(7), ...ERROR_TYPES.map((t) => String(total[t]).padStart(10))].join(" "));
-  return lines.join("\n");
+  rows.push(["total", "", ctx, items, ...ERROR_TYPES.map((t) => total[t] ?? 0)]);
+  return { header: ["source", "WMT years", "contexts", "items", ...ERROR_TYPES], rows };
 }
