@@ -240,14 +240,14 @@ describe("scorer", () => {
 });
 
 describe("CLI", () => {
-  it("train -q prints nothing on stderr (no progress, log lines or summary); without it the summary names the checkpoint", async () => {
+  it("train -q prints nothing on stderr (no progress, log lines or summary); without it the summary names the checkpoint and a signature", async () => {
     const args = (out: string) => ["--train", train, "--dev", dev, "-o", out, "--embeddings", wink, "--hidden", "5", "--slots", "3", "--epochs", "1", "--batch-size", "8", "--backend", "cpu", "--vocab-cap", "100"];
     const q = await runCli(registerTrain, "train", [...args(join(dir, "cli-q")), "-q"]);
     expect(q.code).toBe(0);
     expect(q.err).toBe("");
     const v = await runCli(registerTrain, "train", args(join(dir, "cli-v")));
     expect(v.code).toBe(0);
-    expect(v.err).toMatch(/proneval train: done: .*checkpoint: .*cli-v\n$/);
+    expect(v.err).toMatch(/proneval train: done: .*checkpoint: .*cli-v\nproneval train: signature: proneval-train\|model:glove-bilstm-attention-crc@[0-9a-f]{8}\|train:.*\|epochs:1\|lr:[0-9.e-]+\|seed:\d+\|backend:cpu\|version:\S+\n$/);
   });
 
 

@@ -1,4 +1,7 @@
 import type { Command } from "commander";
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
+import { makeSignature } from "../signature.js";
 import { action, intOption, floatOption } from "./run.js";
 import { InputError } from "../io/errors.js";
 import type { TrainOptions, ProgressEvent } from "../ranker/train.js";
@@ -118,6 +121,23 @@ export function registerTrain(program: Command): void {
         log(
           `${res.stoppedEarly ? "stopped early" : "done"}: ${res.steps} steps, ${res.epochsDone} epoch(s), ${res.seconds.toFixed(0)} s; best: ${res.best ? `epoch ${typeof res.best.epoch === "number" ? res.best.epoch.toFixed(2).replace(/\.00$/, "") : res.best.epoch}, dev accuracy ${res.best.devAccuracy === null ? "n/a" : (100 * res.best.devAccuracy).toFixed(2) + "%"}` : "none yet (resume to continue)"}; checkpoint: ${opts.out}`,
         );
+        // The dev accuracy above comes with what produced it, as every number proneval prints (docs/cli.md).
+        if (res.best && existsSync(join(opts.out, "config.json"))) {
+          const { readCheckpointConfig } = await import("../ranker/checkpoint.js");
+          const c = readCheckpointConfig(opts.out);
+          log(
+            `signature: ${makeSignature("proneval-train", [
+              ["model", `${c.encoder.kind}-${c.head.head}-${c.contextMode}@${c.files.weights.sha256.slice(0, 8)}`],
+              ["train", c.data.train === undefined ? undefined : String(c.data.train)],
+              ["dev", c.data.dev === undefined ? undefined : String(c.data.dev)],
+              ["epochs", opts.epochs],
+              ["lr", opts.lr],
+              ["seed", opts.seed],
+              ["init", opts.initFrom ? basename(opts.initFrom) : undefined],
+              ["backend", opts.backend],
+            ])}`,
+          );
+        }
       }),
     );
 }
