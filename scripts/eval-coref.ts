@@ -3,7 +3,8 @@
  * GENTLE, LitBank and ParCorFull's English side (none of them is ever trained on).
  *
  *   npx tsc -p . && node dist/scripts/eval-coref.js [--data ../shared/data] [--model-dir data] [--all-only]
- *       [--parcor-all]   (ParCorFull: every document, as before issue 24's split; includes training documents)
+ *       [--parcor-all]
+ *       [--null-bias B] [--prefer-nominal on|off]   (override the model's settings)   (ParCorFull: every document, as before issue 24's split; includes training documents)
  *
  * A link is a pronoun's resolved noun (its antecedent, or what an antecedent pronoun was followed to);
  * it is correct when that noun lies in the head run of an earlier gold mention of the pronoun's entity.
@@ -47,8 +48,9 @@ const morph = loadDefaultMorph("en");
 const base = loadDefaultCoref(process.argv.includes("--model-dir") ? pjoin(arg("model-dir", "data"), "models") : undefined);
 const bias = process.argv.includes("--null-bias") ? Number(arg("null-bias", "0")) : undefined;
 const inner = base as unknown as { lex: Map<string, number[]>; wn?: Map<string, number[]> };
-const resolver = bias === undefined ? base : new PronounResolver(base.model, inner.lex, bias, inner.wn);
-console.log(`null bias: ${bias ?? base.model.nullBias ?? 0}\n`);
+const pn = process.argv.includes("--prefer-nominal") ? arg("prefer-nominal", "on") !== "off" : undefined;
+const resolver = bias === undefined && pn === undefined ? base : new PronounResolver(base.model, inner.lex, bias, inner.wn, pn);
+console.log(`null bias: ${bias ?? base.model.nullBias ?? 0}, prefer nominal: ${pn ?? base.model.preferNominal ?? false}\n`);
 console.log("| corpus | pronouns | sites | with gold noun antecedent | precision | recall | F1 | pleonastic it -> none | errors: missed / wrong noun / spurious |");
 console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
 console.error(`model: ${base.model.trainedOn}; features: ${(base.model.features ?? []).join(",") || "none"}`);

@@ -2,6 +2,7 @@
  * Trains the English pronoun resolver and derives the corpus animacy lexicon.
  *
  *   npx tsc -p . && nice -n 10 node dist/scripts/train-coref.js [--data ../shared/data] [--epochs 10] [--seed 1] [--ensemble 3]
+ *       [--prefer-nominal on|off] [--null-bias 0]
  *       [--corpora gum,gentle,litbank,parcor] [--features wn,agree,syn] [--out-dir data]
  *
  * Training documents (issue 24 splits, src/annotate/splits.ts; the held-out parts are never read here):
@@ -27,7 +28,7 @@ function arg(name: string, def: string): string {
 const data = arg("data", "../shared/data");
 const outDir = arg("out-dir", "data");
 const corpora = arg("corpora", "gum,gentle,litbank,parcor").split(",").filter(Boolean);
-const features = arg("features", "wn,agree").split(",").filter(Boolean) as CorefFeatureGroup[];
+const features = arg("features", "wn,agree,syn").split(",").filter(Boolean) as CorefFeatureGroup[];
 for (const c of corpora) if (!["gum", "gentle", "litbank", "parcor"].includes(c)) throw new Error(`unknown corpus '${c}' (gum, gentle, litbank, parcor)`);
 for (const f of features) if (!COREF_FEATURE_GROUPS.includes(f)) throw new Error(`unknown feature group '${f}' (${COREF_FEATURE_GROUPS.join(", ")})`);
 const t0 = Date.now();
@@ -72,6 +73,9 @@ const models = seeds.map((s) =>
   }),
 );
 const model = models.length > 1 ? averageCorefModels(models, `${trainedOn}; average of seeds ${seeds.join(",")}`) : models[0]!;
+// Use-time settings stored in the model (not used in training): see CorefModel.
+if (arg("prefer-nominal", "on") === "on") model.preferNominal = true;
+if (Number(arg("null-bias", "0")) !== 0) model.nullBias = Number(arg("null-bias", "0"));
 const out = join(outDir, "models", "coref-en.json.gz");
 writeFileAtomic(out, JSON.stringify(model));
 console.error(`wrote ${out}: ${Object.keys(model.perceptron.weights).length} features, ${(readFileSync(out).length / 1e3).toFixed(0)} kB, ${((Date.now() - t0) / 1000).toFixed(0)} s`);

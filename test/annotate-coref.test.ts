@@ -4,6 +4,10 @@ import { averageCorefModels, clustersFrom, PronounResolver, trainCoref, type Cor
 import { deriveWordnetAnimacy } from "../src/annotate/wordnet.js";
 import { isLitbankHeldOut, isParcorHeldOut } from "../src/annotate/splits.js";
 import { loadDefaultCoref, loadDefaultMorph } from "../src/annotate/index.js";
+import { defaultModelDir } from "../src/annotate/morph.js";
+import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const en = loadDefaultMorph("en");
 const coref = loadDefaultCoref();
@@ -29,6 +33,23 @@ describe("shipped English resolver on mini documents", () => {
   it("gives pleonastic it no antecedent", () => {
     expect(resolve("The match was cancelled.", "It is raining today.")).toEqual(["It->-"]);
     expect(resolve("What is it?")).toEqual(["it->-"]);
+  });
+
+  it("a later it reaches the noun when an earlier it got none (issue 24 model, prefer a noun)", () => {
+    expect(resolve("I bought a new car.", "It is red and I love it.").at(-1)).toBe("it->car");
+    expect(resolve("We found the key under the mat.", "It was rusty, so we cleaned it.").at(-1)).toBe("it->key");
+    expect(coref.model.features).toEqual(["wn", "agree", "syn"]);
+    expect(coref.model.preferNominal).toBe(true);
+  });
+
+  it("a model with WordNet features refuses to load without the WordNet lexicon", () => {
+    const dir = mkdtempSync(join(tmpdir(), "coref-"));
+    mkdirSync(join(dir, "models"));
+    mkdirSync(join(dir, "lexicons"));
+    copyFileSync(join(defaultModelDir(), "coref-en.json.gz"), join(dir, "models", "coref-en.json.gz"));
+    expect(() => loadDefaultCoref(join(dir, "models"))).toThrow(/WordNet animacy lexicon/);
+    copyFileSync(join(defaultModelDir(), "..", "lexicons", "en-wordnet-animacy.tsv.gz"), join(dir, "lexicons", "en-wordnet-animacy.tsv.gz"));
+    expect(loadDefaultCoref(join(dir, "models")).model.features).toContain("wn");
   });
 
   it("returns clusters with the antecedent mention first", () => {
@@ -158,5 +179,25 @@ describe("issue 24: WordNet animacy, feature groups, splits, averaging", () => {
     const f = Object.keys(m1.perceptron.weights)[0]!;
     const w = ((m1.perceptron.weights[f]?.[1] ?? 0) + (m2.perceptron.weights[f]?.[1] ?? 0)) / 2;
     expect(avg.perceptron.weights[f]?.[1] ?? 0).toBeCloseTo(w, 3);
+  });
+});
+
+describe("preferNominal", () => {
+  // "it hit the box. it broke.": the first "it" has no candidate (none); the hand-set weights rank the
+  // earlier pronoun above the box for the second one, and the box above "none".
+  const doc = [sent(["it", "PRON"], ["hit", "VERB"], ["the", "DET"], ["box", "NOUN", "Sing"], [".", "PUNCT"]), sent(["it", "PRON"], ["broke", "VERB"])];
+  const model = { format: "proneval-coref/1", window: 3, trainedOn: "hand-set", perceptron: { labels: ["score"], weights: { N: [0, 1], "k=PRON": [0, 3], "k=NOUN": [0, 2] } } };
+  it("off: the second it follows the unresolved pronoun and reaches no noun", () => {
+    const d = new PronounResolver(model, new Map()).decisions(doc);
+    expect(d[1]!.antecedent?.kind).toBe("PRON");
+    expect(d[1]!.nominal).toBeUndefined();
+  });
+  it("on: the second it takes the best noun that beats none", () => {
+    const d = new PronounResolver({ ...model, preferNominal: true }, new Map()).decisions(doc);
+    expect(d[0]!.antecedent).toBeUndefined();
+    expect(d[1]!.nominal && doc[d[1]!.nominal.sent]!.tokens[d[1]!.nominal.head]!.text).toBe("box");
+    // ... but not when no noun beats "none".
+    const weak = { ...model, preferNominal: true, perceptron: { labels: ["score"], weights: { N: [0, 2.5], "k=PRON": [0, 3], "k=NOUN": [0, 2] } } };
+    expect(new PronounResolver(weak, new Map()).decisions(doc)[1]!.nominal).toBeUndefined();
   });
 });

@@ -62,6 +62,8 @@ export interface CorefModel {
   features?: CorefFeatureGroup[];
   /** Subtracted from the "no antecedent" score: > 0 trades precision for recall. */
   nullBias?: number;
+  /** See RunOptions.preferNominal (issue 24); absent = false. */
+  preferNominal?: boolean;
   perceptron: PerceptronModel;
   trainedOn: string;
 }
@@ -419,6 +421,8 @@ type Scorer = (features: readonly string[]) => number;
 export interface RunOptions {
   wn?: AnimacyLexicon;
   features?: readonly CorefFeatureGroup[];
+  /** At use (not in training): skip antecedent pronouns that lead to no noun when a noun still beats "none". */
+  preferNominal?: boolean;
 }
 
 /** Runs the resolver over a document, in order; returns one decision per pronoun site. */
@@ -439,13 +443,30 @@ function runDocument(sentences: AnnSentence[], lex: AnimacyLexicon, opts: RunOpt
     const options: string[][] = [nullFeatures(st, p, cands.length, comp)];
     cands.forEach((c, r) => options.push(candFeatures(st, p, c, r)));
     let best = 0;
-    let bestScore = score(options[0]!) - nullBias;
+    const nullScore = score(options[0]!) - nullBias;
+    let bestScore = nullScore;
+    const scores = opts.preferNominal && !learn ? new Float64Array(options.length) : undefined;
     for (let k = 1; k < options.length; k++) {
       const v = score(options[k]!);
+      if (scores) scores[k] = v;
       if (v > bestScore) {
         bestScore = v;
         best = k;
       }
+    }
+    // preferNominal: a pronoun whose best antecedent is a pronoun that leads to no noun takes the best
+    // candidate that does lead to one, if that one still beats "no antecedent".
+    if (scores && best > 0 && cands[best - 1]!.kind === "PRON" && !st.followed.has(`${cands[best - 1]!.sent}:${cands[best - 1]!.head}`)) {
+      let alt = 0;
+      let altScore = nullScore;
+      for (let k = 1; k < options.length; k++) {
+        const c = cands[k - 1]!;
+        if ((c.kind !== "PRON" || st.followed.has(`${c.sent}:${c.head}`)) && scores[k]! > altScore) {
+          altScore = scores[k]!;
+          alt = k;
+        }
+      }
+      if (alt > 0) best = alt;
     }
     learn?.(p, options, best, cands);
     if (best > 0) {
@@ -507,6 +528,8 @@ export class PronounResolver implements CorefResolver {
     private readonly nullBias?: number,
     /** WordNet animacy lexicon, read when the model uses the "wn" or "agree" features. */
     private readonly wn?: AnimacyLexicon,
+    /** Overrides the model's preferNominal (evaluation). */
+    private readonly preferNominal?: boolean,
   ) {
     if (model.format !== COREF_FORMAT) throw new Error(`not a ${COREF_FORMAT} model`);
     this.scorer = new PerceptronScorer(model.perceptron);
@@ -516,7 +539,7 @@ export class PronounResolver implements CorefResolver {
     return runDocument(
       sentences,
       this.lex,
-      { wn: this.wn, features: this.model.features },
+      { wn: this.wn, features: this.model.features, preferNominal: this.preferNominal ?? this.model.preferNominal },
       this.model.window,
       (f) => {
         this.scorer.score(f, this.buf);
