@@ -28,9 +28,10 @@ const program = new Command()
   .option("--out <dir>", "where to write mini-documents, our items and the summary", "ctxpro-recall")
   .option("--gender-sample <n>", "also write n random gender items we extract in fr/es/it, for hand-checking", "0")
   .option("--inflection <mode>", "inflection rule: 'paper' (default, as identify) or 'ctxpro' (the released code, which made the dev sets)", "paper")
+  .option("--coref-dir <dir>", "English resolver to use: a folder with models/coref-en.json.gz and lexicons/ (default: the shipped data/)")
   .option("--align-sample <n>", "also write n random segment pairs with the links of their English pronouns, for hand-checking", "0")
   .parse();
-const o = program.opts<{ data: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro" }>();
+const o = program.opts<{ data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro" }>();
 if (o.inflection !== "paper" && o.inflection !== "ctxpro") throw new Error(`--inflection must be 'paper' or 'ctxpro', got '${o.inflection}'`);
 const maxPerSet = Number(o.maxPerSet);
 
@@ -65,7 +66,7 @@ function miniDoc(item: CtxproItem, reversed: boolean): Array<[string, string]> {
 const norm = (s: unknown) => String(s ?? "").toLowerCase();
 
 mkdirSync(o.out, { recursive: true });
-const english = { morph: loadDefaultMorph("en"), coref: loadDefaultCoref() };
+const english = { morph: loadDefaultMorph("en"), coref: loadDefaultCoref(o.corefDir ? join(o.corefDir, "models") : undefined) };
 const all = evalSets(join(o.data, "evalsets"));
 const rows: string[] = [];
 const genderPool: CtxproItem[] = [];

@@ -1,7 +1,10 @@
 /**
- * Evaluates the English pronoun resolver on held-out GUM documents and on ParCorFull's English side.
+ * Evaluates the English pronoun resolver on the held-out documents (src/annotate/splits.ts) of GUM,
+ * GENTLE, LitBank and ParCorFull's English side (none of them is ever trained on).
  *
- *   npx tsc -p . && node dist/scripts/eval-coref.js [--data ../shared/data]
+ *   npx tsc -p . && node dist/scripts/eval-coref.js [--data ../shared/data] [--model-dir data] [--all-only]
+ *       [--parcor-all]
+ *       [--null-bias B] [--prefer-nominal on|off]   (override the model's settings)   (ParCorFull: every document, as before issue 24's split; includes training documents)
  *
  * A link is a pronoun's resolved noun (its antecedent, or what an antecedent pronoun was followed to);
  * it is correct when that noun lies in the head run of an earlier gold mention of the pronoun's entity.
@@ -9,8 +12,10 @@
  */
 import { join } from "node:path";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { loadGum, loadParcor, pronounGold, hitsMention, type TaggedGoldDoc } from "../src/annotate/coref-corpora.js";
-import { ANAPHORS, PronounResolver, type ResolveDecision } from "../src/annotate/coref.js";
+import { join as pjoin } from "node:path";
+import { loadGum, loadLitbank, loadParcor, type TaggedGoldDoc } from "../src/annotate/coref-corpora.js";
+import { PronounResolver } from "../src/annotate/coref.js";
+import { evaluateCoref, zeroTally, type CorefTally } from "../src/annotate/coref-eval.js";
 import { loadDefaultCoref } from "../src/annotate/index.js";
 
 function arg(name: string, def: string): string {
@@ -18,47 +23,17 @@ function arg(name: string, def: string): string {
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
 }
 
-interface Tally {
-  sites: number; predicted: number; correct: number; gold: number;
-  pleo: number; pleoNull: number; errNull: number; errWrong: number; errSpurious: number;
-}
-const zero = (): Tally => ({ sites: 0, predicted: 0, correct: 0, gold: 0, pleo: 0, pleoNull: 0, errNull: 0, errWrong: 0, errSpurious: 0 });
+type Tally = CorefTally;
+const zero = zeroTally;
+const evaluate = (docs: TaggedGoldDoc[], resolver: PronounResolver, exhaustive: boolean) => evaluateCoref(docs, (d) => resolver.decisions(d.sentences), exhaustive);
 
-function evaluate(docs: TaggedGoldDoc[], resolver: PronounResolver, exhaustive: boolean): Map<string, Tally> {
-  const by = new Map<string, Tally>();
-  const get = (k: string) => by.get(k) ?? (by.set(k, zero()), by.get(k)!);
-  for (const d of docs) {
-    const decisions: ResolveDecision[] = resolver.decisions(d.sentences);
-    for (const dec of decisions) {
-      const { sent, tok } = dec.pronoun;
-      const w = d.sentences[sent]!.tokens[tok]!.text.toLowerCase();
-      const g = pronounGold(d, sent, tok);
-      const pleonastic = exhaustive ? !g.mention && w === "it" : g.mention?.entity === -1 && g.mention.etype === "pronoun:pleonastic";
-      if (!exhaustive && !g.mention) continue; // ParCorFull: only annotated pronouns are judged
-      for (const key of ["all", ANAPHORS[w]!.group]) {
-        const t = get(key);
-        t.sites++;
-        if (pleonastic) {
-          t.pleo++;
-          if (!dec.antecedent) t.pleoNull++;
-        }
-        const resolvable = g.nominal.length > 0;
-        if (resolvable) t.gold++;
-        if (dec.nominal) {
-          t.predicted++;
-          if (resolvable && hitsMention(d, dec.nominal.sent, dec.nominal.head, g.nominal)) t.correct++;
-          else if (resolvable) t.errWrong++;
-          else t.errSpurious++;
-        } else if (resolvable) t.errNull++;
-      }
-    }
-  }
-  return by;
-}
-
+const allOnly = process.argv.includes("--all-only");
+const totals = zero();
 function print(name: string, by: Map<string, Tally>): void {
+  const a = by.get("all");
+  if (a) for (const k of Object.keys(totals) as Array<keyof Tally>) totals[k] += a[k];
   const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : "-");
-  for (const [k, t] of [...by.entries()].sort((a, b) => (a[0] === "all" ? -1 : b[0] === "all" ? 1 : a[0] < b[0] ? -1 : 1))) {
+  for (const [k, t] of [...by.entries()].filter(([k]) => !allOnly || k === "all").sort((a, b) => (a[0] === "all" ? -1 : b[0] === "all" ? 1 : a[0] < b[0] ? -1 : 1))) {
     const p = t.predicted ? t.correct / t.predicted : 0;
     const r = t.gold ? t.correct / t.gold : 0;
     const f = p + r ? (2 * p * r) / (p + r) : 0;
@@ -70,13 +45,25 @@ function print(name: string, by: Map<string, Tally>): void {
 
 const data = arg("data", "../shared/data");
 const morph = loadDefaultMorph("en");
-const base = loadDefaultCoref();
+const base = loadDefaultCoref(process.argv.includes("--model-dir") ? pjoin(arg("model-dir", "data"), "models") : undefined);
 const bias = process.argv.includes("--null-bias") ? Number(arg("null-bias", "0")) : undefined;
-const resolver = bias === undefined ? base : new PronounResolver(base.model, (base as unknown as { lex: Map<string, number[]> }).lex, bias);
-console.log(`null bias: ${bias ?? base.model.nullBias ?? 0}\n`);
+const inner = base as unknown as { lex: Map<string, number[]>; wn?: Map<string, number[]> };
+const pn = process.argv.includes("--prefer-nominal") ? arg("prefer-nominal", "on") !== "off" : undefined;
+const resolver = bias === undefined && pn === undefined ? base : new PronounResolver(base.model, inner.lex, bias, inner.wn, pn);
+console.log(`null bias: ${bias ?? base.model.nullBias ?? 0}, prefer nominal: ${pn ?? base.model.preferNominal ?? false}\n`);
 console.log("| corpus | pronouns | sites | with gold noun antecedent | precision | recall | F1 | pleonastic it -> none | errors: missed / wrong noun / spurious |");
 console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+console.error(`model: ${base.model.trainedOn}; features: ${(base.model.features ?? []).join(",") || "none"}`);
 print("GUM held-out", evaluate(loadGum(join(data, "coref", "gum"), true, morph), resolver, true));
+print("GENTLE held-out", evaluate(loadGum(join(data, "coref", "gum"), true, morph, "GENTLE"), resolver, true));
+print("LitBank held-out", evaluate(loadLitbank(join(data, "coref", "litbank"), morph, true), resolver, false));
+const parcorAll = process.argv.includes("--parcor-all");
 for (const sub of ["news", "TED", "DiscoMT"]) {
-  print(`ParCorFull ${sub}`, evaluate(loadParcor(join(data, "coref", "parcor-full", "corpus", sub, "EN"), morph), resolver, false));
+  print(`ParCorFull ${sub}${parcorAll ? " (all)" : " held-out"}`, evaluate(loadParcor(join(data, "coref", "parcor-full", "corpus", sub, "EN"), morph, parcorAll ? undefined : true), resolver, false));
+}
+{
+  const p = totals.predicted ? totals.correct / totals.predicted : 0;
+  const r = totals.gold ? totals.correct / totals.gold : 0;
+  const pct = (x: number) => (100 * x).toFixed(1);
+  console.log(`| all held-out (pooled) | all | ${totals.sites} | ${totals.gold} | ${pct(p)} | ${pct(r)} | ${pct(p + r ? (2 * p * r) / (p + r) : 0)} | ${totals.pleo ? `${totals.pleoNull}/${totals.pleo}` : "-"} | ${totals.errNull} / ${totals.errWrong} / ${totals.errSpurious} |`);
 }

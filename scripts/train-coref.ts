@@ -1,42 +1,81 @@
 /**
- * Trains the English pronoun resolver and derives the animacy lexicon.
+ * Trains the English pronoun resolver and derives the corpus animacy lexicon.
  *
- *   npx tsc -p . && nice -n 10 node dist/scripts/train-coref.js [--data ../shared/data] [--epochs 10]
+ *   npx tsc -p . && nice -n 10 node dist/scripts/train-coref.js [--data ../shared/data] [--epochs 10] [--seed 1] [--ensemble 3]
+ *       [--prefer-nominal on|off] [--null-bias 0]
+ *       [--corpora gum,gentle,litbank,parcor] [--features wn,agree,syn] [--out-dir data]
  *
- * Training documents: GUM minus the held-out fifth (src/annotate/splits.ts) and LitBank's 100
- * excerpts, tagged by our own English tagger (data/models/morph-en.json.gz) so that training sees the
- * same part-of-speech errors as use. Writes data/models/coref-en.json.gz and data/lexicons/en-animacy.tsv.gz.
+ * Training documents (issue 24 splits, src/annotate/splits.ts; the held-out parts are never read here):
+ * GUM and GENTLE minus the held-out fifth, LitBank minus 14 held-out excerpts, ParCorFull English minus
+ * 16 held-out documents, each tagged by our own English tagger (data/models/morph-en.json.gz) so that
+ * training sees the same part-of-speech errors as use. Writes <out-dir>/models/coref-en.json.gz and
+ * <out-dir>/lexicons/en-animacy.tsv.gz; reads <out-dir>/lexicons/en-wordnet-animacy.tsv.gz (else
+ * data/lexicons/) for the "wn" and "agree" features.
  */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readFileSync } from "node:fs";
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { readText } from "../src/io/lines.js";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { animacyToTsv, deriveAnimacy, loadGum, loadLitbank, trainDoc } from "../src/annotate/coref-corpora.js";
-import { parseAnimacy, trainCoref } from "../src/annotate/coref.js";
+import { animacyToTsv, deriveAnimacy, loadGum, loadLitbank, loadParcor, trainDoc, type TaggedGoldDoc } from "../src/annotate/coref-corpora.js";
+import { averageCorefModels, COREF_FEATURE_GROUPS, parseAnimacy, trainCoref, type CorefFeatureGroup } from "../src/annotate/coref.js";
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : def;
 }
 
 const data = arg("data", "../shared/data");
+const outDir = arg("out-dir", "data");
+const corpora = arg("corpora", "gum,gentle,litbank,parcor").split(",").filter(Boolean);
+const features = arg("features", "wn,agree,syn").split(",").filter(Boolean) as CorefFeatureGroup[];
+for (const c of corpora) if (!["gum", "gentle", "litbank", "parcor"].includes(c)) throw new Error(`unknown corpus '${c}' (gum, gentle, litbank, parcor)`);
+for (const f of features) if (!COREF_FEATURE_GROUPS.includes(f)) throw new Error(`unknown feature group '${f}' (${COREF_FEATURE_GROUPS.join(", ")})`);
 const t0 = Date.now();
 const morph = loadDefaultMorph("en");
-const gum = loadGum(join(data, "coref", "gum"), false, morph);
-const lit = loadLitbank(join(data, "coref", "litbank"), morph);
-console.error(`loaded ${gum.length} GUM and ${lit.length} LitBank documents in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-const docs = [...gum, ...lit];
-const lexPath = "data/lexicons/en-animacy.tsv.gz";
+const parts: Array<[string, TaggedGoldDoc[]]> = [];
+if (corpora.includes("gum")) parts.push(["GUM", loadGum(join(data, "coref", "gum"), false, morph)]);
+if (corpora.includes("gentle")) parts.push(["GENTLE", loadGum(join(data, "coref", "gum"), false, morph, "GENTLE")]);
+if (corpora.includes("litbank")) parts.push(["LitBank", loadLitbank(join(data, "coref", "litbank"), morph, false)]);
+if (corpora.includes("parcor"))
+  parts.push(["ParCorFull", ["news", "TED", "DiscoMT"].flatMap((sub) => loadParcor(join(data, "coref", "parcor-full", "corpus", sub, "EN"), morph, false))]);
+const trainedOn = parts.map(([n, d]) => `${n} ${d.length}`).join(" + ") + " docs (held-out splits excluded)";
+console.error(`loaded ${trainedOn} in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+const docs = parts.flatMap(([, d]) => d);
+mkdirSync(join(outDir, "lexicons"), { recursive: true });
+mkdirSync(join(outDir, "models"), { recursive: true });
+const lexPath = join(outDir, "lexicons", "en-animacy.tsv.gz");
 writeFileAtomic(lexPath, animacyToTsv(deriveAnimacy(docs)));
 const lex = parseAnimacy(readText(lexPath));
 console.error(`animacy lexicon: ${lex.size} entries -> ${lexPath}`);
-const model = trainCoref(docs.map(trainDoc), lex, {
-  epochs: Number(arg("epochs", "10")),
-  window: Number(arg("window", "3")),
-  trainedOn: `GUM (${gum.length} docs, held-out fifth excluded) + LitBank (${lit.length} docs)`,
-  log: (m) => console.error(m),
-});
-const out = "data/models/coref-en.json.gz";
+let wn: Map<string, number[]> | undefined;
+if (features.includes("wn") || features.includes("agree")) {
+  const own = join(outDir, "lexicons", "en-wordnet-animacy.tsv.gz");
+  const wnPath = existsSync(own) ? own : "data/lexicons/en-wordnet-animacy.tsv.gz";
+  wn = parseAnimacy(readText(wnPath));
+  console.error(`WordNet lexicon: ${wn.size} entries <- ${wnPath}`);
+}
+// --ensemble K: the average of the rankers trained with seeds (S-1)K+1 .. SK (S = --seed).
+const seed = Number(arg("seed", "1"));
+const ensemble = Number(arg("ensemble", "3"));
+const seeds = ensemble > 1 ? Array.from({ length: ensemble }, (_, k) => (seed - 1) * ensemble + k + 1) : [seed];
+const docsT = docs.map(trainDoc);
+const models = seeds.map((s) =>
+  trainCoref(docsT, lex, {
+    epochs: Number(arg("epochs", "10")),
+    window: Number(arg("window", "3")),
+    seed: s,
+    minWeight: Number(arg("min-weight", "0.01")),
+    features,
+    wn,
+    trainedOn,
+    log: (m) => console.error(`seed ${s}: ${m}`),
+  }),
+);
+const model = models.length > 1 ? averageCorefModels(models, `${trainedOn}; average of seeds ${seeds.join(",")}`) : models[0]!;
+// Use-time settings stored in the model (not used in training): see CorefModel.
+if (arg("prefer-nominal", "on") === "on") model.preferNominal = true;
+if (Number(arg("null-bias", "0")) !== 0) model.nullBias = Number(arg("null-bias", "0"));
+const out = join(outDir, "models", "coref-en.json.gz");
 writeFileAtomic(out, JSON.stringify(model));
 console.error(`wrote ${out}: ${Object.keys(model.perceptron.weights).length} features, ${(readFileSync(out).length / 1e3).toFixed(0)} kB, ${((Date.now() - t0) / 1000).toFixed(0)} s`);

@@ -3,13 +3,13 @@
  * (scripts/train-coref.ts, scripts/eval-coref.ts), and derives the animacy lexicon.
  */
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { readText } from "../io/lines.js";
 import type { AnnSentence } from "./types.js";
 import type { MorphTagger } from "./morph.js";
 import { parseGum, parseLitbank, readParcorDoc, parcorDocNames, type GoldDoc, type GoldMention } from "./coref-data.js";
 import { ANAPHORS, headRun, type AnimacyLexicon, type Candidate, type CorefTrainDoc } from "./coref.js";
-import { isGumHeldOut } from "./splits.js";
+import { isGumHeldOut, isLitbankHeldOut, isParcorHeldOut } from "./splits.js";
 
 export function tagDoc(morph: MorphTagger, doc: GoldDoc): AnnSentence[] {
   return doc.sentences.map((toks) => {
@@ -37,21 +37,24 @@ export interface TaggedGoldDoc {
   sentences: AnnSentence[];
 }
 
-export function loadGum(dir: string, heldOut: boolean, morph: MorphTagger): TaggedGoldDoc[] {
+/** GUM documents (`prefix` "GENTLE" for the GENTLE genres shipped beside them) on one side of the split. */
+export function loadGum(dir: string, heldOut: boolean, morph: MorphTagger, prefix: "GUM" | "GENTLE" = "GUM"): TaggedGoldDoc[] {
   const out: TaggedGoldDoc[] = [];
   for (const f of readdirSync(dir).sort()) {
-    if (!/^GUM_.*\.conllu(\.gz)?$/.test(f) || isGumHeldOut(f) !== heldOut) continue;
+    if (!f.startsWith(`${prefix}_`) || !/\.conllu(\.gz)?$/.test(f) || isGumHeldOut(f) !== heldOut) continue;
     const doc = parseGum(readText(join(dir, f)), f.replace(/\.conllu(\.gz)?$/, ""));
     out.push({ doc, sentences: tagDoc(morph, doc) });
   }
   return out;
 }
 
-export function loadLitbank(dir: string, morph: MorphTagger): TaggedGoldDoc[] {
+/** LitBank excerpts: `heldOut` true/false for one side of the split (isLitbankHeldOut), undefined for all. */
+export function loadLitbank(dir: string, morph: MorphTagger, heldOut?: boolean): TaggedGoldDoc[] {
   const out: TaggedGoldDoc[] = [];
   for (const f of readdirSync(dir).sort()) {
     if (!f.endsWith("_brat.txt")) continue;
     const base = f.replace(/\.txt$/, "");
+    if (heldOut !== undefined && isLitbankHeldOut(base) !== heldOut) continue;
     const doc = parseLitbank(readText(join(dir, f)), readText(join(dir, `${base}.ann`)), base, (_t, _s, e) => e - 1);
     const sentences = tagDoc(morph, doc);
     for (const m of doc.mentions) m.head = heuristicHead(sentences[m.sent]!, m.start, m.end);
@@ -60,8 +63,14 @@ export function loadLitbank(dir: string, morph: MorphTagger): TaggedGoldDoc[] {
   return out;
 }
 
-export function loadParcor(dir: string, morph: MorphTagger): TaggedGoldDoc[] {
-  return parcorDocNames(dir).map((name) => {
+/**
+ * ParCorFull documents of one language directory (corpus/<sub>/EN); with `heldOut` only one side of
+ * the split (isParcorHeldOut, keyed by the sub-corpus name news / TED / DiscoMT).
+ */
+export function loadParcor(dir: string, morph: MorphTagger, heldOut?: boolean): TaggedGoldDoc[] {
+  const sub = basename(dirname(dir));
+  const names = parcorDocNames(dir).filter((n) => heldOut === undefined || isParcorHeldOut(sub, n) === heldOut);
+  return names.map((name) => {
     const doc = readParcorDoc(dir, name, (_t, _s, e) => e - 1);
     const sentences = tagDoc(morph, doc);
     for (const m of doc.mentions) m.head = heuristicHead(sentences[m.sent]!, m.start, m.end);

@@ -17,7 +17,10 @@ export { FastAlignWordAligner, combinedPosteriors } from "./aligner.js";
 export { maxWeightMatching, matchLinks, addAnchors } from "./matching.js";
 export { tokenize, SUPPORTED_LANGS, isSupportedLang } from "./tokenize.js";
 
-/** Loads the shipped English resolver (data/models/coref-en.json.gz + data/lexicons/en-animacy.tsv.gz). */
+/**
+ * Loads the shipped English resolver (data/models/coref-en.json.gz + data/lexicons/en-animacy.tsv.gz,
+ * and data/lexicons/en-wordnet-animacy.tsv.gz when the model uses WordNet features).
+ */
 export function loadDefaultCoref(modelDir = defaultModelDir()): PronounResolver {
   const path = join(modelDir, "coref-en.json.gz");
   const lexPath = join(modelDir, "..", "lexicons", "en-animacy.tsv.gz");
@@ -30,7 +33,13 @@ export function loadDefaultCoref(modelDir = defaultModelDir()): PronounResolver 
   }
   if (model.format !== COREF_FORMAT) throw new InputError(`not a ${COREF_FORMAT} model`, path);
   const lex = existsSync(lexPath) ? parseAnimacy(readText(lexPath)) : new Map<string, number[]>();
-  return new PronounResolver(model, lex);
+  let wn: Map<string, number[]> | undefined;
+  if (model.features?.some((f) => f === "wn" || f === "agree")) {
+    const wnPath = join(modelDir, "..", "lexicons", "en-wordnet-animacy.tsv.gz");
+    if (!existsSync(wnPath)) throw new InputError(`the coreference model needs the WordNet animacy lexicon ${wnPath} (scripts/derive-wordnet-animacy.ts)`);
+    wn = parseAnimacy(readText(wnPath));
+  }
+  return new PronounResolver(model, lex, undefined, wn);
 }
 
 export interface DefaultAnnotators {
