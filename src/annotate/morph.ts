@@ -15,6 +15,7 @@ import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
+import { VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
@@ -82,9 +83,28 @@ export class MorphTagger implements MorphAnnotator {
   lazyNouns(load: () => NounLexicon | undefined): void {
     this.nounLoader = load;
   }
-  /** Loads a pending lexicon now (identify calls it while the aligner trains). */
+  /** Loads pending lexicons (nouns and verbs) now (identify calls it while the aligner trains). */
   loadNouns(): void {
     void this.nouns;
+    void this.verbs;
+  }
+  /** Verb lexicon (form -> infinitives) for lemmatising verb forms the lemmatiser has no exception for. */
+  private verbLexicon: VerbLexicon | undefined;
+  private verbLoader: (() => VerbLexicon | undefined) | undefined;
+  get verbs(): VerbLexicon | undefined {
+    if (this.verbLoader) {
+      this.verbLexicon = this.verbLoader();
+      this.verbLoader = undefined;
+    }
+    return this.verbLexicon;
+  }
+  set verbs(lex: VerbLexicon | undefined) {
+    this.verbLexicon = lex;
+    this.verbLoader = undefined;
+  }
+  /** Sets a verb lexicon to build on first use. */
+  lazyVerbs(load: () => VerbLexicon | undefined): void {
+    this.verbLoader = load;
   }
   /** Re-read "article + noun" as "clitic + verb" in verb-less lines (see redecideClitics). */
   cliticVerb = process.env.PRONEVAL_CLITIC_VERB !== "0";
@@ -145,7 +165,8 @@ export class MorphTagger implements MorphAnnotator {
       const a = analyses ? bestAnalysis(analyses, upos, feats) : undefined;
       if (a) return { upos: a.upos, feats: { ...a.feats }, lemma: this.tableLemma(words[i]!, a) };
       if (tenses?.[i] !== undefined) feats.Tense = tenses[i]!;
-      const lemma = this.lemmatizer.lemma(words[i]!, upos);
+      let lemma = this.lemmatizer.lemma(words[i]!, upos);
+      if ((upos === "VERB" || upos === "AUX") && this.verbs) lemma = this.verbLemma(words[i]!, upos, lemma);
       if (upos === "NOUN" && this.nouns) return { upos, feats: applyNounLexicon(this.nouns, words[i]!, lemma, feats), lemma };
       return { upos, feats, lemma };
     });
@@ -251,6 +272,27 @@ export class MorphTagger implements MorphAnnotator {
     if (!analyses || !analyses.some((a) => a.upos === "DET") || !analyses.some((a) => a.upos === "PRON")) return undefined;
     const ids = (this.allowed.get(form) ?? []).filter((i) => this.tagger.labels[i]!.startsWith("PRON"));
     return ids.length ? ids : undefined;
+  }
+
+  /**
+   * The lemma of a word tagged VERB/AUX: the lemmatiser's when training stored the form as an
+   * exception (seen, and the rules were wrong) or when the verb lexicon agrees; otherwise the verb
+   * lexicon's infinitive (the one sharing the longest prefix with the form when there are several:
+   * "porta" -> portare rather than porgere). Unknown forms keep the rules' lemma.
+   */
+  private verbLemma(word: string, upos: string, ruleLemma: string): string {
+    if (this.lemmatizer.isException(word, upos)) return ruleLemma;
+    const cands = this.verbs?.lemmas(word);
+    if (!cands || cands.includes(ruleLemma)) return ruleLemma;
+    const low = word.toLowerCase();
+    const shared = (l: string) => {
+      let p = 0;
+      while (p < l.length && p < low.length && l[p] === low[p]) p++;
+      return p;
+    };
+    let best = cands[0]!;
+    for (const c of cands) if (shared(c) > shared(best)) best = c;
+    return best;
   }
 
   private tableLemma(word: string, a: Analysis): string {
@@ -406,14 +448,21 @@ export function defaultModelDir(): string {
 export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it"]);
 
 /**
+ * Verb lexicons (src/annotate/verb-lexicons.ts) are attached by default for the languages that have
+ * one; PRONEVAL_VERB_LEXICON=0 leaves them off (for measuring).
+ */
+const VERB_LEXICON_DEFAULT = process.env.PRONEVAL_VERB_LEXICON !== "0";
+
+/**
  * Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz), with its noun lexicon where
  * LEXICON_LANGS has one (`lexicon: false` leaves it off, `true` forces any that exists).
  */
-export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean } = {}): MorphTagger {
+export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean } = {}): MorphTagger {
   if (!isSupportedLang(lang)) throw new InputError(`unsupported language '${lang}' (supported: en, de, es, fr, it, pl, pt, ru)`);
   const path = join(modelDir, `morph-${lang}.json.gz`);
   if (!existsSync(path)) throw new InputError(`no morphology model for '${lang}' at ${path} (train it with scripts/train-morph.ts)`);
   const tagger = new MorphTagger(loadMorphModel(path));
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
+  if (opts.verbs ?? (VERB_LEXICON_DEFAULT && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
   return tagger;
 }
