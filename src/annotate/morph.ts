@@ -157,6 +157,7 @@ export class MorphTagger implements MorphAnnotator {
     const lower = words.map((w) => w.toLowerCase());
     const labels = this.tagger.tag(words, (i) => this.allowed.get(lower[i]!));
     this.verbAfterClitic(words, lower, labels);
+    this.verbOnlyForms(words, lower, labels);
     this.redecideClitics(words, lower, labels);
     const tenses = this.tense?.tag(words, labels);
     const out = labels.map((label, i) => {
@@ -258,6 +259,49 @@ export class MorphTagger implements MorphAnnotator {
       for (let k = i + 1; k < labels.length; k++) labels[k] = forced[k]!;
       return;
     }
+  }
+
+  /**
+   * Re-read NOUN-tagged words that the verb lexicon knows only as verb forms (see verbOnlyForms): in
+   * every line ("all", default), only in lines without a verb ("verbless"), or not at all ("off");
+   * PRONEVAL_VERB_READ sets it for measuring.
+   */
+  verbRead: "all" | "verbless" | "off" = (["all", "verbless", "off"] as const).find((m) => m === process.env.PRONEVAL_VERB_READ) ?? "all";
+
+  /**
+   * A word tagged NOUN (or PROPN at the start of a sentence) that the verb
+   * lexicon lists as a finite verb form or infinitive, and that neither the noun lexicon nor the verb
+   * source's own word list knows as a noun, not right after a determiner, and after a preposition or
+   * verb only when it is an infinitive (German: not capitalised inside the sentence), is re-tagged with
+   * its label restricted to VERB readings ("Entiendo." / "Ci credo." came out NOUN); the other words
+   * keep their labels. Measured on UD test and CTXPRO recall in docs/annotate.md.
+   */
+  private verbOnlyForms(words: readonly string[], lower: readonly string[], labels: string[]): void {
+    const lex = this.verbRead !== "off" ? this.verbs : undefined;
+    if (!lex) return;
+    const upos = (l: string) => l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|"));
+    if (this.verbRead === "verbless" && labels.some((l) => upos(l) === "VERB" || upos(l) === "AUX")) return;
+    const at = new Set<number>();
+    for (let i = 0; i < words.length; i++) {
+      const u = upos(labels[i]!);
+      const initial = i === 0 || upos(labels[i - 1]!) === "PUNCT";
+      if (this.lang === "de" && i > 0 && words[i]![0] !== lower[i]![0]) continue;
+      if (u !== "NOUN" && !(u === "PROPN" && initial)) continue;
+      const prev = i > 0 ? upos(labels[i - 1]!) : "";
+      if (prev === "DET") continue;
+      const lemmas = lex.lemmas(lower[i]!);
+      if (!lemmas || !lex.finite(lower[i]!)) continue;
+      // After a preposition or a verb only an infinitive ("per capire", "voglio andare"; not "vedrò presto").
+      if ((prev === "ADP" || prev === "VERB" || prev === "AUX" || at.has(i - 1)) && !lemmas.includes(lower[i]!)) continue;
+      if (lex.otherWord ? lex.otherWord(lower[i]!) : this.nouns?.lookup(words[i]!, lower[i]!) !== undefined) continue;
+      at.add(i);
+    }
+    if (!at.size) return;
+    // Only those words change; every other label stays (a fresh tagging undid earlier decisions).
+    const verbIds = this.verbLabels();
+    const keep = labels.map((l) => this.tagger.labels.indexOf(l));
+    const forced = this.tagger.tag(words, (k) => (at.has(k) ? verbIds : [keep[k]!]));
+    for (const k of at) labels[k] = forced[k]!;
   }
 
   private verbIds: number[] | undefined;

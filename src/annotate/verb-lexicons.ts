@@ -14,6 +14,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
 export interface VerbLexicon {
   readonly name: string;
@@ -21,6 +22,11 @@ export interface VerbLexicon {
   lemmas(form: string): readonly string[] | undefined;
   /** True when the form is a finite verb form or an infinitive/gerund, not only a participle. */
   finite(form: string): boolean;
+  /**
+   * True when the source also lists the form as a word of its own that is not a verb form (Hunspell
+   * dictionaries: a stem such as "casa", or its plural); undefined for sources that list verbs only.
+   */
+  otherWord?(form: string): boolean;
   /** Number of distinct forms (for the record). */
   readonly size: number;
 }
@@ -127,7 +133,15 @@ interface SfxRule {
  * flags on "mujer", "señor" are not used). Prefix rules, continuation classes and compounding are
  * ignored: the forms wanted are the plain conjugations.
  */
-export function expandHunspellVerbs(aff: string, dic: string, infinitive: RegExp, add: (form: string, lemma: string, participle: boolean) => void, participle: RegExp): void {
+export function expandHunspellVerbs(
+  aff: string,
+  dic: string,
+  infinitive: RegExp,
+  add: (form: string, lemma: string, participle: boolean) => void,
+  participle: RegExp,
+  other?: (word: string) => void,
+  derived?: RegExp,
+): void {
   const flags = new Map<string, SfxRule[]>();
   for (const line of aff.split("\n")) {
     if (!line.startsWith("SFX ")) continue;
@@ -136,15 +150,19 @@ export function expandHunspellVerbs(aff: string, dic: string, infinitive: RegExp
     const [, flag, strip, addRaw, cond] = p as [string, string, string, string, string];
     if (!flags.has(flag)) flags.set(flag, []);
     const addForm = addRaw.split("/")[0]!;
+    // Derivations that the verb flags also carry (es interpretar -> interpretación) are not verb forms.
+    if (derived?.test(addForm)) continue;
     flags.get(flag)!.push({ strip: strip === "0" ? "" : strip, add: addForm === "0" ? "" : addForm, cond: new RegExp(`${cond === "." ? "" : cond}$`) });
   }
   const verbal = new Set<string>();
   for (const [flag, rules] of flags) if (rules.length >= 4 && rules.every((r) => /r\$$/.test(r.cond.source))) verbal.add(flag);
   for (const line of dic.split("\n")) {
     const slash = line.indexOf("/");
-    if (slash < 0) continue;
-    const stem = line.slice(0, slash);
-    if (!infinitive.test(stem) || /[A-Z]/.test(stem[0]!)) continue;
+    const stem = slash < 0 ? line.trim() : line.slice(0, slash);
+    if (!infinitive.test(stem) || /[A-Z]/.test(stem[0]!) || slash < 0) {
+      if (stem && !/^\d+$/.test(stem)) other?.(stem.toLowerCase());
+      continue;
+    }
     const fl = line.slice(slash + 1).trim().split(/\s/)[0]!;
     let any = false;
     for (const flag of fl) {
@@ -160,21 +178,33 @@ export function expandHunspellVerbs(aff: string, dic: string, infinitive: RegExp
   }
 }
 
-function hunspellVerbs(pkg: string, infinitive: RegExp, participle: RegExp): VerbLexicon {
+function hunspellVerbs(pkg: string, infinitive: RegExp, participle: RegExp, derived?: RegExp): VerbLexicon {
   // The packages are ES modules that read their two files with top-level await; their files are
   // read here directly (synchronously), beside the resolved entry point.
-  const entry = import.meta.resolve(pkg);
-  const read = (f: string) => readFileSync(new URL(f, entry), "utf8");
+  const dir = dirname(require.resolve(pkg));
+  const read = (f: string) => readFileSync(join(dir, f), "utf8");
   const t = new Table();
-  expandHunspellVerbs(read("index.aff"), read("index.dic"), infinitive, (f, l, p) => t.add(f, l, p), participle);
-  return t.lexicon(pkg);
+  const others = new Set<string>();
+  expandHunspellVerbs(read("index.aff"), read("index.dic"), infinitive, (f, l, p) => t.add(f, l, p), participle, (w) => others.add(w), derived);
+  const lex = t.lexicon(pkg);
+  // A plural of a listed word counts as that word ("casas", "flores", "veces", "canciones").
+  lex.otherWord = (form) => {
+    const f = form.toLowerCase();
+    if (others.has(f)) return true;
+    if (!f.endsWith("s")) return false;
+    if (others.has(f.slice(0, -1)) || (f.endsWith("es") && others.has(f.slice(0, -2)))) return true;
+    if (f.endsWith("ces") && others.has(`${f.slice(0, -3)}z`)) return true;
+    const accented = f.replace(/([aeiou])(n|s)es$/, (_m, v: string, c: string) => `${"áéíóú"["aeiou".indexOf(v)]}${c}`);
+    return accented !== f && others.has(accented);
+  };
+  return lex;
 }
 
 const LOADERS: Record<string, () => VerbLexicon> = {
   it: italianVerbs,
   fr: frenchVerbs,
   de: germanVerbs,
-  es: () => hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/),
+  es: () => hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/, /(?:ción|ciones|miento|mientos|dor|dora|dores|doras|ble|bles|mente)$/),
 
 };
 const cache = new Map<string, VerbLexicon>();
