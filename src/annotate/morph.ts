@@ -32,6 +32,10 @@ const OBJECT_CLITICS: Record<string, ReadonlySet<string>> = {
 /** Words after which an article homograph (le, la, lo, o, a) is the object clitic: negations, French subject pronouns. */
 const BEFORE_CLITIC: ReadonlySet<string> = new Set(["no", "non", "não", "ne", "n'", "nao", "je", "j'", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles"]);
 
+/** Tags under which verbOnlyForms looks for verb forms (NOUN_TAGS where the verb source lists verbs only). */
+const VERB_HIDING_TAGS: ReadonlySet<string> = new Set(["NOUN", "ADJ", "ADV", "PRON", "DET", "X", "INTJ"]);
+const NOUN_TAGS: ReadonlySet<string> = new Set(["NOUN"]);
+
 /** Languages whose object clitics are homographs of articles (see MorphTagger.redecideClitics). */
 const CLITIC_LANGS = new Set(["es", "it", "pt", "fr"]);
 
@@ -279,16 +283,25 @@ export class MorphTagger implements MorphAnnotator {
   private verbOnlyForms(words: readonly string[], lower: readonly string[], labels: string[]): void {
     const lex = this.verbRead !== "off" ? this.verbs : undefined;
     if (!lex) return;
-    const upos = (l: string) => l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|"));
-    if (this.verbRead === "verbless" && labels.some((l) => upos(l) === "VERB" || upos(l) === "AUX")) return;
+    const pos = labels.map((l, k) => this.effectiveUpos(lower[k]!, l));
+    const hasVerb = pos.some((u) => u === "VERB" || u === "AUX");
+    if (this.verbRead === "verbless" && hasVerb) return;
+    // Which tags may hide a verb: in a line without a verb, where the verb source also lists the other
+    // words (es), any open-class tag; otherwise nouns only (the noun lexicon is the only check against
+    // "presto", "solo"; in lines with a verb the wider set misfired on UD: "intermedias", "las demandas").
+    const open = lex.otherWord && !hasVerb ? VERB_HIDING_TAGS : NOUN_TAGS;
     const at = new Set<number>();
     for (let i = 0; i < words.length; i++) {
-      const u = upos(labels[i]!);
-      const initial = i === 0 || upos(labels[i - 1]!) === "PUNCT";
+      const u = pos[i]!;
+      const initial = i === 0 || pos[i - 1] === "PUNCT";
       if (this.lang === "de" && i > 0 && words[i]![0] !== lower[i]![0]) continue;
-      if (u !== "NOUN" && !(u === "PROPN" && initial)) continue;
-      const prev = i > 0 ? upos(labels[i - 1]!) : "";
-      if (prev === "DET") continue;
+      if (!open.has(u) && !(u === "PROPN" && initial)) continue;
+      if (this.table.has(lower[i]!)) continue;
+      const prev = i > 0 ? pos[i - 1]! : "";
+      // Not after an article, unless it is an object clitic's homograph ("La tengo."): in a verb-less
+      // line, or in any line for Italian, whose noun lexicon lists the nouns that are also verb forms
+      // (French's lacks "garde", "manque"; Spanish has none: "las demandas" misfired on UD).
+      if (prev === "DET" && ((hasVerb && this.lang !== "it") || !this.pronounLabels(lower[i - 1]!))) continue;
       const lemmas = lex.lemmas(lower[i]!);
       if (!lemmas || !lex.finite(lower[i]!)) continue;
       // After a preposition or a verb only an infinitive ("per capire", "voglio andare"; not "vedrò presto").
@@ -302,6 +315,17 @@ export class MorphTagger implements MorphAnnotator {
     const keep = labels.map((l) => this.tagger.labels.indexOf(l));
     const forced = this.tagger.tag(words, (k) => (at.has(k) ? verbIds : [keep[k]!]));
     for (const k of at) labels[k] = forced[k]!;
+  }
+
+  /**
+   * The part of speech a word will come out with: a closed-class table form's own (the tagger may say
+   * VERB for "me", which the table then turns into PRON), else the label's.
+   */
+  private effectiveUpos(lowerForm: string, label: string): string {
+    const u = label.slice(0, label.indexOf("|") < 0 ? label.length : label.indexOf("|"));
+    const analyses = this.table.get(lowerForm);
+    if (!analyses || analyses.some((a) => a.upos === u)) return u;
+    return analyses[0]!.upos;
   }
 
   private verbIds: number[] | undefined;
