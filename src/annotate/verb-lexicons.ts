@@ -36,20 +36,29 @@ const require = createRequire(import.meta.url);
 /** Form table under construction: form -> lemmas, plus which forms are only participles. */
 class Table {
   readonly map = new Map<string, string | string[]>();
-  private readonly nonParticiple = new Set<string>();
+  /** Forms seen only as participles so far (a small share: kept apart rather than a flag per form). */
+  private readonly participleOnly = new Set<string>();
+  /** One string per lemma (half a million forms share about 10 thousand lemmas). */
+  private readonly lemmaOf = new Map<string, string>();
   add(form: string, lemma: string, participle = false): void {
     if (!form || form === "NA") return;
     const f = form.toLowerCase();
-    const l = lemma.toLowerCase();
-    if (!participle) this.nonParticiple.add(f);
+    let l = this.lemmaOf.get(lemma);
+    if (l === undefined) this.lemmaOf.set(lemma, (l = lemma.toLowerCase()));
     const cur = this.map.get(f);
-    if (cur === undefined) this.map.set(f, l);
-    else if (typeof cur === "string") {
+    if (cur === undefined) {
+      this.map.set(f, l);
+      if (participle) this.participleOnly.add(f);
+      return;
+    }
+    if (!participle) this.participleOnly.delete(f);
+    if (typeof cur === "string") {
       if (cur !== l) this.map.set(f, [cur, l]);
     } else if (!cur.includes(l)) cur.push(l);
   }
   lexicon(name: string): VerbLexicon {
-    const { map, nonParticiple } = this;
+    const { map, participleOnly } = this;
+    this.lemmaOf.clear();
     return {
       name,
       size: map.size,
@@ -57,7 +66,10 @@ class Table {
         const v = map.get(form.toLowerCase());
         return v === undefined ? undefined : typeof v === "string" ? [v] : v;
       },
-      finite: (form) => nonParticiple.has(form.toLowerCase()),
+      finite: (form) => {
+        const f = form.toLowerCase();
+        return map.has(f) && !participleOnly.has(f);
+      },
     };
   }
 }
