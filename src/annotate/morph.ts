@@ -113,11 +113,15 @@ export class MorphTagger implements MorphAnnotator {
   /** Re-read "article + noun" as "clitic + verb" in verb-less lines (see redecideClitics). */
   cliticVerb = process.env.PRONEVAL_CLITIC_VERB !== "0";
 
+  /** label -> its index in the tagger's label list. */
+  private readonly labelIndex: Map<string, number>;
+
   constructor(readonly model: MorphModel) {
     if (model.format !== MORPH_FORMAT) throw new InputError(`not a ${MORPH_FORMAT} model (format '${model.format}')`);
     if (!isSupportedLang(model.lang)) throw new InputError(`unsupported language '${model.lang}'`);
     this.lang = model.lang;
     this.tagger = new Tagger(model.tagger);
+    this.labelIndex = new Map(this.tagger.labels.map((l, i) => [l, i]));
     this.tense = model.tense ? new TenseTagger(model.tense) : undefined;
     this.lemmatizer = new Lemmatizer(model.lemmatizer, model.lang);
     this.table = closedClassTable(model.lang);
@@ -126,7 +130,7 @@ export class MorphTagger implements MorphAnnotator {
       plain: new Set(model.tokenizer.plain),
       verbs: new Set(model.tokenizer.verbs),
     };
-    const index = new Map(this.tagger.labels.map((l, i) => [l, i]));
+    const index = this.labelIndex;
     // A table form is held to its analyses for the parts of speech the table lists; other parts of
     // speech stay open (German "ihr" as a possessive determiner is not in the pronoun table).
     for (const [form, analyses] of this.table) {
@@ -258,7 +262,7 @@ export class MorphTagger implements MorphAnnotator {
         if (!lex || lex.lookup(words[i + 1]!, lower[i + 1]!) !== undefined) continue;
       }
       const verbIds = this.verbLabels();
-      const keep = labels.map((l) => this.tagger.labels.indexOf(l));
+      const keep = labels.map((l) => this.labelIndex.get(l)!);
       const forced = this.tagger.tag(words, (k) => (k === i + 1 ? verbIds : k < i + 1 ? [keep[k]!] : this.allowed.get(lower[k]!)));
       for (let k = i + 1; k < labels.length; k++) labels[k] = forced[k]!;
       return;
@@ -312,7 +316,7 @@ export class MorphTagger implements MorphAnnotator {
     if (!at.size) return;
     // Only those words change; every other label stays (a fresh tagging undid earlier decisions).
     const verbIds = this.verbLabels();
-    const keep = labels.map((l) => this.tagger.labels.indexOf(l));
+    const keep = labels.map((l) => this.labelIndex.get(l)!);
     const forced = this.tagger.tag(words, (k) => (at.has(k) ? verbIds : [keep[k]!]));
     for (const k of at) labels[k] = forced[k]!;
   }
