@@ -36,6 +36,17 @@ const BEFORE_CLITIC: ReadonlySet<string> = new Set(["no", "non", "não", "ne", "
 const VERB_HIDING_TAGS: ReadonlySet<string> = new Set(["NOUN", "ADJ", "ADV", "PRON", "DET", "X", "INTJ"]);
 const NOUN_TAGS: ReadonlySet<string> = new Set(["NOUN"]);
 
+/**
+ * Lemmas the treebanks tag AUX (UD guidelines: tense/voice auxiliaries, copulas and, in these
+ * treebanks, modals); a word tagged AUX whose verb-lexicon lemmas are none of them is re-read as VERB.
+ */
+const AUX_LEMMAS: Record<string, ReadonlySet<string>> = {
+  es: new Set(["ser", "estar", "haber", "poder", "deber", "soler", "ir", "tener", "querer"]),
+  it: new Set(["essere", "avere", "stare", "potere", "dovere", "volere", "venire", "andare", "sapere"]),
+  fr: new Set(["être", "avoir", "pouvoir", "devoir", "faire", "aller", "venir", "vouloir", "savoir"]),
+  de: new Set(["sein", "haben", "werden", "können", "müssen", "sollen", "wollen", "dürfen", "mögen", "lassen"]),
+};
+
 /** Languages whose object clitics are homographs of articles (see MorphTagger.redecideClitics). */
 const CLITIC_LANGS = new Set(["es", "it", "pt", "fr"]);
 
@@ -295,8 +306,16 @@ export class MorphTagger implements MorphAnnotator {
     // "presto", "solo"; in lines with a verb the wider set misfired on UD: "intermedias", "las demandas").
     const open = lex.otherWord && !hasVerb ? VERB_HIDING_TAGS : NOUN_TAGS;
     const at = new Set<number>();
+    const auxLemmas = AUX_LEMMAS[this.lang];
     for (let i = 0; i < words.length; i++) {
       const u = pos[i]!;
+      // A word tagged AUX that is a form of no auxiliary verb ("je ne dirai rien": dirai AUX).
+      if (u === "AUX" && auxLemmas && !this.table.has(lower[i]!)) {
+        const ls = lex.lemmas(lower[i]!);
+        // Neither the lexicon nor our lemmatiser (es "era": the lexicon knows only "erar") says auxiliary.
+        if (ls && !ls.some((l) => auxLemmas.has(l)) && !auxLemmas.has(this.lemmatizer.lemma(words[i]!, "AUX").toLowerCase())) at.add(i);
+        continue;
+      }
       const initial = i === 0 || pos[i - 1] === "PUNCT";
       if (this.lang === "de" && i > 0 && words[i]![0] !== lower[i]![0]) continue;
       if (!open.has(u) && !(u === "PROPN" && initial)) continue;
