@@ -288,12 +288,15 @@ export class MorphTagger implements MorphAnnotator {
   verbRead: "all" | "verbless" | "off" = (["all", "verbless", "off"] as const).find((m) => m === process.env.PRONEVAL_VERB_READ) ?? "all";
 
   /**
-   * A word tagged NOUN (or PROPN at the start of a sentence) that the verb
-   * lexicon lists as a finite verb form or infinitive, and that neither the noun lexicon nor the verb
-   * source's own word list knows as a noun, not right after a determiner, and after a preposition or
-   * verb only when it is an infinitive (German: not capitalised inside the sentence), is re-tagged with
-   * its label restricted to VERB readings ("Entiendo." / "Ci credo." came out NOUN); the other words
-   * keep their labels. Measured on UD test and CTXPRO recall in docs/annotate.md.
+   * A word tagged NOUN (or PROPN at the start of a sentence) that the verb lexicon lists as a finite
+   * verb form or infinitive, and that neither the noun lexicon nor the verb source's own word list knows
+   * as a noun, not right after a determiner (but after an object-clitic homograph: in verb-less lines,
+   * Italian in all), and after a preposition or verb only when it is an infinitive (German: not
+   * capitalised inside the sentence), is re-tagged with its label restricted to VERB readings
+   * ("Entiendo." / "Ci credo." came out NOUN); in verb-less lines of a language whose verb source lists
+   * the other words (es) also ADJ/ADV/PRON/DET/X/INTJ; and a word tagged AUX that is a form of no
+   * auxiliary. The other words keep their labels. Measured on UD test and CTXPRO recall in
+   * docs/annotate.md ("Verb lexicons", lever 7).
    */
   private verbOnlyForms(words: readonly string[], lower: readonly string[], labels: string[]): void {
     const lex = this.verbRead !== "off" ? this.verbs : undefined;
