@@ -27,6 +27,10 @@ describe("verb lexicons (npm packages)", () => {
     expect(it_.lemmas("fatto")).toContain("fare");
     expect(it_.finite("fatto")).toBe(false); // only a participle
     expect(it_.finite("credo")).toBe(true);
+    // the auxiliaries, which the package leaves out, are added by hand
+    expect(it_.lemmas("abbiamo")).toEqual(["avere"]);
+    expect(it_.lemmas("saremo")).toEqual(["essere"]);
+    expect(it_.finite("stato")).toBe(false);
   });
 
   it("French (french-verbs-lefff)", () => {

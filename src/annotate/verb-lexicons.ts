@@ -81,10 +81,28 @@ function* strings(v: unknown): Generator<string> {
   else if (v && typeof v === "object") for (const x of Object.values(v)) yield* strings(x);
 }
 
+/**
+ * The two Italian auxiliaries, which italian-verbs-dict leaves out (their participles are marked so:
+ * "stato", "avuto" are not finite).
+ */
+const ITALIAN_AUXILIARIES: Record<string, string> = {
+  avere:
+    "ho hai ha abbiamo avete hanno avevo avevi aveva avevamo avevate avevano ebbi avesti ebbe avemmo aveste ebbero " +
+    "avrò avrai avrà avremo avrete avranno avrei avresti avrebbe avremmo avreste avrebbero abbia abbiate abbiano " +
+    "avessi avesse avessimo avessero abbi avere avendo",
+  essere:
+    "sono sei è siamo siete ero eri era eravamo eravate erano fui fosti fu fummo foste furono sarò sarai sarà " +
+    "saremo sarete saranno sarei saresti sarebbe saremmo sareste sarebbero sia siate siano fossi fosse fossimo " +
+    "fossero sii essere essendo",
+};
+
 function italianVerbs(): VerbLexicon {
   type It = Record<string, Record<string, unknown>>;
   const verbs = require("italian-verbs-dict/dist/verbs.json") as It;
   const t = new Table();
+  for (const [lemma, forms] of Object.entries(ITALIAN_AUXILIARIES)) for (const f of forms.split(" ")) t.add(f, lemma);
+  for (const p of ["avuto", "avuta", "avuti", "avute"]) t.add(p, "avere", true);
+  for (const p of ["stato", "stata", "stati", "state"]) t.add(p, "essere", true);
   for (const [lemma, e] of Object.entries(verbs)) {
     for (const [mood, v] of Object.entries(e)) for (const s of strings(v)) t.add(s, lemma, mood === "part");
     t.add(lemma, lemma);
