@@ -96,4 +96,12 @@ describe("verb lexicons (npm packages)", () => {
     expect(t[1]!.upos).not.toBe("VERB"); // "presto" is also prestare's 1sg, but not after a verb
     expect(t[3]!.upos).toBe("PRON");
   });
+
+  it("French: after a subject pronoun or object clitic, a verb form tagged ADJ or NOUN is the verb", () => {
+    const fr = loadDefaultMorph("fr", undefined, { verbs: true });
+    const t = fr.tagWords(["Tu", "veux", "la", "vérité", "?"]);
+    expect(t[1]).toMatchObject({ upos: "VERB", lemma: "vouloir" });
+    expect(t[3]!.upos).toBe("NOUN");
+    expect(fr.tagWords(["Je", "garde", "la", "maison", "."])[1]).toMatchObject({ upos: "VERB", lemma: "garder" });
+  });
 });

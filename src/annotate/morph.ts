@@ -47,6 +47,9 @@ const AUX_LEMMAS: Record<string, ReadonlySet<string>> = {
   de: new Set(["sein", "haben", "werden", "können", "müssen", "sollen", "wollen", "dürfen", "mögen", "lassen"]),
 };
 
+/** French words only a verb (or another clitic) can follow: subject pronouns, "ne", non-article clitics. */
+const FR_BEFORE_VERB: ReadonlySet<string> = new Set(["je", "j'", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles", "ne", "n'", "me", "m'", "te", "t'", "se", "s'", "lui", "leur", "y"]);
+
 /** Languages whose object clitics are homographs of articles (see MorphTagger.redecideClitics). */
 const CLITIC_LANGS = new Set(["es", "it", "pt", "fr"]);
 
@@ -294,8 +297,9 @@ export class MorphTagger implements MorphAnnotator {
    * Italian in all), and after a preposition or verb only when it is an infinitive (German: not
    * capitalised inside the sentence), is re-tagged with its label restricted to VERB readings
    * ("Entiendo." / "Ci credo." came out NOUN); in verb-less lines of a language whose verb source lists
-   * the other words (es) also ADJ/ADV/PRON/DET/X/INTJ; and a word tagged AUX that is a form of no
-   * auxiliary. The other words keep their labels. Measured on UD test and CTXPRO recall in
+   * the other words (es) also ADJ/ADV/PRON/DET/X/INTJ; in French a NOUN/ADJ right after a subject
+   * pronoun, "ne" or a non-article clitic; and a word tagged AUX that is a form of no auxiliary. The
+   * other words keep their labels. Measured on UD test and CTXPRO recall in
    * docs/annotate.md ("Verb lexicons", lever 7).
    */
   private verbOnlyForms(words: readonly string[], lower: readonly string[], labels: string[]): void {
@@ -320,6 +324,12 @@ export class MorphTagger implements MorphAnnotator {
         continue;
       }
       const initial = i === 0 || pos[i - 1] === "PUNCT";
+      // French: right after a subject pronoun, "ne" or an unambiguous object clitic only a verb can
+      // follow ("tu veux/ADJ", "je garde/NOUN"), so there the noun check is skipped and ADJ counts too.
+      if (this.lang === "fr" && i > 0 && FR_BEFORE_VERB.has(lower[i - 1]!) && (u === "NOUN" || u === "ADJ") && lex.finite(lower[i]!)) {
+        at.add(i);
+        continue;
+      }
       if (this.lang === "de" && i > 0 && words[i]![0] !== lower[i]![0]) continue;
       if (!open.has(u) && !(u === "PROPN" && initial)) continue;
       if (this.table.has(lower[i]!)) continue;
