@@ -25,16 +25,21 @@ function main(): void {
   const models = arg("models", "data/models");
   const langs = arg("lang", SUPPORTED_LANGS.join(",")).split(",");
   const rows: string[] = [];
+  const verbRows: string[] = [];
   for (const lang of langs) {
     if (!isSupportedLang(lang)) throw new Error(`unsupported language ${lang}`);
     // --lexicon off|on|default: noun lexicons (src/annotate/lexicons.ts) off, forced on, or as shipped.
     const lx = arg("lexicon", "default");
-    const m = loadDefaultMorph(lang, models, lx === "default" ? {} : { lexicon: lx === "on" });
+    // --verbs off|on|default: verb lexicons (src/annotate/verb-lexicons.ts) likewise.
+    const vx = arg("verbs", "default");
+    const m = loadDefaultMorph(lang, models, { ...(lx === "default" ? {} : { lexicon: lx === "on" }), ...(vx === "default" ? {} : { verbs: vx === "on" }) });
     const dir = join(data, "ud", TREEBANKS[lang]);
     const testFile = readdirSync(dir).find((f) => /-ud-test\.conllu(\.gz)?$/.test(f))!;
     const sents = readConllu(join(dir, testFile));
     const lex = m.lexicon;
     let nounG = 0, nounGOk = 0;
+    // Verbs: lemma accuracy over gold VERB/AUX words, and gold VERBs tagged as a noun or adjective.
+    let verbs = 0, verbLemmaOk = 0, goldVerb = 0, verbAsNoun = 0;
     let n = 0, upos = 0, lemma = 0, allFeats = 0, tokOk = 0, tokGold = 0, tokPred = 0;
     const feat: Record<string, [number, number]> = {};
     const annotated: Record<string, number> = {};
@@ -47,6 +52,14 @@ function main(): void {
         n++;
         if (p.upos === w.upos) upos++;
         if (p.lemma === w.lemma) lemma++;
+        if (w.upos === "VERB" || w.upos === "AUX") {
+          verbs++;
+          if (p.lemma === w.lemma) verbLemmaOk++;
+        }
+        if (w.upos === "VERB") {
+          goldVerb++;
+          if (p.upos === "NOUN" || p.upos === "ADJ" || p.upos === "PROPN") verbAsNoun++;
+        }
         if (w.upos === "NOUN" && w.feats.Gender !== undefined) {
           nounG++;
           if (p.feats.Gender === w.feats.Gender) nounGOk++;
@@ -79,6 +92,7 @@ function main(): void {
     const secs = Number(process.hrtime.bigint() - t0) / 1e9;
     const tokF = (2 * tokOk) / Math.max(1, tokGold + tokPred);
     const fcell = (k: string) => (annotated[k] && m.predictedFeats.has(k) ? pct(feat[k]![0], feat[k]![1]) : "n/a");
+    verbRows.push(`| ${lang} | ${verbs} | ${pct(verbLemmaOk, verbs)} | ${goldVerb} | ${verbAsNoun} (${pct(verbAsNoun, goldVerb)}%) |`);
     rows.push(
       `| ${lang} | ${testFile.replace(/\.conllu(\.gz)?$/, "")} | ${n} | ${pct(upos, n)} | ${fcell("Gender")} | ${fcell("Number")} | ${fcell("Case")} | ${fcell("Tense")} | ${pct(allFeats, n)} | ${nounG ? pct(nounGOk, nounG) : "n/a"} | ${pct(lemma, n)} | ${(100 * tokF).toFixed(1)} | ${Math.round(n / secs)} |`,
     );
@@ -87,6 +101,9 @@ function main(): void {
   console.log(`| lang | test file | words | UPOS | Gender | Number | Case | Tense | UPOS+${TAG_FEATS.length} feats | noun gender | lemma | tok F1 | words/s |`);
   console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const r of rows) console.log(r);
+  console.log("\n| lang | gold VERB/AUX words | their lemma | gold VERB | tagged NOUN/ADJ/PROPN |");
+  console.log("| --- | ---: | ---: | ---: | ---: |");
+  for (const r of verbRows) console.log(r);
 }
 
 /** Lists closed-class forms whose treebank analyses the table does not contain. */

