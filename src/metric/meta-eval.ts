@@ -11,7 +11,7 @@ import { mulberry32 } from "../ctxpro/random.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
 import type { Aggregate, CompareMode } from "./decide.js";
-import type { MqmData } from "./mqm.js";
+import type { MqmData, MqmSegment } from "./mqm.js";
 import { compareMany, marginsOf, pairAccuracy, pairItems, type CompareItem, type PairAccuracy } from "./pairs.js";
 import { TIE_EPS, type PronounScorer } from "./scorer.js";
 import { APT_DEFAULT_WEIGHTS, computeApt, countApt, type AptInstance } from "../apt/index.js";
@@ -185,6 +185,12 @@ function pronounCount(s: string): number {
   return tokenWords(s).filter((w) => inv.has(w.toLowerCase())).length;
 }
 
+/** The rated output of a system for a segment, if it was rated. */
+function segmentLookup(data: MqmData): (system: string, doc: string, id: number) => MqmSegment | undefined {
+  const seg = new Map(data.segments.map((s) => [`${s.system}\t${s.doc}\t${s.segId}`, s]));
+  return (system, doc, id) => seg.get(`${system}\t${doc}\t${id}`);
+}
+
 /**
  * Which reference each rated output is scored against: `ref` for the MT systems and for `refB`,
  * `refB` for `ref` (a reference is not scored against itself).
@@ -197,8 +203,7 @@ export function mqmReferenceFor(system: string, data: MqmData): string {
 }
 
 async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, context: ContextMode, mode: CompareMode): Promise<MqmReport> {
-  const seg = new Map(data.segments.map((s) => [`${s.system}\t${s.doc}\t${s.segId}`, s]));
-  const get = (system: string, doc: string, id: number) => seg.get(`${system}\t${doc}\t${id}`);
+  const get = segmentLookup(data);
   // Per rated output and segment: its reference (previous reference segments as context, CRC) and itself.
   const keys: Array<{ system: string; doc: string; segId: number; refHas: boolean; sysHas: boolean }> = [];
   const items: CompareItem[] = [];
@@ -238,8 +243,7 @@ async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, c
  * "system\tdoc\tsegId") and a score per system (higher = better), whatever metric made them.
  */
 function mqmMeasures(data: MqmData, value: Map<string, number>, systemScoreOf: (system: string) => number, references: string): MqmReport {
-  const seg = new Map(data.segments.map((s) => [`${s.system}\t${s.doc}\t${s.segId}`, s]));
-  const get = (system: string, doc: string, id: number) => seg.get(`${system}\t${doc}\t${id}`);
+  const get = segmentLookup(data);
   // (a) same source pairs.
   const tally = { pairs: 0, preferWithout: 0, ties: 0 };
   const tallyEq = { pairs: 0, preferWithout: 0, ties: 0 };
@@ -321,8 +325,7 @@ export function mqmSourceLang(file: string, given?: string): string {
  * reference itself) do not apply to it.
  */
 export async function aptMqmReport(data: MqmData, srcLang: string, opts: { weights?: readonly number[]; threads?: number } = {}): Promise<MqmReport> {
-  const seg = new Map(data.segments.map((s) => [`${s.system}\t${s.doc}\t${s.segId}`, s]));
-  const get = (system: string, doc: string, id: number) => seg.get(`${system}\t${doc}\t${id}`);
+  const get = segmentLookup(data);
   const value = new Map<string, number>();
   const sysScore = new Map<string, number>();
   const refNames = [...new Set(data.systems.map((s) => mqmReferenceFor(s, data)))];
