@@ -3,6 +3,7 @@
  * Pure: no I/O; the same inputs and options give the same report (bootstrap is seeded).
  */
 import { basename, dirname } from "node:path";
+import { TIE_EPS } from "../metric/scorer.js";
 import { pairedBootstrapStats } from "../stats/bootstrap.js";
 import { VERSION } from "../version.js";
 import { axis, barChart, baseOptions, color, labelPadding, MAX_SERIES, type Series } from "./charts.js";
@@ -20,8 +21,6 @@ import {
 } from "./inputs.js";
 import { NEUTRAL, type Block, type ChartSpec, type ReportData, type Section, type SegmentDetail, type SegmentView, type SideDetail } from "./model.js";
 
-/** Same tolerance as the ranker's system score (TIE_EPS in src/ranker/scorer.ts, not imported: that module loads tfjs). */
-const TIE_EPS = 1e-5;
 
 export interface BuildOptions {
   title?: string;

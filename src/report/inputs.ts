@@ -37,7 +37,7 @@ export interface EvalJson {
   contextMode: string;
 }
 
-/** One side as `Scorer.score(..., { withAttention: true })` returns it (src/ranker/scorer.ts ScoredSide). */
+/** One side as `Scorer.score(..., { withAttention: true })` returns it (src/metric/scorer.ts ScoredSide). */
 export interface ScoredSideJson {
   score: number;
   pronouns: Array<{ token: string; index: number; score: number; attention?: number[] }>;
@@ -46,7 +46,7 @@ export interface ScoredSideJson {
   truncatedContext?: number;
 }
 
-/** A segment of `proneval score --json` (the fields of src/ranker/scorer.ts SegmentResult the report reads). */
+/** A segment of `proneval score --json` (the fields of src/metric/testset.ts SegmentResult the report reads). */
 export interface SegmentJson extends Pick<SegmentResult, "doc" | "seg" | "index" | "status" | "ref" | "sys" | "diff" | "refPronouns" | "sysPronouns"> {
   /** Optional: the scored reference side with per-pronoun scores and attention (for the heat maps). */
   refSide?: ScoredSideJson;

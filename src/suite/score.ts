@@ -6,11 +6,8 @@ import { ERROR_TYPES, type ErrorType } from "./error-type.js";
 import type { SuiteFile } from "./build.js";
 import type { TableBlock } from "../io/table.js";
 import { bootstrapTables } from "../stats/bootstrap.js";
-// Type-only: loading tfjs is left to callers that actually rank.
-import { scoreSidesWith, type PronounScorer } from "../metric/scorer.js";
-
-/** Scores this close count as a tie, as in the ranker's system-level score (TIE_EPS in src/ranker/scorer.ts). */
-const RANK_TIE = 1e-5;
+// The scorer interface only (no tfjs): loading a model is left to callers that actually rank.
+import { scoreSidesWith, TIE_EPS, type PronounScorer } from "../metric/scorer.js";
 
 /** How a generative verdict was reached, for the per-item output. */
 export type Verdict = "aligned-correct" | "aligned-error" | "aligned-other-pronoun" | "count-correct" | "count-wrong";
@@ -115,7 +112,7 @@ export async function scoreSuite(
       // Outputs without any pronoun cannot be ranked by the model (score 0); they count as below the reference.
       const diffs = sysScores.map((s, i) => (s.pronouns.length ? s.score - refScores[i]!.score : null));
       const ranked = diffs.filter((d): d is number => d !== null);
-      const notBelow = diffs.filter((d) => d !== null && d >= -RANK_TIE).length;
+      const notBelow = diffs.filter((d) => d !== null && d >= -TIE_EPS).length;
       results[si]!.ranker = {
         notBelowReference: (100 * notBelow) / items.length,
         meanDiff: ranked.length ? ranked.reduce((a, b) => a + b, 0) / ranked.length : 0,
