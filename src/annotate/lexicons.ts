@@ -100,20 +100,23 @@ function spanishLexicon(): NounLexicon {
   };
 }
 
-const LOADERS: Record<string, () => NounLexicon> = { de: germanLexicon, fr: frenchLexicon, it: italianLexicon, es: spanishLexicon };
-const cache = new Map<string, NounLexicon>();
+/** A per-language lookup that runs each language's loader once, on first use (undefined: no loader). */
+export function loadOncePerLanguage<T>(loaders: Record<string, () => T>): (lang: string) => T | undefined {
+  const cache = new Map<string, T>();
+  return (lang) => {
+    const load = loaders[lang];
+    if (!load) return undefined;
+    let lex = cache.get(lang);
+    if (!lex) {
+      lex = load();
+      cache.set(lang, lex);
+    }
+    return lex;
+  };
+}
 
 /** The noun lexicon of `lang` (loaded once), or undefined when there is none. */
-export function nounLexicon(lang: string): NounLexicon | undefined {
-  const load = LOADERS[lang];
-  if (!load) return undefined;
-  let lex = cache.get(lang);
-  if (!lex) {
-    lex = load();
-    cache.set(lang, lex);
-  }
-  return lex;
-}
+export const nounLexicon = loadOncePerLanguage<NounLexicon>({ de: germanLexicon, fr: frenchLexicon, it: italianLexicon, es: spanishLexicon });
 
 /**
  * Applies a lexicon to a tagged noun: Gender from the lexicon; Number and Case (German) only where the

@@ -15,6 +15,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { loadOncePerLanguage } from "./lexicons.js";
 
 export interface VerbLexicon {
   readonly name: string;
@@ -237,19 +238,9 @@ const LOADERS: Record<string, () => VerbLexicon> = {
   es: () => hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/, /(?:ción|ciones|miento|mientos|dor|dora|dores|doras|ble|bles|mente)$/),
 
 };
-const cache = new Map<string, VerbLexicon>();
 
 /** Languages with a verb lexicon. */
 export const VERB_LEXICON_LANGS: ReadonlySet<string> = new Set(Object.keys(LOADERS));
 
 /** The verb lexicon of `lang` (built once, on first use), or undefined when there is none. */
-export function verbLexicon(lang: string): VerbLexicon | undefined {
-  const load = LOADERS[lang];
-  if (!load) return undefined;
-  let lex = cache.get(lang);
-  if (!lex) {
-    lex = load();
-    cache.set(lang, lex);
-  }
-  return lex;
-}
+export const verbLexicon = loadOncePerLanguage<VerbLexicon>(LOADERS);
