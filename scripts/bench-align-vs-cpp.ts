@@ -11,17 +11,9 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../src/version.js";
-import { buildComparisonCorpus } from "./fast-align-corpus.js";
+import { arg, buildComparisonCorpus, fastAlignBin } from "./fast-align-corpus.js";
 
-function arg(name: string, dflt?: string): string | undefined {
-  const k = process.argv.indexOf(name);
-  return k >= 0 ? process.argv[k + 1] : dflt;
-}
-const bin = arg("--fast-align", process.env.FAST_ALIGN_BIN);
-if (!bin) {
-  process.stderr.write("bench-align-vs-cpp: give the C++ binary with --fast-align PATH (see scripts/compare-fast-align.ts)\n");
-  process.exit(2);
-}
+const bin = fastAlignBin("bench-align-vs-cpp", "give the C++ binary with --fast-align PATH (see scripts/compare-fast-align.ts)");
 const sizes = arg("--sizes", "25000,50000,100000")!.split(",").map(Number);
 const repeat = Number(arg("--repeat", "1"));
 const dataDir = arg("--data", join(PACKAGE_ROOT, "..", "shared", "data", "wmt"))!;

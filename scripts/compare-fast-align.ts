@@ -17,18 +17,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { PACKAGE_ROOT } from "../src/version.js";
-import { buildComparisonCorpus, cppFinalTension } from "./fast-align-corpus.js";
+import { arg, buildComparisonCorpus, cppFinalTension, fastAlignBin } from "./fast-align-corpus.js";
 
-function arg(name: string, dflt?: string): string | undefined {
-  const k = process.argv.indexOf(name);
-  return k >= 0 ? process.argv[k + 1] : dflt;
-}
-
-const bin = arg("--fast-align", process.env.FAST_ALIGN_BIN);
-if (!bin) {
-  process.stderr.write("compare-fast-align: give the C++ binary with --fast-align PATH (or FAST_ALIGN_BIN); see the header of this script\n");
-  process.exit(2);
-}
+const bin = fastAlignBin("compare-fast-align", "give the C++ binary with --fast-align PATH (or FAST_ALIGN_BIN); see the header of this script");
 const dataDir = arg("--data", join(PACKAGE_ROOT, "..", "shared", "data", "wmt"))!;
 const fixture = arg("--fixture");
 const nLines = Number(arg("--lines", fixture ? "1500" : "100000"));
