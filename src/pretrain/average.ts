@@ -1,0 +1,87 @@
+// Checkpoint averaging of masked-pronoun models: the element-wise mean of the weights of several
+// snapshots of one pretraining run (same encoder, same embeddings, same pronoun prior). Averaging
+// late snapshots smooths the noise of the last Adam steps (Polyak averaging) at no scoring cost:
+// the result is one model of the same size and speed.
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { InputError } from "../io/errors.js";
+import { checkOutputDir, writeFilesAtomic } from "../io/atomic.js";
+import { VERSION } from "../version.js";
+import { sha256 } from "../nn/sha256.js";
+import { readPronounLmConfig, type PronounLmConfig } from "./checkpoint.js";
+
+/** Element-wise mean of equally long float32 vectors, summed in float64 (order-independent up to rounding). */
+export function meanOf(vectors: Float32Array[]): Float32Array {
+  if (vectors.length === 0) throw new Error("meanOf: nothing to average");
+  const n = vectors[0]!.length;
+  const acc = new Float64Array(n);
+  for (const v of vectors) {
+    if (v.length !== n) throw new Error(`meanOf: lengths differ (${v.length} vs ${n})`);
+    for (let i = 0; i < n; i++) acc[i] += v[i]!;
+  }
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = acc[i]! / vectors.length;
+  return out;
+}
+
+function floatsOf(buf: Buffer): Float32Array {
+  const f = new Float32Array(buf.byteLength / 4);
+  new Uint8Array(f.buffer).set(buf.subarray(0, f.length * 4));
+  return f;
+}
+
+function readWeights(dir: string, cfg: PronounLmConfig): Float32Array {
+  const path = join(dir, cfg.files.weights.file);
+  if (!existsSync(path)) throw new InputError("checkpoint file missing", path);
+  const buf = readFileSync(path);
+  if (sha256(buf) !== cfg.files.weights.sha256) throw new InputError("checksum mismatch: the file does not belong to this config.json", path);
+  return floatsOf(buf);
+}
+
+/** What must be equal for two snapshots to be averaged (everything but the weights and the training record). */
+function shapeKey(cfg: PronounLmConfig): string {
+  return JSON.stringify({
+    encoder: cfg.encoder,
+    prepare: cfg.prepare,
+    objective: cfg.objective ?? "masked",
+    prior: cfg.pronounLogPrior ?? null,
+    tensors: cfg.files.weights.tensors,
+    embeddings: cfg.files.embeddings.sha256,
+  });
+}
+
+/**
+ * Writes the average of the model directories `dirs` to `outDir` (weights.bin, embeddings.bin copied from the
+ * first, config.json last) and returns its config. Refuses snapshots that differ in anything but their weights.
+ */
+export function averagePronounLms(dirs: string[], outDir: string, opts: { overwrite?: boolean } = {}): PronounLmConfig {
+  if (dirs.length < 2) throw new InputError(`averaging needs at least two model directories (got ${dirs.length})`);
+  const cfgs = dirs.map((d) => readPronounLmConfig(d));
+  const key0 = shapeKey(cfgs[0]!);
+  cfgs.forEach((c, i) => {
+    if (shapeKey(c) !== key0)
+      throw new InputError(`not a snapshot of the same model as ${dirs[0]} (encoder, inputs, pronoun prior, tensors or embeddings differ); only snapshots of one run can be averaged`, join(dirs[i]!, "config.json"));
+  });
+  const mean = meanOf(dirs.map((d, i) => readWeights(d, cfgs[i]!)));
+  checkOutputDir(outDir, { overwrite: opts.overwrite ?? false, what: "a model" });
+  const data = Buffer.from(mean.buffer, mean.byteOffset, mean.byteLength);
+  const first = cfgs[0]!;
+  const embeddings = readFileSync(join(dirs[0]!, first.files.embeddings.file));
+  const cfg: PronounLmConfig = {
+    ...first,
+    proneval: VERSION,
+    files: { weights: { ...first.files.weights, file: "weights.bin", sha256: sha256(data) }, embeddings: { ...first.files.embeddings, file: "embeddings.bin" } },
+    training: {
+      averageOf: dirs.map((d, i) => ({ dir: d, weightsSha256: cfgs[i]!.files.weights.sha256, step: cfgs[i]!.training?.step ?? null })),
+      ...Object.fromEntries(Object.entries(first.training ?? {}).filter(([k]) => ["corpus", "seed", "batchSize", "lr", "backend", "lstmImpl"].includes(k))),
+    },
+  };
+  mkdirSync(outDir, { recursive: true });
+  // All three files or none (config.json names the other two by hash).
+  writeFilesAtomic([
+    [join(outDir, "embeddings.bin"), embeddings],
+    [join(outDir, "weights.bin"), data],
+    [join(outDir, "config.json"), JSON.stringify(cfg, null, 2) + "\n"],
+  ]);
+  return cfg;
+}
