@@ -283,6 +283,13 @@ describe("tables on the command line", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^measure,default\n/);
     expect(r.stdout).toMatch(/\nsignature default: proneval-pronoun\|model:pronoun-lm-zeroshot-pmi@[0-9a-f]{8}\|.*\|version:\S+\n$/);
+    // The paired bootstrap's table follows (on by default); --bootstrap 0 leaves it out; an unknown --baseline is a usage error.
+    expect(r.stdout).toMatch(/\n# 95% intervals \(paired bootstrap, 1000 draws of .*\nmeasure,default\n/);
+    r = cli(["meta-eval", "--pairs", pairs, "--backend", "cpu", "-q", "--bootstrap", "0"]);
+    expect(r.stdout).not.toMatch(/95% intervals/);
+    r = cli(["meta-eval", "--pairs", pairs, "--backend", "cpu", "--baseline", "nope"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--baseline 'nope' is none of the scorers \(default\)/);
   });
 
   it("stats: --format json is --json; csv quotes a cell holding the delimiter", () => {

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compareSides, pronounDecisions } from "../src/metric/decide.js";
 import { IdentityPriorScorer } from "../src/metric/identity.js";
-import { auc, gwetAc1, kendallTau, metaEvaluate, pearson, readJudgements } from "../src/metric/meta-eval.js";
+import { auc, gwetAc1, kendallTau, metaEvalSignificance, metaEvaluate, pearson, readJudgements } from "../src/metric/meta-eval.js";
+import { fullDraw, meanOfUnits, pairedBootstrap, ratioOfUnits } from "../src/metric/significance.js";
 import { isPronounSpan, readMqm } from "../src/metric/mqm.js";
 import { balancedAccuracy } from "../src/metric/pairs.js";
 import type { PronounScorer, ScoredSide } from "../src/metric/scorer.js";
@@ -221,5 +222,49 @@ describe("APT as a meta-eval column (MQM measures only)", () => {
     const { table, signatures } = metaEvalTable([{ name: "apt", kind: "apt", signature: aptSignature("zh"), pairs: [], mqm: r }]);
     expect(table.rows.find((row) => /MQM same source, prefers/.test(row[0]!))![1]).toBe("100.00");
     expect(signatures[0]![1]).toMatch(/^apt\|pair:zh-en\|mode:target-en\|.*\|on:mqm\|version:/);
+  });
+});
+
+describe("paired bootstrap (significance)", () => {
+  it("identical scorers differ by 0 with p = 1; an always-right scorer beats an always-wrong one with p below 1/draws; seeded", () => {
+    const right = meanOfUnits(new Array(50).fill(1));
+    const wrong = meanOfUnits(new Array(50).fill(0));
+    const half = meanOfUnits(Array.from({ length: 50 }, (_, i) => i % 2));
+    const s = pairedBootstrap("m", [{ name: "a", r: half }, { name: "b", r: half }, { name: "c", r: right }, { name: "d", r: wrong }], 200, 7);
+    const [a, b, c, d] = s.scorers;
+    expect(a!.value).toBe(0.5);
+    expect(a!.lo).toBeLessThan(0.5);
+    expect(a!.hi).toBeGreaterThan(0.5);
+    expect(a!.delta).toBeUndefined();
+    expect(b).toMatchObject({ delta: 0, p: 1 });
+    expect(c).toMatchObject({ value: 1, lo: 1, hi: 1, delta: 0.5, p: 0 });
+    expect(d!.delta).toBe(-0.5);
+    expect(pairedBootstrap("m", [{ name: "a", r: half }], 200, 7)).toEqual(pairedBootstrap("m", [{ name: "a", r: half }], 200, 7));
+    expect(ratioOfUnits([1, 0, 2], [1, 1, 2]).stat(fullDraw(3))).toBe(0.75);
+    expect(() => pairedBootstrap("m", [{ name: "a", r: half }, { name: "b", r: right.units === 50 ? meanOfUnits([1]) : right }], 10, 1)).toThrow(/units/);
+  });
+
+  it("meta-eval's measures recomputed on the full draw equal the reported ones; the significance has a row per measure", async () => {
+    const dev = [
+      pair("noisy", "which", "that", "The book which I read .", "The book that I read ."),
+      pair("noisy", "that", "which", "He said that it rained .", "He said which it rained ."),
+      pair("system", "he", "she", "He left .", "She left ."),
+    ];
+    const mqm = await readMqm(join(__dirname, "fixtures", "mqm", "tiny.tsv"));
+    const inputs = { pairs: [{ file: "dev", pairs: dev }], mqm, probeLimit: 3 };
+    const r1 = await metaEvaluate("one", new FixedScorer({ she: 1, he: 0, which: 1 }), "s", inputs, { aggregate: "mean" });
+    const r2 = await metaEvaluate("two", new FixedScorer({ she: 0, he: 1, that: 1 }), "s", inputs, { aggregate: "mean" });
+    const full = (r: typeof r1, m: string) => r.samples!.get(m)!.stat(fullDraw(r.samples!.get(m)!.units));
+    expect(full(r1, "dev: R vs S")).toBe(r1.pairs[0]!.system.accuracy);
+    expect(full(r1, "dev: balanced R vs R'")).toBe(r1.pairs[0]!.balanced!.accuracy);
+    expect(full(r1, "MQM: same source")).toBe(r1.mqm!.sameSource.share);
+    expect(full(r1, "MQM: AUC")).toBe(r1.mqm!.auc.auc);
+    expect(full(r2, "probe")).toBe(r2.probe!.unchanged);
+    const sig = metaEvalSignificance([r1, r2], 100, 1, "two");
+    expect(sig.map((s) => s.measure)).toEqual(["dev: R vs S", "dev: R vs R'", "dev: balanced R vs R'", "MQM: same source", "MQM: equal counts", "MQM: AUC", "MQM: system tau", "MQM: system Pearson", "probe"]);
+    expect(sig[0]!.scorers.map((s) => s.name)).toEqual(["two", "one"]);
+    expect(sig[0]!.scorers[1]!.delta).toBe(-1);
+    expect(() => metaEvalSignificance([r1, r2], 10, 1, "three")).toThrow(/--baseline 'three' is none of the scorers \(one, two\)/);
+    expect(JSON.stringify(r1)).toContain('"samples":{}');
   });
 });

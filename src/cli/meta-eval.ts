@@ -21,7 +21,9 @@ export function registerMetaEval(program: Command): void {
       .option("--aggregate <a>", "mean (default) | pronoun | sum", "mean")
       .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per aligned pronoun)", "sentence")
       .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
-      .option("--seed <n>", "seed of the probe's draw", "1")
+      .option("--seed <n>", "seed of the probe's draw and of the bootstrap", "1")
+      .option("--bootstrap <n>", "paired bootstrap draws for 95% intervals and differences between scorers (0 = none)", "1000")
+      .option("--baseline <name>", "scorer the others are compared with in the bootstrap (as named in the table; default: the first -c)")
       .option("--backend <name>", "auto | gpu | webgpu | node | wasm | cpu", "auto")
       .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
       .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
@@ -40,7 +42,7 @@ export function registerMetaEval(program: Command): void {
       await checkOutputs(o.output as string | undefined);
       const { readRankerPairs } = await import("../nn/data.js");
       const { readMqm } = await import("../metric/mqm.js");
-      const { readJudgements, metaEvaluate, metaEvalTable } = await import("../metric/meta-eval.js");
+      const { readJudgements, metaEvaluate, metaEvalTable, metaEvalSignificance, significanceTable } = await import("../metric/meta-eval.js");
       const { formatResult } = await import("../io/table.js");
       const { loadScorer } = await import("../metric/load.js");
       const { IdentityPriorScorer } = await import("../metric/identity.js");
@@ -52,20 +54,24 @@ export function registerMetaEval(program: Command): void {
       const judgements = o.judgements ? { file: String(o.judgements), items: readJudgements(String(o.judgements)) } : undefined;
       const probe = o.probePairs ? { file: String(o.probePairs), pairs: await readRankerPairs(String(o.probePairs), "crc") } : undefined;
       const inputs = { pairs, mqm, judgements, probe, probeLimit: intOption("--probe-limit", String(o.probeLimit), 1), seed: intOption("--seed", String(o.seed), 0) };
+      const dirs = (o.checkpoint as string[] | undefined) ?? [undefined];
+      const names = [...(o.apt ? ["apt"] : []), ...(o.trainPairs ? ["identity-prior"] : []), ...dirs.map((d) => d ?? "default")];
+      if (o.baseline !== undefined && !names.includes(String(o.baseline))) throw new InputError(`--baseline '${String(o.baseline)}' is none of the scorers (${names.join(", ")})`);
+      const draws = intOption("--bootstrap", String(o.bootstrap), 0);
       const line = new ProgressLine(process.stderr, Boolean(o.quiet));
       const reports = [];
       if (o.apt && mqm) {
         const { aptMqmReport, mqmSourceLang, aptSignature } = await import("../metric/meta-eval.js");
         const srcLang = mqmSourceLang(String(o.mqm), o.mqmLang as string | undefined);
         line.update("APT: MQM", true);
-        reports.push({ name: "apt", kind: "apt", signature: aptSignature(srcLang), pairs: [], mqm: await aptMqmReport(mqm, srcLang) });
+        const samples = new Map();
+        reports.push({ name: "apt", kind: "apt", signature: aptSignature(srcLang), pairs: [], mqm: await aptMqmReport(mqm, srcLang, { samples }), samples });
       }
       if (o.trainPairs) {
         const train = await readRankerPairs(String(o.trainPairs), "crc");
         const prior = IdentityPriorScorer.fromPairs(String(o.trainPairs), train);
         reports.push(await metaEvaluate("identity-prior", prior, signature(prior, { aggregate, mode, context: context ?? prior.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
       }
-      const dirs = (o.checkpoint as string[] | undefined) ?? [undefined];
       const threads = o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1);
       for (const dir of dirs) {
         const scorer = await loadScorer(dir, { backend: String(o.backend), threads });
@@ -76,12 +82,16 @@ export function registerMetaEval(program: Command): void {
           scorer.dispose();
         }
       }
+      // Default baseline: the first checkpoint (the scorer under study), not APT or the prior listed before it.
+      const baseline = o.baseline === undefined ? (dirs[0] ?? "default") : String(o.baseline);
+      const sig = draws > 0 && reports.some((r) => r.samples?.size) ? metaEvalSignificance(reports, draws, inputs.seed, baseline) : undefined;
       line.done();
       let text: string;
-      if (format === "json") text = JSON.stringify({ aggregate, mode, reports }, null, 1) + "\n";
+      if (format === "json") text = JSON.stringify({ aggregate, mode, reports: reports.map(({ samples: _, ...r }) => r), ...(sig ? { significance: { draws, seed: inputs.seed, baseline: baseline ?? reports[0]?.name, measures: sig } } : {}) }, null, 1) + "\n";
       else {
         const { table, signatures } = metaEvalTable(reports);
-        text = await formatResult([table], format, { signature: signatures, quiet: Boolean(o.quiet) });
+        const tables = sig ? [table, significanceTable(sig, reports, draws, inputs.seed, baseline)] : [table];
+        text = await formatResult(tables, format, { signature: signatures, quiet: Boolean(o.quiet) });
       }
       await emit(text, o.output as string | undefined);
     }),

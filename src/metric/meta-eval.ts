@@ -12,7 +12,8 @@ import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
 import type { Aggregate, CompareMode } from "./decide.js";
 import type { MqmData, MqmSegment } from "./mqm.js";
-import { compareMany, marginsOf, pairAccuracy, pairItems, type CompareItem, type PairAccuracy } from "./pairs.js";
+import { balancedAccuracy, compareMany, isCorrect, marginsOf, pairAccuracy, pairItems, type CompareItem, type PairAccuracy } from "./pairs.js";
+import { meanOfUnits, pairedBootstrap, ratioOfUnits, type MeasureSignificance, type Resampled } from "./significance.js";
 import { TIE_EPS, type PronounScorer } from "./scorer.js";
 import { APT_DEFAULT_WEIGHTS, computeApt, countApt, type AptInstance } from "../apt/index.js";
 import { makeSignature } from "../signature.js";
@@ -84,7 +85,7 @@ export interface JudgedReport {
   valid: number;
 }
 
-async function judged(scorer: PronounScorer, file: string, items: Judgement[], agg: Aggregate, context: ContextMode, mode: CompareMode): Promise<JudgedReport> {
+async function judged(scorer: PronounScorer, file: string, items: Judgement[], agg: Aggregate, context: ContextMode, mode: CompareMode, samples: MeasureSamples): Promise<JudgedReport> {
   const valid = items.filter((j) => j.label !== "invalid");
   const values = await compareMany(
     scorer,
@@ -95,6 +96,9 @@ async function judged(scorer: PronounScorer, file: string, items: Judgement[], a
   const pref = values.map((v) => (v === null || Math.abs(v) <= TIE_EPS ? "both" : v < 0 ? "reference" : "substitute"));
   const decided = valid.map((j, i) => ({ j, p: pref[i]! })).filter((x) => x.j.label === "reference" || x.j.label === "substitute");
   const correct = decided.filter((x) => x.p === x.j.label).length;
+  samples.set("judged: accuracy", meanOfUnits(decided.map((x) => (x.p === x.j.label ? 1 : 0))));
+  const labels = valid.map((j) => j.label as string);
+  samples.set("judged: AC1", { units: valid.length, stat: (d) => gwetAc1(Array.from(d, (i) => labels[i]!), Array.from(d, (i) => pref[i]!)) });
   return {
     file,
     items: items.length,
@@ -174,10 +178,14 @@ export function auc(good: number[], bad: number[]): number {
   return (rankSum - (good.length * (good.length + 1)) / 2) / (good.length * bad.length);
 }
 
-/** 100 * share of pronoun segments not below the reference (as SystemSummary.score). */
-function systemScore(segs: Array<{ status: "scored" | "no-pronoun"; diff: number | null }>): number {
-  const scored = segs.filter((s) => s.status === "scored");
-  return scored.length ? (100 * scored.filter((s) => s.diff === null || s.diff >= -TIE_EPS).length) / scored.length : 0;
+/**
+ * A system score as a ratio of sums over segments, 100 * sum(num) / sum(den) (0 without any den), so that
+ * it can be recomputed on a bootstrap draw of segments. Scorers (as SystemSummary.score): num = the segment
+ * has pronouns and is not below the reference, den = it has pronouns. APT: weighted and all anchored instances.
+ */
+export interface SystemScorePart {
+  num: number;
+  den: number;
 }
 
 function pronounCount(s: string): number {
@@ -202,7 +210,7 @@ export function mqmReferenceFor(system: string, data: MqmData): string {
   return refs[0]!;
 }
 
-async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, context: ContextMode, mode: CompareMode): Promise<MqmReport> {
+async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, context: ContextMode, mode: CompareMode, samples: MeasureSamples): Promise<MqmReport> {
   const get = segmentLookup(data);
   // Per rated output and segment: its reference (previous reference segments as context, CRC) and itself.
   const keys: Array<{ system: string; doc: string; segId: number; refHas: boolean; sysHas: boolean }> = [];
@@ -224,69 +232,125 @@ async function mqmReport(scorer: PronounScorer, data: MqmData, agg: Aggregate, c
   }
   const diffs = await compareMany(scorer, items, agg, mode);
   const value = new Map<string, number>();
-  const results = new Map<string, Array<{ status: "scored" | "no-pronoun"; diff: number | null }>>();
+  const parts = new Map<string, SystemScorePart>();
   keys.forEach((k, i) => {
-    value.set(`${k.system}\t${k.doc}\t${k.segId}`, diffs[i] ?? 0);
-    if (!results.has(k.system)) results.set(k.system, []);
-    results.get(k.system)!.push({ status: k.refHas || k.sysHas ? "scored" : "no-pronoun", diff: diffs[i] ?? null });
+    const key = `${k.system}\t${k.doc}\t${k.segId}`;
+    const d = diffs[i] ?? null;
+    value.set(key, d ?? 0);
+    const scored = k.refHas || k.sysHas;
+    parts.set(key, { num: scored && (d === null || d >= -TIE_EPS) ? 1 : 0, den: scored ? 1 : 0 });
   });
   return mqmMeasures(
     data,
     value,
-    (system) => systemScore(results.get(system) ?? []),
+    parts,
     "MT systems and refB are scored against ref, ref against refB; context: the reference's previous annotated segments of the talk",
+    samples,
   );
 }
 
 /**
- * The MQM measures from a value per rated output and segment (higher = better; key
- * "system\tdoc\tsegId") and a score per system (higher = better), whatever metric made them.
+ * The MQM measures from a value per rated output and segment (higher = better; key "system\tdoc\tsegId")
+ * and a system-score part per output and segment, whatever metric made them. Every measure is computed
+ * over the source segments (a unit: one segment of a talk with all its rated outputs), so that `samples`
+ * gets each as a statistic of a draw of units for the bootstrap.
  */
-function mqmMeasures(data: MqmData, value: Map<string, number>, systemScoreOf: (system: string) => number, references: string): MqmReport {
+export function mqmMeasures(data: MqmData, value: Map<string, number>, parts: Map<string, SystemScorePart>, references: string, samples?: MeasureSamples): MqmReport {
   const get = segmentLookup(data);
-  // (a) same source pairs.
-  const tally = { pairs: 0, preferWithout: 0, ties: 0 };
-  const tallyEq = { pairs: 0, preferWithout: 0, ties: 0 };
+  const mt = data.systems.filter((s) => s !== "ref" && s !== "refB");
+  // Per unit: same-source tallies, the AUC's values, and per MT system its errors, segments and score parts.
+  const units: Array<{ pairs: number; wins: number; ties: number; eqPairs: number; eqWins: number; eqTies: number; good: number[]; bad: number[]; err: Int32Array; segs: Int32Array; num: Float64Array; den: Float64Array }> = [];
   for (const { doc, segIds } of data.docs) {
     for (const id of segIds) {
+      const u = { pairs: 0, wins: 0, ties: 0, eqPairs: 0, eqWins: 0, eqTies: 0, good: [] as number[], bad: [] as number[], err: new Int32Array(mt.length), segs: new Int32Array(mt.length), num: new Float64Array(mt.length), den: new Float64Array(mt.length) };
+      units.push(u);
       const outs = data.systems.map((s) => get(s, doc, id)).filter((s): s is NonNullable<typeof s> => s !== undefined && value.has(`${s.system}\t${doc}\t${id}`));
+      // (a) same source: a system with a marked pronoun error vs one without.
       for (const a of outs.filter((s) => s.pronounError)) {
         for (const b of outs.filter((s) => !s.pronounError)) {
           const va = value.get(`${a.system}\t${doc}\t${id}`)!;
           const vb = value.get(`${b.system}\t${doc}\t${id}`)!;
           const win = vb > va + TIE_EPS ? 1 : 0;
           const tie = Math.abs(vb - va) <= TIE_EPS ? 1 : 0;
-          for (const t of pronounCount(a.target) === pronounCount(b.target) ? [tally, tallyEq] : [tally]) {
-            t.pairs++;
-            t.preferWithout += win;
-            t.ties += tie;
+          u.pairs++;
+          u.wins += win;
+          u.ties += tie;
+          if (pronounCount(a.target) === pronounCount(b.target)) {
+            u.eqPairs++;
+            u.eqWins += win;
+            u.eqTies += tie;
           }
         }
       }
+      // (b) AUC values; (c) per-system counts.
+      for (const s of outs) {
+        const v = value.get(`${s.system}\t${doc}\t${id}`)!;
+        if (s.pronounError) u.bad.push(v);
+        else if (s.errorFree) u.good.push(v);
+      }
+      mt.forEach((system, k) => {
+        const seg = get(system, doc, id);
+        if (!seg) return;
+        u.segs[k] = 1;
+        u.err[k] = seg.pronounError ? 1 : 0;
+        const p = parts.get(`${system}\t${doc}\t${id}`);
+        if (p) {
+          u.num[k] = p.num;
+          u.den[k] = p.den;
+        }
+      });
     }
   }
-  const share = (t: typeof tally) => ({ ...t, share: t.pairs ? t.preferWithout / t.pairs : NaN });
-  // (b) AUC.
-  const good: number[] = [];
-  const bad: number[] = [];
-  for (const s of data.segments) {
-    const v = value.get(`${s.system}\t${s.doc}\t${s.segId}`);
-    if (v === undefined) continue;
-    if (s.pronounError) bad.push(v);
-    else if (s.errorFree) good.push(v);
+  const systemRows = (draw: ArrayLike<number>) => {
+    const err = new Float64Array(mt.length);
+    const segs = new Float64Array(mt.length);
+    const num = new Float64Array(mt.length);
+    const den = new Float64Array(mt.length);
+    for (let i = 0; i < draw.length; i++) {
+      const u = units[draw[i]!]!;
+      for (let k = 0; k < mt.length; k++) {
+        err[k] += u.err[k]!;
+        segs[k] += u.segs[k]!;
+        num[k] += u.num[k]!;
+        den[k] += u.den[k]!;
+      }
+    }
+    return mt.map((system, k) => ({ system, score: den[k] ? (100 * num[k]!) / den[k]! : 0, pronounErrorRate: err[k]! / Math.max(1, segs[k]!) }));
+  };
+  const aucOf = (draw: ArrayLike<number>): number => {
+    const good: number[] = [];
+    const bad: number[] = [];
+    for (let i = 0; i < draw.length; i++) {
+      const u = units[draw[i]!]!;
+      for (const v of u.good) good.push(v);
+      for (const v of u.bad) bad.push(v);
+    }
+    return auc(good, bad);
+  };
+  const corr = (f: (x: number[], y: number[]) => number) => (draw: ArrayLike<number>): number => {
+    const rows = systemRows(draw);
+    return f(
+      rows.map((r) => r.score),
+      rows.map((r) => -r.pronounErrorRate),
+    );
+  };
+  if (samples) {
+    samples.set("MQM: same source", ratioOfUnits(units.map((u) => u.wins), units.map((u) => u.pairs)));
+    samples.set("MQM: equal counts", ratioOfUnits(units.map((u) => u.eqWins), units.map((u) => u.eqPairs)));
+    samples.set("MQM: AUC", { units: units.length, stat: aucOf });
+    samples.set("MQM: system tau", { units: units.length, stat: corr(kendallTau) });
+    samples.set("MQM: system Pearson", { units: units.length, stat: corr(pearson) });
   }
-  // (c) system level over the MT systems.
-  const mt = data.systems.filter((s) => s !== "ref" && s !== "refB");
-  const rows = mt.map((system) => {
-    const segs = data.segments.filter((s) => s.system === system);
-    return { system, score: systemScoreOf(system), pronounErrorRate: segs.filter((s) => s.pronounError).length / Math.max(1, segs.length) };
-  });
+  const all = units.map((_, i) => i);
+  const sum = (f: (u: (typeof units)[number]) => number): number => units.reduce((t, u) => t + f(u), 0);
+  const tally = (pairs: number, wins: number, ties: number) => ({ pairs, preferWithout: wins, ties, share: pairs ? wins / pairs : NaN });
+  const rows = systemRows(all);
   const neg = rows.map((r) => -r.pronounErrorRate);
   return {
     file: data.file,
-    sameSource: share(tally),
-    sameSourceEqualCount: share(tallyEq),
-    auc: { pronounError: bad.length, errorFree: good.length, auc: auc(good, bad) },
+    sameSource: tally(sum((u) => u.pairs), sum((u) => u.wins), sum((u) => u.ties)),
+    sameSourceEqualCount: tally(sum((u) => u.eqPairs), sum((u) => u.eqWins), sum((u) => u.eqTies)),
+    auc: { pronounError: sum((u) => u.bad.length), errorFree: sum((u) => u.good.length), auc: aucOf(all) },
     system: { systems: rows.length, kendallTau: kendallTau(rows.map((r) => r.score), neg), pearson: pearson(rows.map((r) => r.score), neg), rows },
     references,
   };
@@ -324,10 +388,10 @@ export function mqmSourceLang(file: string, given?: string): string {
  * APT is reference-based, so the pair, judged and probe measures (whose reference side is the
  * reference itself) do not apply to it.
  */
-export async function aptMqmReport(data: MqmData, srcLang: string, opts: { weights?: readonly number[]; threads?: number } = {}): Promise<MqmReport> {
+export async function aptMqmReport(data: MqmData, srcLang: string, opts: { weights?: readonly number[]; threads?: number; samples?: MeasureSamples } = {}): Promise<MqmReport> {
   const get = segmentLookup(data);
   const value = new Map<string, number>();
-  const sysScore = new Map<string, number>();
+  const parts = new Map<string, SystemScorePart>();
   const refNames = [...new Set(data.systems.map((s) => mqmReferenceFor(s, data)))];
   for (const refName of refNames) {
     const systems = data.systems.filter((s) => mqmReferenceFor(s, data) === refName);
@@ -350,16 +414,19 @@ export async function aptMqmReport(data: MqmData, srcLang: string, opts: { weigh
       for (const i of present) {
         const c = countApt(bySent.get(i) ?? [], report.weights).total;
         const anchored = c.cases.reduce((a, b) => a + b, 0);
-        value.set(`${r.name}\t${segs[i]!.doc}\t${segs[i]!.id}`, anchored ? c.score : 1);
+        const key = `${r.name}\t${segs[i]!.doc}\t${segs[i]!.id}`;
+        value.set(key, anchored ? c.score : 1);
+        // The system's APT is a ratio of sums over its instances: weighted cases over all anchored cases.
+        parts.set(key, { num: c.cases.reduce((a, n, k) => a + (report.weights[k] ?? 0) * n, 0), den: anchored });
       }
-      sysScore.set(r.name, 100 * countApt(inst, report.weights).total.score);
     }
   }
   return mqmMeasures(
     data,
     value,
-    (s) => sysScore.get(s) ?? NaN,
+    parts,
     `APT against the same references as the scorers (MT systems and refB against ref, ref against refB); source-${srcLang} aligned with fast_align trained per reference on its outputs`,
+    opts.samples,
   );
 }
 
@@ -376,7 +443,7 @@ export interface ProbeReport {
   unchanged: number;
 }
 
-async function appendProbe(scorer: PronounScorer, file: string, pairs: PairRecord[], agg: Aggregate, context: ContextMode, limit: number, seed: number, mode: CompareMode): Promise<ProbeReport> {
+async function appendProbe(scorer: PronounScorer, file: string, pairs: PairRecord[], agg: Aggregate, context: ContextMode, limit: number, seed: number, mode: CompareMode, samples: MeasureSamples): Promise<ProbeReport> {
   const rnd = mulberry32(seed);
   const pool = pairs.slice();
   const n = Math.min(limit, pool.length);
@@ -392,8 +459,13 @@ async function appendProbe(scorer: PronounScorer, file: string, pairs: PairRecor
       items.push({ context: context === "nc" ? [] : p.context, contextB: context === "nc" ? [] : context === "rc" ? (p.negative_context ?? p.context) : p.context, a: p.positive + v, b: p.negative + v });
   const values = await compareMany(scorer, items, agg, mode);
   const sign = (v: number | null): number => (v === null || Math.abs(v) <= TIE_EPS ? 0 : Math.sign(v));
-  let same = 0;
-  for (let k = 1; k < variants.length; k++) chosen.forEach((_, i) => (same += sign(values[k * n + i]!) === sign(values[i]!) ? 1 : 0));
+  const perPair = chosen.map((_, i) => {
+    let same = 0;
+    for (let k = 1; k < variants.length; k++) same += sign(values[k * n + i]!) === sign(values[i]!) ? 1 : 0;
+    return same / PROBE_CLAUSES.length;
+  });
+  const same = perPair.reduce((a, b) => a + b, 0) * PROBE_CLAUSES.length;
+  samples.set("probe", meanOfUnits(perPair));
   return { file, pairs: n, clauses: PROBE_CLAUSES.length, unchanged: n ? same / (n * PROBE_CLAUSES.length) : NaN };
 }
 
@@ -409,6 +481,9 @@ export interface MetaEvalInputs {
   seed?: number;
 }
 
+/** Each measure of one scorer as a statistic of a draw of its units (for the bootstrap), by measure name. */
+export type MeasureSamples = Map<string, Resampled>;
+
 export interface ScorerMetaEval {
   name: string;
   kind: string;
@@ -417,6 +492,18 @@ export interface ScorerMetaEval {
   judged?: JudgedReport;
   mqm?: MqmReport;
   probe?: ProbeReport;
+  /** Not written to JSON (see metaEvalJson): the measures for `significance`. */
+  samples?: MeasureSamples;
+}
+
+/** Per-unit statistics of a pair file's accuracies (R vs S, R vs R', balanced) for the bootstrap. */
+function pairSamples(samples: MeasureSamples, file: string, pairs: PairRecord[], margins: number[]): void {
+  const correct = margins.map((m) => (isCorrect(m) ? 1 : 0));
+  const of = (kind: string) => pairs.flatMap((p, i) => (p.kind === kind ? [i] : []));
+  samples.set(`${file}: R vs S`, meanOfUnits(of("system").map((i) => correct[i]!)));
+  const noisy = of("noisy").map((i) => ({ ref: pairs[i]!.ref_pronoun, sys: pairs[i]!.sys_pronoun, correct: correct[i] === 1 }));
+  samples.set(`${file}: R vs R'`, meanOfUnits(noisy.map((x) => (x.correct ? 1 : 0))));
+  samples.set(`${file}: balanced R vs R'`, { units: noisy.length, stat: (d) => balancedAccuracy(Array.from(d, (i) => noisy[i]!))?.accuracy ?? NaN });
 }
 
 export async function metaEvaluate(
@@ -428,24 +515,27 @@ export async function metaEvaluate(
 ): Promise<ScorerMetaEval> {
   const context = opts.context ?? scorer.contextMode;
   const mode = opts.mode ?? "sentence";
-  const out: ScorerMetaEval = { name, kind: scorer.kind, signature, pairs: [] };
+  const samples: MeasureSamples = new Map();
+  const out: ScorerMetaEval = { name, kind: scorer.kind, signature, pairs: [], samples };
   for (const p of inputs.pairs) {
     opts.onStage?.(`${name}: pairs ${p.file}`);
     const values = await compareMany(scorer, pairItems(p.pairs, context), opts.aggregate, mode);
-    out.pairs.push(pairAccuracy(p.file, p.pairs, marginsOf(values)));
+    const margins = marginsOf(values);
+    out.pairs.push(pairAccuracy(p.file, p.pairs, margins));
+    pairSamples(samples, p.file, p.pairs, margins);
   }
   if (inputs.judgements) {
     opts.onStage?.(`${name}: judgements`);
-    out.judged = await judged(scorer, inputs.judgements.file, inputs.judgements.items, opts.aggregate, context, mode);
+    out.judged = await judged(scorer, inputs.judgements.file, inputs.judgements.items, opts.aggregate, context, mode, samples);
   }
   if (inputs.mqm) {
     opts.onStage?.(`${name}: MQM`);
-    out.mqm = await mqmReport(scorer, inputs.mqm, opts.aggregate, context, mode);
+    out.mqm = await mqmReport(scorer, inputs.mqm, opts.aggregate, context, mode, samples);
   }
   const probe = inputs.probe ?? inputs.pairs[0];
   if (probe) {
     opts.onStage?.(`${name}: probe`);
-    out.probe = await appendProbe(scorer, probe.file, probe.pairs, opts.aggregate, context, inputs.probeLimit ?? 1000, inputs.seed ?? 1, mode);
+    out.probe = await appendProbe(scorer, probe.file, probe.pairs, opts.aggregate, context, inputs.probeLimit ?? 1000, inputs.seed ?? 1, mode, samples);
   }
   return out;
 }
@@ -483,4 +573,50 @@ export function metaEvalTable(reports: ScorerMetaEval[]): { table: TableBlock; s
   const pr = reports.find((r) => r.probe)?.probe;
   if (pr) add(`probe: winner unchanged by an appended pronoun clause % (${pr.pairs} pairs x ${pr.clauses})`, (r) => pct(r.probe?.unchanged));
   return { table: { header: ["measure", ...reports.map((r) => r.name)], rows }, signatures: reports.map((r) => [r.name, r.signature]) };
+}
+
+/** The order in which measures are listed (as in metaEvalTable), given the pair files. */
+function measureOrder(reports: ScorerMetaEval[]): string[] {
+  const names = new Set<string>();
+  for (const r of reports) for (const k of r.samples?.keys() ?? []) names.add(k);
+  return [...names];
+}
+
+/**
+ * Paired bootstrap over every measure the scorers share: a 95% interval per scorer, and the difference
+ * to the baseline (the first scorer that has the measure) with its p (src/metric/significance.ts).
+ */
+export function metaEvalSignificance(reports: ScorerMetaEval[], draws: number, seed: number, baseline?: string): MeasureSignificance[] {
+  if (baseline !== undefined && !reports.some((r) => r.name === baseline)) throw new InputError(`--baseline '${baseline}' is none of the scorers (${reports.map((r) => r.name).join(", ")})`);
+  const order = baseline === undefined ? reports : [...reports.filter((r) => r.name === baseline), ...reports.filter((r) => r.name !== baseline)];
+  const out: MeasureSignificance[] = [];
+  for (const m of measureOrder(reports)) {
+    const with_ = order.filter((r) => r.samples?.has(m)).map((r) => ({ name: r.name, r: r.samples!.get(m)! }));
+    if (with_.length) out.push(pairedBootstrap(m, with_, draws, seed));
+  }
+  return out;
+}
+
+/** The significance as a table: per measure, each scorer's value [95% interval] and, after the first, the difference and p. */
+export function significanceTable(sig: MeasureSignificance[], reports: ScorerMetaEval[], draws: number, seed: number, baseline?: string): TableBlock {
+  const pctLike = (m: string): boolean => !/AC1|AUC|tau|Pearson/.test(m);
+  const f = (m: string, x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "n/a" : pctLike(m) ? (100 * x).toFixed(2) : x.toFixed(3));
+  const names = reports.map((r) => r.name);
+  const rows: Array<[string, ...string[]]> = sig.map((s) => [
+    s.measure,
+    ...names.map((n) => {
+      const c = s.scorers.find((x) => x.name === n);
+      if (!c) return "n/a";
+      const base = `${f(s.measure, c.value)} [${f(s.measure, c.lo)}, ${f(s.measure, c.hi)}]`;
+      if (c.delta === undefined) return base;
+      const d = pctLike(s.measure) ? (100 * c.delta).toFixed(2) : c.delta.toFixed(3);
+      const p = c.p === undefined || Number.isNaN(c.p) ? "n/a" : c.p === 0 ? `<${(1 / draws).toFixed(3)}` : c.p.toFixed(3);
+      return `${base} ${c.delta >= 0 ? "+" : ""}${d} p=${p}`;
+    }),
+  ]);
+  return {
+    title: `95% intervals (paired bootstrap, ${draws} draws of pairs / judged items / MQM source segments, seed ${seed}); other scorers: difference to ${baseline ?? names[0] ?? "the first"} and two-sided p`,
+    header: ["measure", ...names],
+    rows,
+  };
 }
