@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll } from "vitest";
-import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, existsSync } from "node:fs";
+import { mkdtempSync, writeFileSync, readFileSync, mkdirSync, existsSync, readdirSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,6 +152,18 @@ describe("masked-pronoun data and training", () => {
     const curve = JSON.parse(readFileSync(join(a, "curve.json"), "utf8"));
     expect(curve.curve.length).toBe(ra.curve.length);
     await expect(pretrain({ ...PRETRAIN_DEFAULTS, corpus, out: b, hidden: 7, batchSize: 4, maxSteps: 25, resume: true, backend: "cpu" }, () => {})).rejects.toThrow(/cannot resume/);
+  });
+
+  it("--keep-snapshots keeps the model of every evaluation, equal to the run's model at that step", async () => {
+    const c = join(dir, "c");
+    const d = join(dir, "d");
+    mkdirSync(c, { recursive: true });
+    writeEmbeddingTable(join(c, "embeddings.bin"), tinyTable(words));
+    await pretrain({ ...PRETRAIN_DEFAULTS, corpus, out: c, hidden: 6, batchSize: 4, checkpointEvery: 2, evalEvery: 5, maxSteps: 12, backend: "cpu", dev: undefined, keepSnapshots: true }, () => {});
+    expect(readdirSync(join(c, "snapshots")).sort()).toEqual(["step-10", "step-5"]);
+    await run(d, 10, false);
+    expect(readFileSync(join(c, "snapshots", "step-10", "weights.bin")).equals(readFileSync(join(d, "weights.bin")))).toBe(true);
+    expect(loadPronounLm(join(c, "snapshots", "step-5")).config.training.step).toBe(5);
   });
 
   it("replaced objective: swaps follow the real confusions, training learns to detect them, resume is exact", async () => {

@@ -30,6 +30,7 @@ export function registerPretrain(program: Command): void {
     .option("--max-minutes <x>", "stop after this many minutes in this run (0 = no limit)", "0")
     .option("--max-docs <n>", "use only the first N corpus documents (0 = all)", "0")
     .option("--resume", "continue from <out>/resume.ckpt", false)
+    .option("--keep-snapshots", "also keep the model of every evaluation in <out>/snapshots/step-N (for scripts/average-pronoun-lm.ts)", false)
     .option("--backend <name>", "auto | gpu (tfjs-node-gpu, CUDA) | webgpu (Dawn) | node | wasm | cpu (docs/gpu.md)", d.backend)
     .option("--lstm-impl <impl>", "auto (graph on a GPU backend, else js) | js | graph (whole recurrence as tfjs ops, no per-step read-back)", "auto")
     .option("--objective <name>", "masked (predict a masked pronoun) | replaced (detect a pronoun swapped for a real system confusion)", "masked")
@@ -66,6 +67,7 @@ export function registerPretrain(program: Command): void {
           objective: o.objective,
           confusions: o.confusions as string | undefined,
           quiet: Boolean(o.quiet),
+          keepSnapshots: Boolean(o.keepSnapshots),
         }, o.quiet ? () => {} : undefined);
         process.stdout.write(`steps ${r.steps}, ${(r.seconds / 60).toFixed(1)} min of training in total, stopped: ${r.stopped}\n`);
       }),

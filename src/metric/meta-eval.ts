@@ -575,10 +575,11 @@ export function metaEvalTable(reports: ScorerMetaEval[]): { table: TableBlock; s
   return { table: { header: ["measure", ...reports.map((r) => r.name)], rows }, signatures: reports.map((r) => [r.name, r.signature]) };
 }
 
-/** The order in which measures are listed (as in metaEvalTable), given the pair files. */
+/** The order in which measures are listed: as the scorer with the most measures has them (pairs, judged, MQM, probe, as in metaEvalTable). */
 function measureOrder(reports: ScorerMetaEval[]): string[] {
   const names = new Set<string>();
-  for (const r of reports) for (const k of r.samples?.keys() ?? []) names.add(k);
+  const richest = [...reports].sort((a, b) => (b.samples?.size ?? 0) - (a.samples?.size ?? 0));
+  for (const r of richest) for (const k of r.samples?.keys() ?? []) names.add(k);
   return [...names];
 }
 

@@ -50,6 +50,8 @@ export interface PretrainOptions {
   confusions?: string;
   /** No progress line on stderr (the CLI's -q; log lines go through `log`). */
   quiet?: boolean;
+  /** Also keep the model of every evaluation in <out>/snapshots/step-N (for checkpoint averaging, src/pretrain/average.ts). */
+  keepSnapshots?: boolean;
 }
 
 export { PRETRAIN_DEFAULTS };
@@ -191,12 +193,12 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     len.writeUInt32LE(hb.length);
     writeFileAtomic(resumePath, Buffer.concat([len, hb, bin]));
   };
-  const saveModel = (): void => {
-    savePronounLm(opts.out, lm, {
+  const saveModel = (dir = opts.out): void => {
+    savePronounLm(dir, lm, {
       prepare: { contextSentences: opts.contextSentences, maxLen: opts.maxLen },
       training: { corpus: corpusSig, ...(objective !== "masked" ? { objective, confusions: confSig } : {}), step, windows, tokens, seconds: Math.round(elapsed()), seed: opts.seed, batchSize: opts.batchSize, lr: opts.lr, backend: backend.backend, lstmImpl: resolveLstmImpl(opts.lstmImpl), lastDev: [...curve].reverse().find((c) => c.dev)?.dev ?? null, proneval: VERSION },
     });
-    writeFileAtomic(join(opts.out, "curve.json"), JSON.stringify({ options: { ...opts, resume: undefined, quiet: undefined }, curve }, null, 1) + "\n");
+    writeFileAtomic(join(dir, "curve.json"), JSON.stringify({ options: { ...opts, resume: undefined, quiet: undefined }, curve }, null, 1) + "\n");
   };
   const evaluate = (): PretrainCurvePoint["dev"] => {
     if (!devPairs.length) return undefined;
@@ -281,6 +283,11 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
           const last = curve[curve.length - 1]!;
           log(`step ${step}: loss ${last.loss.toFixed(3)}, ${last.tokensPerSec} tokens/s, zero-shot dev ${fmtAcc(last.dev)} (${fmtDuration(last.seconds)} of training)`);
           saveModel();
+          if (opts.keepSnapshots) {
+            const snap = join(opts.out, "snapshots", `step-${step}`);
+            mkdirSync(snap, { recursive: true });
+            saveModel(snap);
+          }
           writeResume();
           batchInEpoch--;
         } else if (step % opts.checkpointEvery === 0) {
