@@ -18,3 +18,13 @@ export const PACKAGE_ROOT: string = (() => {
 })();
 
 export const VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")).version;
+
+/**
+ * The shipped default scorer, a masked-pronoun model scored zero-shot (PMI), chosen by `proneval meta-eval`
+ * (README, docs/meta-eval.md): checkpoints/<DEFAULT_MODEL>. The one place that names it.
+ */
+export const DEFAULT_MODEL = "pronoun-lm-news";
+
+export function defaultModelDir(): string {
+  return join(PACKAGE_ROOT, "checkpoints", DEFAULT_MODEL);
+}

@@ -114,6 +114,12 @@ describe("per-pronoun decisions", () => {
     }
   });
 
+  it("the min aggregate compares each side's worst pronoun (so it moves with an appended clause)", async () => {
+    const s = new FixedScorer({ he: 1, they: 0.6, it: 0.2 });
+    expect(compareSides(...(await sides(s, "He and they left .", "He left .")), "min").value).toBeCloseTo(0.4, 12);
+    expect(compareSides(...(await sides(s, "He left . It rained .", "They left . It rained .")), "min").value).toBe(0);
+  });
+
   it("meta-eval's probe: the count-dependent scorer changes winners, the context-free one under per-pronoun decisions does not", async () => {
     const dev = [pair("system", "he", "they", "He left .", "He and they left ."), pair("noisy", "he", "it", "He left .", "It left .")];
     const ok = await metaEvaluate("plain", new FixedScorer({ he: 1, they: 0.6, it: 0 }), "s", { pairs: [{ file: "dev", pairs: dev }], probeLimit: 2 }, { aggregate: "pronoun" });

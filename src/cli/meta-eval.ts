@@ -18,7 +18,7 @@ export function registerMetaEval(program: Command): void {
       .option("--train-pairs <file>", "training pairs: adds the pronoun-identity-only baseline fitted on them")
       .option("--probe-pairs <file>", "pairs for the appended-clause probe (default: the first --pairs file)")
       .option("--probe-limit <n>", "pairs drawn for the probe", "1000")
-      .option("--aggregate <a>", "mean (default) | pronoun | sum", "mean")
+      .option("--aggregate <a>", "mean (default) | pronoun | sum | min", "mean")
       .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per aligned pronoun)", "sentence")
       .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
       .option("--seed <n>", "seed of the probe's draw and of the bootstrap", "1")

@@ -37,13 +37,13 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--docs <file>", "document ids, one per line (plain text only), so context stops at document boundaries")
     .option("--ref-name <name>", "which reference of a multi-reference XML file")
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
-    .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm, scored zero-shot with PMI; docs/meta-eval.md)")
+    .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm-news, scored zero-shot with PMI; docs/meta-eval.md)")
     .option("--model-dir <dir>", "directory holding transformers models")
     .option("--allow-empty", "skip empty reference segments (counted and reported) instead of failing")
     .option("--allow-non-english", "score although the target is not English (the metric is for English targets)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
-    .option("--aggregate <a>", "how two sides of a segment are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions where the pronouns differ) | sum (the paper's y)", "mean")
+    .option("--aggregate <a>", "how two sides of a segment are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions where the pronouns differ) | sum (the paper's y) | min (the worst pronoun; not count-free)", "mean")
     .option("--mode <m>", "sentence (the scorer reads the system output; default) | aligned (fast_align the output to the reference; score the reference with each aligned pronoun substituted)", "sentence")
     .option("-q, --quiet", "no progress on stderr", false);
 }
@@ -89,7 +89,7 @@ export function registerScore(program: Command): void {
       program.command("score").description("Pronoun scores of system outputs against a reference with the learned ranker (per system, or per segment)"),
       "systems",
     )
-      .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm; docs/pretrain.md)")
+      .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
       .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum", "pmi")
       .option("--segments", "per-segment rows instead of the system table", false),
     "everything (segments, pronouns, summaries, signature)",

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PACKAGE_ROOT } from "../version.js";
+import { DEFAULT_MODEL, defaultModelDir } from "../version.js";
 import { makeSignature } from "../signature.js";
 import { TIE_EPS } from "../metric/scorer.js";
 
@@ -10,10 +10,10 @@ import { TIE_EPS } from "../metric/scorer.js";
  */
 export function versionText(version: string): string {
   try {
-    const dir = join(PACKAGE_ROOT, "checkpoints", "pronoun-lm");
+    const dir = defaultModelDir();
     const c = JSON.parse(readFileSync(join(dir, "config.json"), "utf8"));
     const sig = makeSignature("proneval-pronoun", [`model:pronoun-lm-zeroshot-pmi@${String(c.files.weights.sha256).slice(0, 8)}`, ["ctx", "crc"], ["agg", "mean"], ["keys", c.prepare.maxLen], ["tie", TIE_EPS]]);
-    return `${version}\ndefault model (checkpoints/pronoun-lm, zero-shot PMI): ${sig}`;
+    return `${version}\ndefault model (checkpoints/${DEFAULT_MODEL}, zero-shot PMI): ${sig}`;
   } catch (err) {
     return `${version}\ndefault model: not found (${(err as Error).message})`;
   }

@@ -3,6 +3,8 @@
 // "sum" (the paper's y, Eq. 4): sum of the pronouns' contributions; a side with more pronouns gets a
 // different score for that reason alone (pronoun-count bias).
 // "mean": mean contribution per pronoun; equally good pronouns give the same score at any count.
+// "min": the side's worst pronoun (an error is one bad pronoun); not count-free: an appended clause with a
+// worse pronoun than any of a side's own makes both sides equal (docs/meta-eval.md).
 // "pronoun" (default): per-pronoun decisions. The two sentences are aligned token by token (longest
 // common subsequence of lowercased tokens); a pronoun matched to the same pronoun carries no
 // information about pronoun choice and is left out; in each stretch between matched tokens the
@@ -12,11 +14,11 @@
 // of pronouns both sides share nor an extra clause appended to both moves the value.
 import type { ScoredSide } from "./scorer.js";
 
-export type Aggregate = "pronoun" | "mean" | "sum";
+export type Aggregate = "pronoun" | "mean" | "sum" | "min";
 /** "sentence": the scorer reads the system output; "aligned": reference-aligned (src/metric/ref-aligned.ts). */
 export type CompareMode = "sentence" | "aligned";
 export const COMPARE_MODES: readonly CompareMode[] = ["sentence", "aligned"];
-export const AGGREGATES: readonly Aggregate[] = ["pronoun", "mean", "sum"];
+export const AGGREGATES: readonly Aggregate[] = ["pronoun", "mean", "sum", "min"];
 
 export interface PronounDecision {
   /** Sentence token index of the pronoun in a and in b. */
@@ -105,7 +107,7 @@ export function compareSides(a: ScoredSide, b: ScoredSide, agg: Aggregate): Side
   }
   if (a.pronouns.length === 0 && b.pronouns.length === 0) return { value: null, decisions: [] };
   if (agg === "sum") return { value: b.score - a.score, decisions: [] };
-  const m = (s: ScoredSide): number => (s.pronouns.length ? mean(s.pronouns.map((p) => p.contribution)) : 0);
+  const m = (s: ScoredSide): number => (s.pronouns.length ? (agg === "min" ? Math.min(...s.pronouns.map((p) => p.contribution)) : mean(s.pronouns.map((p) => p.contribution))) : 0);
   // A side without pronouns has nothing to get wrong: it compares as 0 (neutral) under the mean.
   return { value: m(b) - m(a), decisions: [] };
 }

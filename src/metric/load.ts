@@ -22,7 +22,7 @@ function formatOf(dir: string): string | undefined {
   }
 }
 
-/** Loads a scorer directory (default: the shipped default, checkpoints/pronoun-lm scored zero-shot). */
+/** Loads a scorer directory (default: the shipped default, src/version.ts, scored zero-shot). */
 export async function loadScorer(dir?: string, opts: LoadOptions = {}): Promise<PronounScorer> {
   const d = dir ?? defaultCheckpointDir();
   if (!dir && !existsSync(join(d, "config.json")))

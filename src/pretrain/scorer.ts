@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
-import { PACKAGE_ROOT } from "../version.js";
+import { defaultModelDir } from "../version.js";
 import { describeBackend, selectBackend, type BackendInfo } from "../nn/backend.js";
 import { prepareSide, type PreparedSide, type Side } from "../nn/inputs.js";
 import { dedupePrepared, type LoadScorerOptions, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
@@ -10,7 +10,7 @@ import type { PronounLm } from "./model.js";
 import { zeroShotScores, type ZeroShotAggregate } from "./zeroshot.js";
 
 export function defaultPronounLmDir(): string {
-  return join(PACKAGE_ROOT, "checkpoints", "pronoun-lm");
+  return defaultModelDir();
 }
 
 /**
@@ -71,7 +71,7 @@ export class ZeroShotScorer implements PronounScorer {
   }
 }
 
-/** Loads a masked-pronoun model directory (default checkpoints/pronoun-lm) as a zero-shot scorer (CRC context unless given). */
+/** Loads a masked-pronoun model directory (default: the shipped default, src/version.ts) as a zero-shot scorer (CRC context unless given). */
 export async function loadZeroShotScorer(dir?: string, opts: LoadScorerOptions & { context?: ContextMode; aggregate?: ZeroShotAggregate } = {}): Promise<ZeroShotScorer> {
   const backend = await selectBackend(opts.backend ?? "auto");
   const d = dir ?? defaultPronounLmDir();

@@ -3,19 +3,16 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { ContextMode } from "../mine/pair-format.js";
 import { dedupePrepared, type LoadScorerOptions, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
-import { PACKAGE_ROOT } from "../version.js";
+import { defaultModelDir } from "../version.js";
 import { describeBackend, selectBackend, type BackendInfo } from "../nn/backend.js";
 import { loadCheckpoint, type CheckpointConfig } from "./checkpoint.js";
 import { prepareSide, type PreparedSide, type Side } from "../nn/inputs.js";
 import type { RankerModel } from "./model.js";
 import { scoreSides } from "./run-model.js";
 
-/**
- * The shipped default scorer's directory: the masked-pronoun model scored zero-shot (PMI), chosen by
- * `proneval meta-eval` (docs/meta-eval.md, README).
- */
+/** The shipped default scorer's directory (src/version.ts names it; kept here for the library API). */
 export function defaultCheckpointDir(): string {
-  return join(PACKAGE_ROOT, "checkpoints", "pronoun-lm");
+  return defaultModelDir();
 }
 
 /** A loaded ranker checkpoint ready to score (a PronounScorer; load any scorer with src/metric/load.ts). */
