@@ -96,6 +96,8 @@ describe("check 2: object clitics of the pro-verb *do* and the idiom *farcela*",
     expect(propositionalClitic("it", toks("la/la/PRON/Case=Acc prendo/prendere/VERB"), 0, en, 2)).toBe(false);
     // The tagger's ADJ for the infinitive does not hide the causative ("la farà scoppiare", will set it off).
     expect(propositionalClitic("it", toks("la/la/PRON farà/fare/VERB scoppiare/scoppiare/ADJ"), 0, toks("will/will/AUX set/set/VERB it/it/PRON off/off/ADP"), 2)).toBe(false);
+    // Predicative *fare* ("la faccio arrosto", roasted it) is *make*, referential.
+    expect(propositionalClitic("it", toks("la/la/PRON faccio/fare/VERB arrosto/arrosto/NOUN"), 0, toks("roasted/roast/VERB it/it/PRON"), 1)).toBe(false);
     // English *do it* on both sides is left in.
     expect(propositionalClitic("pt", toks("não/não/ADV o/ele/PRON fizermos/fazer/VERB"), 1, toks("we/we/PRON do/do/VERB it/it/PRON"), 2)).toBe(false);
   });

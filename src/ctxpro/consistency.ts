@@ -90,7 +90,8 @@ const INFINITIVE: Record<string, RegExp> = { es: /(?:ar|er|ir)$/, pt: /(?:ar|er|
  * the verb right before it (enclitic, "fazê-lo", "far ce la"). Kept: English *do it* / *make it* (both
  * sides the same verb; with *do* both pronouns may still be propositional, left in for recall), and
  * causative *fare/hacer* + infinitive ("la farà scoppiare", will set it off), whose clitic is the
- * infinitive's referential object. *Ce la* + *fare* is dropped whatever the English verb.
+ * infinitive's referential object, and the do-verb with a predicate adjective or noun ("la faccio
+ * arrosto", I roast it: *make*). *Ce la* + *fare* is dropped whatever the English verb.
  */
 export function propositionalClitic(lang: string, tgt: readonly AnnToken[], t: number, en: readonly AnnToken[], e: number): boolean {
   const dos = DO_VERBS[lang];
@@ -112,6 +113,8 @@ export function propositionalClitic(lang: string, tgt: readonly AnnToken[], t: n
   // Causative: the do-verb followed by an infinitive governs that verb's object.
   const next = tgt[v + 1];
   if (v > t && next && (next.upos === "VERB" || INFINITIVE[lang]!.test(next.text.toLowerCase()))) return false;
+  // Predicative: the do-verb with an adjective or noun after it ("la faccio arrosto", I roast it) is *make*.
+  if (next && (next.upos === "ADJ" || next.upos === "NOUN")) return false;
   // farcela: "ce la faccio", "far ce la".
   const clitic = tgt[t].text.toLowerCase();
   if (lang === "it" && (clitic === "la" || clitic === "l'") && (tgt[t - 1]?.text.toLowerCase() === "ce" || tgt[t + 1]?.text.toLowerCase() === "ce")) return true;
