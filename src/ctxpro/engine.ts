@@ -17,6 +17,7 @@
 import { InputError } from "../io/errors.js";
 import type { AnnSentence, AnnToken, AnnotatedParallelDoc, Mention } from "../annotate/types.js";
 import type { AuxiliaryRule, InflectionRule, PronounRule, RuleSet } from "./rules.js";
+import { auxiliaryFormula, numberAgrees, propositionalClitic, sameSentence } from "./consistency.js";
 import { KEY_ORDER, ordered, reverseGenderItem, type CtxproItem } from "./items.js";
 
 export interface EngineOptions {
@@ -164,6 +165,11 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number): C
         "src segment": doc.en[i].text,
       };
     }
+    // Consistency checks beyond the released rules (./consistency.ts): the pronoun link stays within
+    // one sentence of the line.
+    if (!sameSentence(en, tgt, idx.links[i], e, t)) continue;
+    // ... and the target pronoun is not the propositional object of *do* ("se não o fizermos", "ce la faccio").
+    if (/^(ACC|DAT)\./.test(rule.label) && propositionalClitic(doc.lang, tgt, t, en, e)) continue;
     // Step 4: the antecedent is the most recent earlier mention of the pronoun's cluster, within the
     // window, whose head is a noun (step 5); an antecedent that is itself a pronoun does not count.
     const own = idx.mentionOf(i, e);
@@ -199,6 +205,8 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number): C
     if (rule.alignedCorefGender !== "*" && !values(ct, "Gender").includes(rule.alignedCorefGender)) continue;
     if (rule.alignedCorefNumber !== "*" && !values(ct, "Number").includes(rule.alignedCorefNumber)) continue;
     const cs = doc.en[ante.sent].tokens[ante.head];
+    // The English pronoun and the English head agree in number (plural *they* ≠ "my brother" of "my brother and sister").
+    if (!numberAgrees(te, cs)) continue;
     return {
       "src pronoun": rule.englishForm,
       expected: rule.expected,
@@ -234,6 +242,8 @@ function auxiliaryItem(rule: AuxiliaryRule, idx: DocIndex, i: number, lo: number
   // Step 2: the auxiliary is the segment's only verb.
   const e = en.findIndex((t) => lemma(t) === rule.englishLemma);
   if (e < 0) return undefined;
+  // Not a set phrase whose *do* is the main verb ("How do you do?"; ./consistency.ts).
+  if (auxiliaryFormula(doc.en[i].text)) return undefined;
   if (en.some((t) => lemma(t) !== rule.englishLemma && VERBS.has(t.upos))) return undefined;
   // Steps 1 and 3: its aligned target verb, which is not a direct translation.
   const tIdx = idx.alignedTgt(i, e).find((t) => doc.tgt[i].tokens[t].upos === "VERB");
