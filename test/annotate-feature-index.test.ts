@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { TaggerFeatureIndex } from "../src/annotate/feature-index.js";
 import { PerceptronScorer, rng, type PerceptronModel } from "../src/annotate/perceptron.js";
-import { features } from "../src/annotate/tagger.js";
+import { join } from "node:path";
+import { defaultModelDir, loadMorphModel } from "../src/annotate/morph.js";
+import { features, Tagger } from "../src/annotate/tagger.js";
+import { TenseTagger } from "../src/annotate/tense.js";
 
 // Labels and words holding "|" and "=" (and the boundary strings), so composite keys split several ways.
 const LABELS = ["NOUN", "NOUN|Gender=Fem", "PRON|Case=Nom", "X"];
@@ -58,5 +61,31 @@ describe("TaggerFeatureIndex", () => {
       expect(index.prev("<s>")).toBe(index.bosPrev);
       expect(index.otherRow("T=VERB")).toBeDefined();
     }
+  });
+});
+
+describe("TenseTagger with the tagger's labels", () => {
+  it("tags as the feature-string path does (shipped German model)", () => {
+    const m = loadMorphModel(join(defaultModelDir(), "morph-de.json.gz"));
+    const tagger = new Tagger(m.tagger);
+    const slow = new TenseTagger(m.tense!);
+    const fast = new TenseTagger(m.tense!, m.tagger.perceptron.labels);
+    const text = [
+      "Ich habe das Buch gelesen , das du mir gegeben hast .",
+      "Sie wird morgen kommen und wir werden sehen .",
+      "Er sagte , dass sie gestern angekommen seien .",
+    ];
+    let tensed = 0;
+    for (const s of text) {
+      const words = s.split(" ");
+      const labels = tagger.tag(words);
+      const expected = slow.tag(words, labels);
+      expect(fast.tag(words, labels)).toEqual(expected);
+      tensed += expected.filter(Boolean).length;
+      // A label the tagger does not have falls back to the strings.
+      const odd = labels.map((l, i) => (i === 0 ? "NOUN|Made=Up" : l));
+      expect(fast.tag(words, odd)).toEqual(slow.tag(words, odd));
+    }
+    expect(tensed).toBeGreaterThan(4);
   });
 });

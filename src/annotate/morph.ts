@@ -136,7 +136,7 @@ export class MorphTagger implements MorphAnnotator {
     this.lang = model.lang;
     this.tagger = new Tagger(model.tagger);
     this.labelIndex = new Map(this.tagger.labels.map((l, i) => [l, i]));
-    this.tense = model.tense ? new TenseTagger(model.tense) : undefined;
+    this.tense = model.tense ? new TenseTagger(model.tense, this.tagger.labels) : undefined;
     this.lemmatizer = new Lemmatizer(model.lemmatizer, model.lang);
     this.table = closedClassTable(model.lang);
     this.lexicon = {
