@@ -59,7 +59,9 @@ describe("TaggerFeatureIndex", () => {
       }
       expect(checked).toBeGreaterThan(300);
       expect(index.prev("<s>")).toBe(index.bosPrev);
-      expect(index.otherRow("T=VERB")).toBeDefined();
+      const extra = new Float64Array(LABELS.length);
+      index.addOther(["T=VERB", "T=NONE"], extra);
+      expect([...extra]).toEqual([0, 0.5, 0, 0]);
     }
   });
 });
