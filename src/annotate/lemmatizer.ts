@@ -31,13 +31,31 @@ function caseLemma(lemma: string, upos: string, lang: string): string {
   return lemma.toLowerCase();
 }
 
+/** Forms remembered per UPOS before that memo is emptied (bounds memory on a large corpus). */
+const MEMO_MAX = 1 << 16;
+
 export class Lemmatizer {
+  /** UPOS -> form -> lemma: a text repeats its words, and each lookup builds several keys. */
+  private readonly memo = new Map<string, Map<string, string>>();
+
   constructor(
     private readonly model: LemmatizerModel,
     private readonly lang: string,
   ) {}
 
   lemma(form: string, upos: string): string {
+    let byForm = this.memo.get(upos);
+    if (byForm === undefined) this.memo.set(upos, (byForm = new Map()));
+    let lemma = byForm.get(form);
+    if (lemma === undefined) {
+      if (byForm.size >= MEMO_MAX) byForm.clear();
+      lemma = this.compute(form, upos);
+      byForm.set(form, lemma);
+    }
+    return lemma;
+  }
+
+  private compute(form: string, upos: string): string {
     const m = this.model;
     const hit = m.exceptions[`${upos}\t${form}`] ?? m.exceptions[`${upos}\t${form.toLowerCase()}`];
     if (hit !== undefined) return hit;

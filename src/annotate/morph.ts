@@ -136,7 +136,7 @@ export class MorphTagger implements MorphAnnotator {
     this.lang = model.lang;
     this.tagger = new Tagger(model.tagger);
     this.labelIndex = new Map(this.tagger.labels.map((l, i) => [l, i]));
-    this.tense = model.tense ? new TenseTagger(model.tense) : undefined;
+    this.tense = model.tense ? new TenseTagger(model.tense, this.tagger.labels) : undefined;
     this.lemmatizer = new Lemmatizer(model.lemmatizer, model.lang);
     this.table = closedClassTable(model.lang);
     this.lexicon = {
@@ -183,7 +183,7 @@ export class MorphTagger implements MorphAnnotator {
     this.redecideClitics(words, lower, labels);
     const tenses = this.tense?.tag(words, labels);
     const out = labels.map((label, i) => {
-      const { upos, feats } = splitLabel(label);
+      const { upos, feats } = this.parseLabel(label);
       const analyses = this.table.get(lower[i]!);
       const a = analyses ? bestAnalysis(analyses, upos, feats) : undefined;
       if (a) return { upos: a.upos, feats: { ...a.feats }, lemma: this.tableLemma(words[i]!, a) };
@@ -196,6 +196,14 @@ export class MorphTagger implements MorphAnnotator {
     if (this.lang === "de") this.germanSieCase(lower, out);
     return out;
   }
+
+  /** splitLabel, parsed once per label; the feats are a fresh copy (callers change them). */
+  private parseLabel(label: string): { upos: string; feats: Record<string, string> } {
+    let p = this.parsedLabels.get(label);
+    if (p === undefined) this.parsedLabels.set(label, (p = splitLabel(label)));
+    return { upos: p.upos, feats: { ...p.feats } };
+  }
+  private readonly parsedLabels = new Map<string, { upos: string; feats: Record<string, string> }>();
 
   /**
    * German "Sie"/"sie" is Nom or Acc by form; the tagger, trained on 12k words, says Nom too often

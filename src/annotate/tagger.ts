@@ -4,7 +4,8 @@
  * morphological features CTXPRO's rules look at. Predicting them jointly lets agreement cues
  * (a feminine determiner before a noun) inform the noun's gender through the previous-tag features.
  */
-import { AveragedPerceptron, PerceptronScorer, rng, shuffle, type PerceptronModel } from "./perceptron.js";
+import { shape, TaggerFeatureIndex } from "./feature-index.js";
+import { AveragedPerceptron, rng, shuffle, type PerceptronModel } from "./perceptron.js";
 
 /** The features kept in the joint label (others are dropped: they do not matter to the rules). */
 export const TAG_FEATS = ["Gender", "Number", "Case", "Person", "PronType", "Poss"] as const;
@@ -32,18 +33,6 @@ export interface TaggerModel {
   suffixLen: number;
 }
 
-function shape(w: string): string {
-  let out = "";
-  let last = "";
-  for (const ch of w) {
-    const c = /\p{Lu}/u.test(ch) ? "X" : /\p{Ll}/u.test(ch) ? "x" : /\p{Nd}/u.test(ch) ? "d" : ch;
-    if (c !== last) out += c;
-    last = c;
-    if (out.length > 6) break;
-  }
-  return out;
-}
-
 function suffix(w: string, n: number): string {
   return w.length > n ? w.slice(w.length - n) : w;
 }
@@ -67,12 +56,13 @@ export function features(words: readonly string[], lower: readonly string[], i: 
 }
 
 export class Tagger {
-  private readonly scorer: PerceptronScorer;
+  private readonly index: TaggerFeatureIndex;
   private readonly scores: Float64Array;
 
   constructor(readonly model: TaggerModel) {
-    this.scorer = new PerceptronScorer(model.perceptron);
-    this.scores = new Float64Array(model.perceptron.labels.length);
+    const labels = model.perceptron.labels;
+    this.index = new TaggerFeatureIndex(model.perceptron, labels, model.suffixLen);
+    this.scores = new Float64Array(labels.length);
   }
 
   get labels(): string[] {
@@ -85,28 +75,31 @@ export class Tagger {
    */
   tag(words: readonly string[], allowed?: (i: number) => readonly number[] | undefined): string[] {
     const lower = words.map((w) => w.toLowerCase());
+    const sent = this.index.sentence(words, lower);
     const out: string[] = [];
-    let prev = "<s>";
-    let prev2 = "<s>";
+    const n = this.labels.length;
+    // Previous labels by number (the features of `features`, scored without building their strings).
+    let prev = this.index.bosPrev;
+    let prev2 = prev;
     for (let i = 0; i < words.length; i++) {
       const restrict = allowed?.(i);
-      let label: string;
+      let label: number;
       // Own properties only (a word such as "constructor" must not hit Object.prototype).
       const fixed = Object.hasOwn(this.model.tagdict, lower[i]!) ? this.model.tagdict[lower[i]!] : undefined;
-      if (fixed !== undefined && (!restrict || restrict.includes(fixed))) label = this.labels[fixed]!;
-      else if (restrict && restrict.length === 1) label = this.labels[restrict[0]!]!; // nothing to score
+      if (fixed !== undefined && (!restrict || restrict.includes(fixed))) label = fixed;
+      else if (restrict && restrict.length === 1) label = restrict[0]!; // nothing to score
       else {
-        this.scorer.score(features(words, lower, i, prev, prev2, this.model.suffixLen), this.scores);
+        this.index.score(sent, i, prev, prev2, this.scores);
         let best = -1;
         const cands = restrict && restrict.length ? restrict : undefined;
         if (cands) {
           for (const c of cands) if (best < 0 || this.scores[c]! > this.scores[best]!) best = c;
         } else {
-          for (let c = 0; c < this.labels.length; c++) if (best < 0 || this.scores[c]! > this.scores[best]!) best = c;
+          for (let c = 0; c < n; c++) if (best < 0 || this.scores[c]! > this.scores[best]!) best = c;
         }
-        label = this.labels[best]!;
+        label = best;
       }
-      out.push(label);
+      out.push(this.labels[label]!);
       prev2 = prev;
       prev = label;
     }

@@ -6,6 +6,7 @@
  * tagged sentence (an auxiliary's tense is decided by the participle after it).
  */
 import { AveragedPerceptron, PerceptronScorer, rng, shuffle, type PerceptronModel } from "./perceptron.js";
+import { TaggerFeatureIndex, type IndexedSentence } from "./feature-index.js";
 import { features } from "./tagger.js";
 
 export interface TenseModel {
@@ -24,10 +25,15 @@ function uposOf(label: string): string {
 
 function tenseFeatures(words: readonly string[], lower: readonly string[], labels: readonly string[], i: number, suffixLen: number): string[] {
   const f = features(words, lower, i, i > 0 ? labels[i - 1]! : "<s>", i > 1 ? labels[i - 2]! : "<s>", suffixLen);
+  f.push(...extraFeatures(lower, labels, i));
+  return f;
+}
+
+/** The tense model's own features, after the tagger's. */
+function extraFeatures(lower: readonly string[], labels: readonly string[], i: number): string[] {
   const n1 = i + 1 < labels.length ? uposOf(labels[i + 1]!) : "</s>";
   const n2 = i + 2 < labels.length ? uposOf(labels[i + 2]!) : "</s>";
-  f.push(`T=${uposOf(labels[i]!)}`, `Tn1=${n1}`, `Tn12=${n1}|${n2}`, `Tsuf=${uposOf(labels[i]!)}|${lower[i]!.slice(-3)}`);
-  return f;
+  return [`T=${uposOf(labels[i]!)}`, `Tn1=${n1}`, `Tn12=${n1}|${n2}`, `Tsuf=${uposOf(labels[i]!)}|${lower[i]!.slice(-3)}`];
 }
 
 export interface TenseSentence {
@@ -68,23 +74,42 @@ export function trainTense(sents: readonly TenseSentence[], opts: { epochs?: num
 }
 
 export class TenseTagger {
-  private readonly scorer: PerceptronScorer;
+  /** Scores the tagger features without strings (needs the joint tagger's labels); else `scorer`. */
+  private readonly index: TaggerFeatureIndex | undefined;
+  private scorer: PerceptronScorer | undefined;
   private readonly scores: Float64Array;
 
-  constructor(readonly model: TenseModel) {
-    this.scorer = new PerceptronScorer(model.perceptron);
+  /** `tagLabels`: the joint tagger's labels, which tag() receives (scored faster when given). */
+  constructor(
+    readonly model: TenseModel,
+    tagLabels?: readonly string[],
+  ) {
+    this.index = tagLabels ? new TaggerFeatureIndex(model.perceptron, tagLabels, model.suffixLen) : undefined;
     this.scores = new Float64Array(model.perceptron.labels.length);
   }
 
   /** Tense of each word tagged VERB or AUX (undefined elsewhere and for "no tense"). */
   tag(words: readonly string[], labels: readonly string[]): (string | undefined)[] {
     const lower = words.map((w) => w.toLowerCase());
+    const ix = this.index;
+    let sent: IndexedSentence | undefined;
+    const tenseLabels = this.model.perceptron.labels;
     return labels.map((l, i) => {
       if (!VERBAL.has(uposOf(l))) return undefined;
-      this.scorer.score(tenseFeatures(words, lower, labels, i, this.model.suffixLen), this.scores);
+      const prev = ix && (i > 0 ? ix.prev(labels[i - 1]!) : ix.bosPrev);
+      const prev2 = ix && (i > 1 ? ix.prev(labels[i - 2]!) : ix.bosPrev);
+      if (ix && prev !== undefined && prev2 !== undefined) {
+        sent ??= ix.sentence(words, lower);
+        ix.score(sent, i, prev, prev2, this.scores);
+        ix.addOther(extraFeatures(lower, labels, i), this.scores);
+      } else {
+        // A label the index does not know (or no index): the feature strings.
+        this.scorer ??= new PerceptronScorer(this.model.perceptron);
+        this.scorer.score(tenseFeatures(words, lower, labels, i, this.model.suffixLen), this.scores);
+      }
       let best = 0;
-      for (let c = 1; c < this.scorer.labels.length; c++) if (this.scores[c]! > this.scores[best]!) best = c;
-      const t = this.scorer.labels[best]!;
+      for (let c = 1; c < tenseLabels.length; c++) if (this.scores[c]! > this.scores[best]!) best = c;
+      const t = tenseLabels[best]!;
       return t === NONE ? undefined : t;
     });
   }
