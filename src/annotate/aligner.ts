@@ -6,7 +6,7 @@
 import { alignBidirectional, posteriors, type AlignModel } from "../align/index.js";
 import type { SentenceAlignment, WordAligner } from "./types.js";
 import { addAnchors, matchLinks, matrix, type ScoreMatrix } from "./matching.js";
-import { addTagAnchors, type TagAnchorOptions } from "./tag-anchors.js";
+import { addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "./tag-anchors.js";
 import type { AnnSentence } from "./types.js";
 
 export interface FastAlignWordAlignerOptions {
@@ -79,8 +79,11 @@ export class FastAlignWordAligner implements WordAligner {
       if (!s.length || !o.length) return [];
       const m = combinedPosteriors(r.forwardModel, r.reverseModel, lower(s), lower(o));
       addAnchors(m, s, o);
-      if (tags && tagged) addTagAnchors(m, tagged.en[k]!.tokens, tagged.other[k]!.tokens, tags);
-      return matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+      if (!tags || !tagged) return matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+      addTagAnchors(m, tagged.en[k]!.tokens, tagged.other[k]!.tokens, tags);
+      const links = matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+      addVerbGroupLinks(links, tagged.en[k]!.tokens, tagged.other[k]!.tokens);
+      return links;
     });
   }
 }

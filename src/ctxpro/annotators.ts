@@ -15,7 +15,7 @@ import { streamTable } from "../io/table.js";
 import { CorpusBuilder, alignBidirectionalEncoded, MAX_SENTENCE_TOKENS, type AlignModel, type Links } from "../align/index.js";
 import { combinedPosteriors, FastAlignWordAligner, tagAnchorOptions } from "../annotate/aligner.js";
 import { addAnchors, matchLinks } from "../annotate/matching.js";
-import { addTagAnchors, type TagAnchorOptions } from "../annotate/tag-anchors.js";
+import { addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "../annotate/tag-anchors.js";
 import { loadDefaultMorph, type MorphTagger } from "../annotate/morph.js";
 import { loadDefaultCoref } from "../annotate/index.js";
 import type { AnnSentence, AnnToken, CorefResolver, SentenceAlignment, WordAligner } from "../annotate/types.js";
@@ -97,8 +97,11 @@ export class CorpusAligner implements WordAligner {
     const m = combinedPosteriors(this.models.fwd, this.models.rev, en.map(lower), other.map(lower));
     addAnchors(m, en, other);
     const tags = this.tags;
-    if (tags && tagged) addTagAnchors(m, tagged.en, tagged.other, tags);
-    return matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+    if (!tags || !tagged) return matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+    addTagAnchors(m, tagged.en, tagged.other, tags);
+    const links = matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+    addVerbGroupLinks(links, tagged.en, tagged.other);
+    return links;
   }
 
   async align(en: string[][], other: string[][], tagged?: { en: AnnSentence[]; other: AnnSentence[] }): Promise<SentenceAlignment[]> {
