@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromArrays, matchLinks } from "../src/annotate/matching.js";
-import { addTagAnchors, personClash } from "../src/annotate/tag-anchors.js";
+import { addTagAnchors, addVerbGroupLinks, personClash } from "../src/annotate/tag-anchors.js";
 import { FastAlignWordAligner } from "../src/annotate/aligner.js";
 import { CorpusAligner } from "../src/ctxpro/annotators.js";
 import type { AnnToken } from "../src/annotate/types.js";
@@ -55,6 +55,28 @@ describe("tag anchors", () => {
       [1, 1],
       [2, 0],
     ]);
+  });
+
+  it("verb groups: the participle after a linked auxiliary, the main verb after a linked English auxiliary", () => {
+    // "I did n't ." / "Non l' ho comprato ." : did - ho from the matching; did - comprato added.
+    const en1 = toks("I/PRON/1 did/AUX n't/PART ./PUNCT");
+    const it1 = toks("Non/ADV l'/PRON/3 ho/AUX/1 comprato/VERB ./PUNCT");
+    const l1: Array<[number, number]> = [[1, 2], [3, 4]];
+    addVerbGroupLinks(l1, en1, it1);
+    expect(l1).toEqual([[1, 2], [3, 4], [1, 3]]);
+    // "They will learn !" / "Impareranno !" : will - Impareranno from the matching; learn - Impareranno added.
+    const en2 = toks("They/PRON/3 will/AUX learn/VERB !/PUNCT");
+    const it2 = toks("Impareranno/VERB/3 !/PUNCT");
+    const l2: Array<[number, number]> = [[1, 0], [3, 1]];
+    addVerbGroupLinks(l2, en2, it2);
+    expect(l2).toContainEqual([2, 0]);
+    // Not across a noun, and not to a verb that has its own link.
+    const l3: Array<[number, number]> = [[1, 2], [3, 4]];
+    addVerbGroupLinks(l3, en1, toks("Non/ADV l'/PRON/3 ho/AUX/1 idea/NOUN comprato/VERB"));
+    expect(l3).toHaveLength(2);
+    const l4: Array<[number, number]> = [[1, 2], [0, 3]];
+    addVerbGroupLinks(l4, en1, it1);
+    expect(l4).toHaveLength(2);
   });
 
   it("rejects tokens that do not fit the matrix", () => {
