@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromArrays, matchLinks } from "../src/annotate/matching.js";
-import { addTagAnchors, addVerbGroupLinks, personClash } from "../src/annotate/tag-anchors.js";
+import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, personClash } from "../src/annotate/tag-anchors.js";
 import { FastAlignWordAligner } from "../src/annotate/aligner.js";
 import { CorpusAligner } from "../src/ctxpro/annotators.js";
 import type { AnnToken } from "../src/annotate/types.js";
@@ -77,6 +77,20 @@ describe("tag anchors", () => {
     const l4: Array<[number, number]> = [[1, 2], [0, 3]];
     addVerbGroupLinks(l4, en1, it1);
     expect(l4).toHaveLength(2);
+  });
+
+  it("sole verbs: the only verb of each side are linked", () => {
+    // "I do n't ." / "No encajo ." : EM gave encajo to n't and do nothing.
+    const l: Array<[number, number]> = [[2, 0], [3, 2]];
+    addSoleVerbLink(l, toks("I/PRON/1 do/AUX n't/PART ./PUNCT"), toks("No/ADV encajo/VERB/1 ./PUNCT"));
+    expect(l).toEqual([[2, 0], [3, 2], [1, 1]]);
+    // Two verbs on a side: nothing added; already linked: nothing added.
+    const l2: Array<[number, number]> = [];
+    addSoleVerbLink(l2, toks("I/PRON/1 do/AUX n't/PART know/VERB"), toks("No/ADV lo/PRON sé/VERB/1"));
+    expect(l2).toEqual([]);
+    const l3: Array<[number, number]> = [[1, 1]];
+    addSoleVerbLink(l3, toks("I/PRON/1 do/AUX"), toks("Lo/PRON sé/VERB/1"));
+    expect(l3).toEqual([[1, 1]]);
   });
 
   it("rejects tokens that do not fit the matrix", () => {

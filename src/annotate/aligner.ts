@@ -6,7 +6,7 @@
 import { alignBidirectional, posteriors, type AlignModel } from "../align/index.js";
 import type { SentenceAlignment, WordAligner } from "./types.js";
 import { addAnchors, matchLinks, matrix, type ScoreMatrix } from "./matching.js";
-import { addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "./tag-anchors.js";
+import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "./tag-anchors.js";
 import type { AnnSentence } from "./types.js";
 
 export interface FastAlignWordAlignerOptions {
@@ -83,6 +83,7 @@ export class FastAlignWordAligner implements WordAligner {
       addTagAnchors(m, tagged.en[k]!.tokens, tagged.other[k]!.tokens, tags);
       const links = matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
       addVerbGroupLinks(links, tagged.en[k]!.tokens, tagged.other[k]!.tokens);
+      addSoleVerbLink(links, tagged.en[k]!.tokens, tagged.other[k]!.tokens);
       return links;
     });
   }

@@ -18,7 +18,9 @@
  * to a target auxiliary also gets the participle or infinitive right after it ("I didn't." / "Non l'ho
  * comprato": *did*–*ho* and *did*–*comprato*), an English auxiliary linked to a target verb passes that verb
  * on to the English main verb after it ("They will learn" / "Impareranno": *will* and *learn*), as a
- * many-to-many aligner (CTXPRO's awesome-align) would.
+ * many-to-many aligner (CTXPRO's awesome-align) would. And when each side has exactly one verb (VERB or AUX),
+ * those two are linked (`addSoleVerbLink`: "I don't." / "No encajo.", "Oh, I will." / "Je sais."): the
+ * elliptical lines of CTXPRO's auxiliary phenomenon, where the English auxiliary stands for the target verb.
  *
  * Person: first person must match both ways; English second person may meet a third-person target (formal
  * address: es *usted*, *lo*, it *Lei*, de *Sie*), a third-person English pronoun not a second-person one.
@@ -119,4 +121,25 @@ export function addVerbGroupLinks(links: Array<[number, number]>, en: readonly A
     }
   }
   links.push(...extra);
+}
+
+/**
+ * Links the only verb (VERB or AUX) of the English side to the only verb of the target side, in place, when
+ * each side has exactly one and they are not linked yet (other links of the two are kept).
+ */
+export function addSoleVerbLink(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[]): void {
+  const only = (toks: readonly AnnToken[]): number => {
+    let k = -1;
+    for (let i = 0; i < toks.length; i++) {
+      if (CLASS[toks[i]!.upos] !== V) continue;
+      if (k >= 0) return -1;
+      k = i;
+    }
+    return k;
+  };
+  const e = only(en);
+  if (e < 0) return;
+  const t = only(tgt);
+  if (t < 0 || links.some(([a, b]) => a === e && b === t)) return;
+  links.push([e, t]);
 }
