@@ -19,12 +19,13 @@ const program = new Command()
   .option("-r, --rules <names...>", "rule sets (default: every built-in set of the language)")
   .option("--align-corpus <files...>", "extra aligner training text")
   .option("--threads <n>", "aligner training threads", "2")
+  .option("--no-align-tags", "aligner without the tag anchors (parts of speech and person)")
   .parse();
-const o = program.opts<{ input: string[]; lang: string; rules?: string[]; alignCorpus?: string[]; threads: string }>();
+const o = program.opts<{ input: string[]; lang: string; rules?: string[]; alignCorpus?: string[]; threads: string; alignTags: boolean }>();
 
 const lang = checkLang(o.lang);
 const t0 = performance.now();
-const ann = await defaultAnnotators(lang, { alignCorpus: o.alignCorpus, threads: Number(o.threads) });
+const ann = await defaultAnnotators(lang, { alignCorpus: o.alignCorpus, threads: Number(o.threads), tagAnchors: o.alignTags });
 const loadS = (performance.now() - t0) / 1000;
 const sets = (o.rules ?? builtinRuleSets().filter((s) => s.lang === lang).map((s) => s.name)).map((r) => loadRuleSet(r, lang));
 
@@ -42,9 +43,9 @@ const wrapped: Annotators = {
     tgt: { lang, annotate: (s) => timed("tagTgt", () => ann.morph.tgt.annotate(s)) },
   },
   aligner: {
-    align: async (e, t) => {
+    align: async (e, t, tagged) => {
       const s = performance.now();
-      const r = await ann.aligner.align(e, t);
+      const r = await ann.aligner.align(e, t, tagged);
       stage.align += performance.now() - s;
       return r;
     },

@@ -29,9 +29,10 @@ const program = new Command()
   .option("--gender-sample <n>", "also write n random gender items we extract in fr/es/it, for hand-checking", "0")
   .option("--inflection <mode>", "inflection rule: 'paper' (default, as identify) or 'ctxpro' (the released code, which made the dev sets)", "paper")
   .option("--coref-dir <dir>", "English resolver to use: a folder with models/coref-en.json.gz and lexicons/ (default: the shipped data/)")
+  .option("--no-align-tags", "aligner without the tag anchors (parts of speech and person; identify's --no-align-tags)")
   .option("--align-sample <n>", "also write n random segment pairs with the links of their English pronouns, for hand-checking", "0")
   .parse();
-const o = program.opts<{ data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro" }>();
+const o = program.opts<{ alignTags: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro" }>();
 if (o.inflection !== "paper" && o.inflection !== "ctxpro") throw new Error(`--inflection must be 'paper' or 'ctxpro', got '${o.inflection}'`);
 const maxPerSet = Number(o.maxPerSet);
 
@@ -107,7 +108,7 @@ for (const lang of o.langs.split(",")) {
   const ruleSets = builtinRuleSets()
     .filter((s) => s.lang === lang && phenomena.has(s.phenomenon))
     .map((s) => loadRuleSet(s.name, lang));
-  const ann = await defaultAnnotators(lang, { english, alignCorpus: [extraFile] });
+  const ann = await defaultAnnotators(lang, { english, alignCorpus: [extraFile], tagAnchors: o.alignTags });
   const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection });
   const secs = (performance.now() - t0) / 1000;
   process.stderr.write(`${lang}: ${stats.pairs} pairs in ${stats.docs} mini-documents, ${secs.toFixed(0)} s\n`);
@@ -130,7 +131,7 @@ for (const lang of o.langs.split(",")) {
       const pro = e.tokens.map((x, i) => (PRONOUNS.has(x.text.toLowerCase()) && x.upos === "PRON" ? i : -1)).filter((i) => i >= 0);
       if (!pro.length || e.tokens.length > 40) continue;
       taken++;
-      const links = ann.aligner.alignPair(e.tokens.map((x) => x.text), t.tokens.map((x) => x.text));
+      const links = ann.aligner.alignPair(e.tokens.map((x) => x.text), t.tokens.map((x) => x.text), { en: e.tokens, other: t.tokens });
       lines.push(`${taken}. EN: ${en}`, `   ${lang.toUpperCase()}: ${other}`);
       for (const i of pro) {
         const l = links.filter((x) => x[0] === i).map((x) => `${t.tokens[x[1]]!.text} (${x[1]}, ${t.tokens[x[1]]!.upos})`);

@@ -189,6 +189,15 @@ describe("ctxpro identify CLI with the built-in annotators", () => {
     expect(gender.map(key)).toEqual([["NOM.FEM.SING", "elle", "d1", 2]]);
   });
 
+  it("--no-align-tags runs the aligner without tag anchors", async () => {
+    const input = tsv("fr-cli-notags.tsv", CASES.fr!.rows);
+    const out = join(dir, "out-fr-notags");
+    const r = await run("identify", "-i", input, "--rules", "FR_GENDER", "-l", "fr", "--no-align-tags", "-o", out, "-q");
+    expect(r.code).toBe(0);
+    const gender = JSON.parse(readFileSync(join(out, "gender.en-fr.json"), "utf8"));
+    expect(gender.map(key)).toEqual([["NOM.FEM.SING", "elle", "d1", 2]]);
+  });
+
   it("wrong script for the language: an error naming the line, nothing written", async () => {
     const input = tsv("ru-as-de.tsv", CASES.ru!.rows);
     const out = join(dir, "out-bad");

@@ -6,6 +6,8 @@
 import { alignBidirectional, posteriors, type AlignModel } from "../align/index.js";
 import type { SentenceAlignment, WordAligner } from "./types.js";
 import { addAnchors, matchLinks, matrix, type ScoreMatrix } from "./matching.js";
+import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "./tag-anchors.js";
+import type { AnnSentence } from "./types.js";
 
 export interface FastAlignWordAlignerOptions {
   /** Extra parallel text (tokenised English and other side) to train on besides the input. */
@@ -16,6 +18,17 @@ export interface FastAlignWordAlignerOptions {
   iterations?: number;
   /** Worker threads for training the two directions (default: up to 2). */
   threads?: number;
+  /**
+   * Re-score links with the taggers' parts of speech and person when `align` is given tagged sentences
+   * (src/annotate/tag-anchors.ts): true or the penalty/bonus; default off here (`CorpusAligner`, the
+   * aligner of `ctxpro identify`, turns it on).
+   */
+  tagAnchors?: boolean | TagAnchorOptions;
+}
+
+/** The options of `addTagAnchors` when tag anchors are on, else undefined. */
+export function tagAnchorOptions(v: boolean | TagAnchorOptions | undefined): TagAnchorOptions | undefined {
+  return v === true ? {} : v ? v : undefined;
 }
 
 /** Averaged posterior P(en_i <-> other_j) of the two directions; NULL columns dropped. */
@@ -37,8 +50,9 @@ export function combinedPosteriors(fwd: AlignModel, rev: AlignModel, en: readonl
 export class FastAlignWordAligner implements WordAligner {
   constructor(private readonly opts: FastAlignWordAlignerOptions = {}) {}
 
-  async align(en: string[][], other: string[][]): Promise<SentenceAlignment[]> {
+  async align(en: string[][], other: string[][], tagged?: { en: AnnSentence[]; other: AnnSentence[] }): Promise<SentenceAlignment[]> {
     if (en.length !== other.length) throw new RangeError(`aligner: ${en.length} English sentences but ${other.length} on the other side`);
+    const tags = tagAnchorOptions(this.opts.tagAnchors);
     const lower = (s: readonly string[]) => s.map((t) => t.toLowerCase());
     const trainEn: string[][] = [];
     const trainOther: string[][] = [];
@@ -65,7 +79,12 @@ export class FastAlignWordAligner implements WordAligner {
       if (!s.length || !o.length) return [];
       const m = combinedPosteriors(r.forwardModel, r.reverseModel, lower(s), lower(o));
       addAnchors(m, s, o);
-      return matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+      if (!tags || !tagged) return matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+      addTagAnchors(m, tagged.en[k]!.tokens, tagged.other[k]!.tokens, tags);
+      const links = matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+      addVerbGroupLinks(links, tagged.en[k]!.tokens, tagged.other[k]!.tokens);
+      addSoleVerbLink(links, tagged.en[k]!.tokens, tagged.other[k]!.tokens);
+      return links;
     });
   }
 }

@@ -58,7 +58,11 @@ export interface MorphAnnotator {
 
 /** Aligns a batch of sentence pairs (English tokens, other-language tokens). */
 export interface WordAligner {
-  align(en: string[][], other: string[][]): Promise<SentenceAlignment[]>;
+  /**
+   * `tagged`, when given, holds the same sentences tagged (one AnnSentence per sentence, tokens as in `en`
+   * and `other`); an aligner may use their parts of speech and features (see src/annotate/tag-anchors.ts).
+   */
+  align(en: string[][], other: string[][], tagged?: { en: AnnSentence[]; other: AnnSentence[] }): Promise<SentenceAlignment[]>;
 }
 
 /** English coreference over one document. */

@@ -80,6 +80,7 @@ export function registerCtxpro(program: Command): void {
     .option("-a, --annotations <file>", "precomputed annotations (JSON, see docs/ctxpro.md) instead of the built-in annotators")
     .option("--align-corpus <files...>", "extra parallel text for the built-in aligner: 'en ||| other', 'en<TAB>other' or the input's TSV layout")
     .option("--align-threshold <x>", "built-in aligner: drop links whose combined posterior is below x", "0.1")
+    .option("--no-align-tags", "built-in aligner: do not re-score links by the taggers' parts of speech and person (tag anchors)")
     .option("--inflection <mode>", "inflection matching: 'paper' (nouns, Sec. 3) or 'ctxpro' (the released code)", "paper")
     .option("--no-check", "skip the script/language checks of the input columns")
     .option("--keep-unscorable", "keep items whose expected form is not a whole word of the reference (enclitics, contractions)")
@@ -89,7 +90,7 @@ export function registerCtxpro(program: Command): void {
     .action(
       action(async (o: {
         input: string[]; rules: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
-        alignThreshold: string; inflection: string; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
+        alignThreshold: string; alignTags: boolean; inflection: string; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
         checkOutputDir(o.output);
         const lang = checkLang(o.lang);
@@ -108,6 +109,7 @@ export function registerCtxpro(program: Command): void {
           ? PrecomputedAnnotations.fromFile(o.annotations, lang)
           : await defaultAnnotators(lang, {
               threshold,
+              tagAnchors: o.alignTags,
               alignCorpus: o.alignCorpus,
               onCorpus: (f, n) => (o.quiet ? undefined : warn(`aligner: ${n} extra sentence pairs from ${f}`)),
             });

@@ -13,11 +13,12 @@
 import { InputError } from "../io/errors.js";
 import { streamTable } from "../io/table.js";
 import { CorpusBuilder, alignBidirectionalEncoded, MAX_SENTENCE_TOKENS, type AlignModel, type Links } from "../align/index.js";
-import { combinedPosteriors, FastAlignWordAligner } from "../annotate/aligner.js";
+import { combinedPosteriors, FastAlignWordAligner, tagAnchorOptions } from "../annotate/aligner.js";
 import { addAnchors, matchLinks } from "../annotate/matching.js";
+import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "../annotate/tag-anchors.js";
 import { loadDefaultMorph, type MorphTagger } from "../annotate/morph.js";
 import { loadDefaultCoref } from "../annotate/index.js";
-import type { CorefResolver, SentenceAlignment, WordAligner } from "../annotate/types.js";
+import type { AnnSentence, AnnToken, CorefResolver, SentenceAlignment, WordAligner } from "../annotate/types.js";
 import type { Annotators } from "./identify.js";
 import { LANGUAGES } from "./rules.js";
 
@@ -30,6 +31,11 @@ export interface CorpusAlignerOptions {
   threads?: number;
   /** Runs on the main thread while the workers train (loading the noun lexicon there costs no wall time). */
   whileTraining?: () => void;
+  /**
+   * Tag anchors (src/annotate/tag-anchors.ts): re-score links with the taggers' parts of speech and person
+   * when the tagged sentences are given (identify gives them). Default on; false turns it off.
+   */
+  tagAnchors?: boolean | TagAnchorOptions;
 }
 
 /**
@@ -79,20 +85,31 @@ export class CorpusAligner implements WordAligner {
     this.agreement = agreementOf(r.forward, r.reverse);
   }
 
-  /** Aligns one pair with the trained models. */
-  alignPair(en: readonly string[], other: readonly string[]): SentenceAlignment {
+  /** Tag-anchor options in effect (default on), or undefined when off. */
+  private get tags(): TagAnchorOptions | undefined {
+    return tagAnchorOptions(this.opts.tagAnchors ?? true);
+  }
+
+  /** Aligns one pair with the trained models; `tagged` (the pair's tokens tagged) enables the tag anchors. */
+  alignPair(en: readonly string[], other: readonly string[], tagged?: { en: readonly AnnToken[]; other: readonly AnnToken[] }): SentenceAlignment {
     if (!this.models) throw new Error("CorpusAligner: alignPair() before train()");
     if (en.length === 0 || other.length === 0) return [];
     const m = combinedPosteriors(this.models.fwd, this.models.rev, en.map(lower), other.map(lower));
     addAnchors(m, en, other);
-    return matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+    const tags = this.tags;
+    if (!tags || !tagged) return matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+    addTagAnchors(m, tagged.en, tagged.other, tags);
+    const links = matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
+    addVerbGroupLinks(links, tagged.en, tagged.other);
+    addSoleVerbLink(links, tagged.en, tagged.other);
+    return links;
   }
 
-  async align(en: string[][], other: string[][]): Promise<SentenceAlignment[]> {
+  async align(en: string[][], other: string[][], tagged?: { en: AnnSentence[]; other: AnnSentence[] }): Promise<SentenceAlignment[]> {
     if (en.length !== other.length) throw new RangeError(`aligner: ${en.length} English sentences but ${other.length} on the other side`);
     // Untrained (a caller that did not make the first pass): train on the batch itself.
-    if (!this.models) return new FastAlignWordAligner(this.opts).align(en, other);
-    return en.map((s, k) => this.alignPair(s, other[k]!));
+    if (!this.models) return new FastAlignWordAligner({ ...this.opts, tagAnchors: this.tags ?? false }).align(en, other, tagged);
+    return en.map((s, k) => this.alignPair(s, other[k]!, tagged && { en: tagged.en[k]!.tokens, other: tagged.other[k]!.tokens }));
   }
 }
 

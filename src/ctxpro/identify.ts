@@ -299,6 +299,7 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
   const alignment = await ann.aligner.align(
     en.map((s) => s.tokens.map((t) => t.text)),
     tgt.map((s) => s.tokens.map((t) => t.text)),
+    { en, other: tgt },
   );
   const coref = ann.coref.resolve(en);
   return { id: doc.id, lang, en, tgt, alignment, coref };

@@ -1,0 +1,145 @@
+/**
+ * Tag anchors (issue 24, lever 9): re-scores the aligner's combined-posterior matrix with what the taggers
+ * already know about both sides before the one-to-one matching, in `ctxpro identify`'s aligner only
+ * (`proneval align` and fast_align itself are untouched).
+ *
+ * fast_align has no notion of a word's category, and in pro-drop languages it links the English subject
+ * pronoun to the target verb that carries its person ("We do ?" / "¿ La tenemos ?": *We*–*tenemos*), which
+ * leaves the auxiliary (*do*) to a clitic or a question mark and the object pronoun (*it*) to the verb.
+ * So, by coarse part of speech (VERB/AUX, NOUN/PROPN, PRON, DET, ADP, conjunctions, punctuation):
+ *
+ *  - pairs that are never translations of each other (a pronoun and a verb, a verb and a determiner,
+ *    preposition, conjunction, adverb, proper noun or punctuation mark, a pronoun or noun and punctuation,
+ *    two personal pronouns of different person) are multiplied by `penalty` (default 0.2);
+ *  - pairs of the same kind (verb-verb, noun-noun, pronoun-pronoun or pronoun-determiner of compatible
+ *    person) get `bonus` added (default 0.1), enough to pass the 0.1 threshold when EM gave them little.
+ *
+ * After the one-to-one matching, `addVerbGroupLinks` links the rest of a verb group: an English verb linked
+ * to a target auxiliary also gets the participle or infinitive right after it ("I didn't." / "Non l'ho
+ * comprato": *did*–*ho* and *did*–*comprato*), an English auxiliary linked to a target verb passes that verb
+ * on to the English main verb after it ("They will learn" / "Impareranno": *will* and *learn*), as a
+ * many-to-many aligner (CTXPRO's awesome-align) would. And when each side has exactly one verb (VERB or AUX),
+ * those two are linked (`addSoleVerbLink`: "I don't." / "No encajo.", "Oh, I will." / "Je sais."): the
+ * elliptical lines of CTXPRO's auxiliary phenomenon, where the English auxiliary stands for the target verb.
+ *
+ * Person: first person must match both ways; English second person may meet a third-person target (formal
+ * address: es *usted*, *lo*, it *Lei*, de *Sie*), a third-person English pronoun not a second-person one.
+ */
+import type { AnnToken } from "./types.js";
+import type { ScoreMatrix } from "./matching.js";
+
+export interface TagAnchorOptions {
+  /** Factor for pairs of incompatible kinds (default 0.2). */
+  penalty?: number;
+  /** Added to pairs of the same kind (default 0.1). */
+  bonus?: number;
+}
+
+/**
+ * Coarse classes: V verb, N common noun, M proper noun, P pronoun, D determiner, A adposition, C conjunction,
+ * R adverb, X punctuation, 0 other.
+ */
+const CLASS: Record<string, number> = { VERB: 1, AUX: 1, NOUN: 2, PROPN: 9, PRON: 3, DET: 4, ADP: 5, CCONJ: 6, SCONJ: 6, PUNCT: 7, SYM: 7, ADV: 8 };
+const V = 1, N = 2, P = 3, D = 4, A = 5, C = 6, X = 7, R = 8, M = 9;
+const NCLASS = 10;
+const NOUNISH = (c: number) => c === N || c === M;
+
+/** INCOMPATIBLE[en * NCLASS + tgt]: kinds that never translate each other. */
+const INCOMPATIBLE = new Uint8Array(NCLASS * NCLASS);
+for (const [a, b] of [[P, V], [V, D], [V, A], [V, C], [V, X], [V, R], [V, M], [P, X], [N, X], [M, X]] as const) {
+  INCOMPATIBLE[a * NCLASS + b] = 1;
+  INCOMPATIBLE[b * NCLASS + a] = 1;
+}
+
+function classOf(t: AnnToken): number {
+  return CLASS[t.upos] ?? 0;
+}
+
+/** Two pronouns whose person rules out a translation (undefined person never clashes). */
+export function personClash(en: AnnToken, tgt: AnnToken): boolean {
+  const x = en.feats.Person;
+  const y = tgt.feats.Person;
+  if (!x || !y || x === y) return false;
+  return x === "1" || y === "1" || (x === "3" && y === "2");
+}
+
+/** Re-scores `m` (rows English tokens, columns target tokens) in place; see the module comment. */
+export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: readonly AnnToken[], opts: TagAnchorOptions = {}): void {
+  const { rows, cols, data } = m;
+  if (en.length !== rows || tgt.length !== cols) throw new RangeError(`tag anchors: ${en.length}x${tgt.length} tokens for a ${rows}x${cols} matrix`);
+  const penalty = opts.penalty ?? 0.2;
+  const bonus = opts.bonus ?? 0.1;
+  const tc = new Uint8Array(cols);
+  for (let j = 0; j < cols; j++) tc[j] = classOf(tgt[j]!);
+  for (let i = 0; i < rows; i++) {
+    const a = classOf(en[i]!);
+    if (a === 0) continue;
+    const row = i * cols;
+    for (let j = 0; j < cols; j++) {
+      const b = tc[j]!;
+      if (INCOMPATIBLE[a * NCLASS + b]) data[row + j] *= penalty;
+      else if (a === P && (b === P || b === D)) {
+        if (personClash(en[i]!, tgt[j]!)) data[row + j] *= b === P ? penalty : 1;
+        else data[row + j] += bonus;
+      } else if ((a === V && b === V) || (NOUNISH(a) && NOUNISH(b))) data[row + j] += bonus;
+    }
+  }
+}
+
+/** Tags an auxiliary or verb group may hold between its auxiliary and its main verb ("l'ho già visto"). */
+const GROUP_SKIP = new Set(["PRON", "ADV", "PART", "AUX"]);
+
+/**
+ * Adds links (in place, after the one-to-one `links`) from the rest of each verb group; see the module
+ * comment. Looks at most 3 tokens on, across pronouns, adverbs, particles and auxiliaries only; a verb that
+ * already has a link is left alone.
+ */
+export function addVerbGroupLinks(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[]): void {
+  const linkedEn = new Set<number>();
+  const linkedTgt = new Set<number>();
+  for (const [e, t] of links) {
+    linkedEn.add(e);
+    linkedTgt.add(t);
+  }
+  const extra: Array<[number, number]> = [];
+  const next = (toks: readonly AnnToken[], from: number): number => {
+    for (let k = from + 1; k < Math.min(toks.length, from + 4); k++) {
+      if (toks[k]!.upos === "VERB") return k;
+      if (!GROUP_SKIP.has(toks[k]!.upos)) return -1;
+    }
+    return -1;
+  };
+  for (const [e, t] of links) {
+    const ev = CLASS[en[e]!.upos] === V;
+    if (ev && tgt[t]!.upos === "AUX") {
+      const j = next(tgt, t);
+      if (j >= 0 && !linkedTgt.has(j)) extra.push([e, j]);
+    }
+    if (en[e]!.upos === "AUX" && CLASS[tgt[t]!.upos] === V) {
+      const i = next(en, e);
+      if (i >= 0 && !linkedEn.has(i)) extra.push([i, t]);
+    }
+  }
+  links.push(...extra);
+}
+
+/**
+ * Links the only verb (VERB or AUX) of the English side to the only verb of the target side, in place, when
+ * each side has exactly one and they are not linked yet (other links of the two are kept).
+ */
+export function addSoleVerbLink(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[]): void {
+  const only = (toks: readonly AnnToken[]): number => {
+    let k = -1;
+    for (let i = 0; i < toks.length; i++) {
+      if (CLASS[toks[i]!.upos] !== V) continue;
+      if (k >= 0) return -1;
+      k = i;
+    }
+    return k;
+  };
+  const e = only(en);
+  if (e < 0) return;
+  const t = only(tgt);
+  if (t < 0 || links.some(([a, b]) => a === e && b === t)) return;
+  links.push([e, t]);
+}

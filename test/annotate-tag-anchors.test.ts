@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import { fromArrays, matchLinks } from "../src/annotate/matching.js";
+import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, personClash } from "../src/annotate/tag-anchors.js";
+import { FastAlignWordAligner } from "../src/annotate/aligner.js";
+import { CorpusAligner } from "../src/ctxpro/annotators.js";
+import type { AnnToken } from "../src/annotate/types.js";
+
+/** "word/UPOS" or "word/UPOS/Person" tokens. */
+const toks = (s: string): AnnToken[] =>
+  s.split(" ").map((w) => {
+    const [text, upos, person] = w.split("/");
+    return { text: text!, lemma: text!.toLowerCase(), upos: upos!, feats: person ? { Person: person } : {} };
+  });
+const texts = (t: AnnToken[]) => t.map((x) => x.text);
+
+describe("tag anchors", () => {
+  // Pro-drop: EM gives the English subject pronoun the verb that carries its person, and the
+  // auxiliary is left to the question mark (the shape of the en-es auxiliary misses).
+  const en = toks("We/PRON/1 do/AUX ?/PUNCT");
+  const es = toks("¿/PUNCT La/PRON/3 tenemos/VERB/1 ?/PUNCT");
+  const posteriors = () =>
+    fromArrays([
+      [0.02, 0.05, 0.4, 0.01],
+      [0.3, 0.04, 0.08, 0.02],
+      [0.1, 0.01, 0.01, 0.9],
+    ]);
+
+  it("moves the verb from the subject pronoun to the auxiliary", () => {
+    const plain = matchLinks(posteriors());
+    expect(plain).toContainEqual([0, 2]); // We - tenemos
+    expect(plain).toContainEqual([1, 0]); // do - ¿
+    const m = posteriors();
+    addTagAnchors(m, en, es);
+    const links = matchLinks(m);
+    expect(links).toContainEqual([1, 2]); // do - tenemos
+    expect(links).toContainEqual([2, 3]); // ? - ?
+    expect(links.some(([i]) => i === 0)).toBe(false); // We: dropped subject, no link
+  });
+
+  it("person: first person matches both ways, you may meet a formal third person", () => {
+    const p = (person: string) => toks(`x/PRON/${person}`)[0]!;
+    expect(personClash(p("1"), p("3"))).toBe(true); // I - lo
+    expect(personClash(p("3"), p("1"))).toBe(true);
+    expect(personClash(p("2"), p("3"))).toBe(false); // you - usted / Lei / Sie
+    expect(personClash(p("3"), p("2"))).toBe(true); // it - te
+    expect(personClash(p("2"), toks("x/PRON")[0]!)).toBe(false); // no person: no clash
+    // "I wear it" / "La llevo": it - La gets the bonus, I - La the penalty.
+    const m = fromArrays([
+      [0.5, 0.3],
+      [0.2, 0.1],
+      [0.3, 0.05],
+    ]);
+    addTagAnchors(m, toks("I/PRON/1 wear/VERB it/PRON/3"), toks("La/PRON/3 llevo/VERB/1"));
+    expect(matchLinks(m)).toEqual([
+      [1, 1],
+      [2, 0],
+    ]);
+  });
+
+  it("verb groups: the participle after a linked auxiliary, the main verb after a linked English auxiliary", () => {
+    // "I did n't ." / "Non l' ho comprato ." : did - ho from the matching; did - comprato added.
+    const en1 = toks("I/PRON/1 did/AUX n't/PART ./PUNCT");
+    const it1 = toks("Non/ADV l'/PRON/3 ho/AUX/1 comprato/VERB ./PUNCT");
+    const l1: Array<[number, number]> = [[1, 2], [3, 4]];
+    addVerbGroupLinks(l1, en1, it1);
+    expect(l1).toEqual([[1, 2], [3, 4], [1, 3]]);
+    // "They will learn !" / "Impareranno !" : will - Impareranno from the matching; learn - Impareranno added.
+    const en2 = toks("They/PRON/3 will/AUX learn/VERB !/PUNCT");
+    const it2 = toks("Impareranno/VERB/3 !/PUNCT");
+    const l2: Array<[number, number]> = [[1, 0], [3, 1]];
+    addVerbGroupLinks(l2, en2, it2);
+    expect(l2).toContainEqual([2, 0]);
+    // Not across a noun, and not to a verb that has its own link.
+    const l3: Array<[number, number]> = [[1, 2], [3, 4]];
+    addVerbGroupLinks(l3, en1, toks("Non/ADV l'/PRON/3 ho/AUX/1 idea/NOUN comprato/VERB"));
+    expect(l3).toHaveLength(2);
+    const l4: Array<[number, number]> = [[1, 2], [0, 3]];
+    addVerbGroupLinks(l4, en1, it1);
+    expect(l4).toHaveLength(2);
+  });
+
+  it("sole verbs: the only verb of each side are linked", () => {
+    // "I do n't ." / "No encajo ." : EM gave encajo to n't and do nothing.
+    const l: Array<[number, number]> = [[2, 0], [3, 2]];
+    addSoleVerbLink(l, toks("I/PRON/1 do/AUX n't/PART ./PUNCT"), toks("No/ADV encajo/VERB/1 ./PUNCT"));
+    expect(l).toEqual([[2, 0], [3, 2], [1, 1]]);
+    // Two verbs on a side: nothing added; already linked: nothing added.
+    const l2: Array<[number, number]> = [];
+    addSoleVerbLink(l2, toks("I/PRON/1 do/AUX n't/PART know/VERB"), toks("No/ADV lo/PRON sé/VERB/1"));
+    expect(l2).toEqual([]);
+    const l3: Array<[number, number]> = [[1, 1]];
+    addSoleVerbLink(l3, toks("I/PRON/1 do/AUX"), toks("Lo/PRON sé/VERB/1"));
+    expect(l3).toEqual([[1, 1]]);
+  });
+
+  it("rejects tokens that do not fit the matrix", () => {
+    expect(() => addTagAnchors(posteriors(), en.slice(1), es)).toThrow(RangeError);
+  });
+
+  // A toy corpus where the subject pronoun always co-occurs with the verb that carries its person.
+  const corpus: Array<[string, string]> = [
+    ["we have the book", "tenemos el libro"],
+    ["we have time", "tenemos tiempo"],
+    ["we have a house", "tenemos una casa"],
+    ["they have the book", "tienen el libro"],
+    ["they have time", "tienen tiempo"],
+    ["we do", "lo tenemos"],
+    ["do you have it", "lo tienes"],
+    ["you have time", "tienes tiempo"],
+  ];
+  const train = async (tagAnchors?: boolean) => {
+    const a = new CorpusAligner({ threads: 1, tagAnchors });
+    for (const [e, o] of corpus) a.add(e.split(" "), o.split(" "));
+    await a.train();
+    return a;
+  };
+  const enS = toks("We/PRON/1 do/AUX ./PUNCT");
+  const esS = toks("Lo/PRON/3 tenemos/VERB/1 ./PUNCT");
+
+  it("CorpusAligner: tag anchors on by default fix the link plain EM misses", async () => {
+    const a = await train();
+    const plain = a.alignPair(texts(enS), texts(esS));
+    expect(plain).not.toContainEqual([1, 1]); // EM alone: do is not linked to tenemos
+    const tagged = a.alignPair(texts(enS), texts(esS), { en: enS, other: esS });
+    expect(tagged).toContainEqual([1, 1]); // do - tenemos
+    expect(tagged).toContainEqual([2, 2]);
+    // align() passes the tagged sentences through.
+    const viaAlign = await a.align([texts(enS)], [texts(esS)], { en: [{ text: "", tokens: enS }], other: [{ text: "", tokens: esS }] });
+    expect(viaAlign[0]).toEqual(tagged);
+  });
+
+  it("off, or without tagged sentences, the links are the plain ones", async () => {
+    const on = await train();
+    const off = await train(false);
+    const plain = on.alignPair(texts(enS), texts(esS));
+    expect(off.alignPair(texts(enS), texts(esS), { en: enS, other: esS })).toEqual(plain);
+    // FastAlignWordAligner (createDefaultAnnotators) keeps them off unless asked.
+    const en = corpus.map((c) => c[0].split(" ")).concat([texts(enS)]);
+    const es = corpus.map((c) => c[1].split(" ")).concat([texts(esS)]);
+    const tagged = { en: en.map((t) => ({ text: "", tokens: t === en[en.length - 1] ? enS : toks(t.map((w) => `${w}/X`).join(" ")) })), other: es.map((t) => ({ text: "", tokens: t === es[es.length - 1] ? esS : toks(t.map((w) => `${w}/X`).join(" ")) })) };
+    const fa = new FastAlignWordAligner({ threads: 1 });
+    expect(await fa.align(en, es, tagged)).toEqual(await fa.align(en, es));
+    const faOn = new FastAlignWordAligner({ threads: 1, tagAnchors: true });
+    expect((await faOn.align(en, es, tagged)).at(-1)).toContainEqual([1, 1]);
+  });
+});
