@@ -45,6 +45,7 @@ const AUX_LEMMAS: Record<string, ReadonlySet<string>> = {
   it: new Set(["essere", "avere", "stare", "potere", "dovere", "volere", "venire", "andare", "sapere"]),
   fr: new Set(["être", "avoir", "pouvoir", "devoir", "faire", "aller", "venir", "vouloir", "savoir"]),
   de: new Set(["sein", "haben", "werden", "können", "müssen", "sollen", "wollen", "dürfen", "mögen", "lassen"]),
+  ru: new Set(["быть"]),
 };
 
 /** French words only a verb (or another clitic) can follow: subject pronouns, "ne", non-article clitics. */
