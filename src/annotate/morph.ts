@@ -558,7 +558,7 @@ export function defaultModelDir(): string {
  * Languages whose noun lexicon is attached by default: those where it raised UD test noun gender
  * (docs/annotate.md, "Noun lexicons").
  */
-export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it"]);
+export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it", "ru"]);
 
 /**
  * Verb lexicons (src/annotate/verb-lexicons.ts) are attached by default for the languages that have
