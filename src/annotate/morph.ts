@@ -16,6 +16,7 @@ import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 import { VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
+import { azLabelTest } from "./russian-az.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
@@ -107,6 +108,32 @@ export class MorphTagger implements MorphAnnotator {
     void this.nouns;
     void this.verbs;
   }
+  /**
+   * A dictionary's word -> test on (UPOS, Case) that restricts the tagger's labels for words outside the
+   * closed-class table (Russian: az, see russian-az.ts azLabelTest); PRONEVAL_LEXICON_TAGS=0 leaves it off.
+   */
+  labelTest: ((word: string) => ((upos: string, kase: string | undefined) => boolean) | undefined) | undefined;
+  private readonly lexiconAllowedCache = new Map<string, number[] | null>();
+  /** Label indices the closed-class table or else the dictionary (labelTest) allows for a word. */
+  private allowedFor(word: string, lowerForm: string): readonly number[] | undefined {
+    const own = this.allowed.get(lowerForm);
+    if (own || !this.labelTest) return own;
+    let ids = this.lexiconAllowedCache.get(word);
+    if (ids === undefined) {
+      const test = this.labelTest(word);
+      ids = null;
+      if (test) {
+        const ok = this.tagger.labels.map((l, i) => {
+          const { upos, feats } = this.parseLabel(l);
+          return test(upos, feats.Case) ? i : -1;
+        }).filter((i) => i >= 0);
+        if (ok.length) ids = ok;
+      }
+      if (this.lexiconAllowedCache.size > 100_000) this.lexiconAllowedCache.clear();
+      this.lexiconAllowedCache.set(word, ids);
+    }
+    return ids ?? undefined;
+  }
   /** Verb lexicon (form -> infinitives) for lemmatising verb forms the lemmatiser has no exception for. */
   private verbLexicon: VerbLexicon | undefined;
   private verbLoader: (() => VerbLexicon | undefined) | undefined;
@@ -178,7 +205,7 @@ export class MorphTagger implements MorphAnnotator {
   /** Tags already tokenised words (used for evaluation on gold tokenisation). */
   tagWords(words: readonly string[]): Tagged[] {
     const lower = words.map((w) => w.toLowerCase());
-    const labels = this.tagger.tag(words, (i) => this.allowed.get(lower[i]!));
+    const labels = this.tagger.tag(words, (i) => this.allowedFor(words[i]!, lower[i]!));
     this.verbAfterClitic(words, lower, labels);
     this.verbOnlyForms(words, lower, labels);
     this.redecideClitics(words, lower, labels);
@@ -565,17 +592,20 @@ export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it", "ru
  * one; PRONEVAL_VERB_LEXICON=0 leaves them off (for measuring).
  */
 const VERB_LEXICON_DEFAULT = process.env.PRONEVAL_VERB_LEXICON !== "0";
+/** Russian labels restricted by az's dictionary (MorphTagger.labelTest) unless PRONEVAL_LEXICON_TAGS=0. */
+const LEXICON_TAGS_DEFAULT = process.env.PRONEVAL_LEXICON_TAGS !== "0";
 
 /**
  * Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz), with its noun lexicon where
  * LEXICON_LANGS has one (`lexicon: false` leaves it off, `true` forces any that exists).
  */
-export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean } = {}): MorphTagger {
+export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean; lexiconTags?: boolean } = {}): MorphTagger {
   if (!isSupportedLang(lang)) throw new InputError(`unsupported language '${lang}' (supported: en, de, es, fr, it, pl, pt, ru)`);
   const path = join(modelDir, `morph-${lang}.json.gz`);
   if (!existsSync(path)) throw new InputError(`no morphology model for '${lang}' at ${path} (train it with scripts/train-morph.ts)`);
   const tagger = new MorphTagger(loadMorphModel(path));
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
   if (opts.verbs ?? (VERB_LEXICON_DEFAULT && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
+  if (lang === "ru" && (opts.lexiconTags ?? LEXICON_TAGS_DEFAULT)) tagger.labelTest = azLabelTest;
   return tagger;
 }

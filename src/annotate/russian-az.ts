@@ -20,6 +20,8 @@ export interface AzParse {
   readonly grammemes: ReadonlySet<string>;
   /** Az's estimate P(analysis | word), from the OpenCorpora corpus; analyses come best first. */
   readonly score: number;
+  /** True for an analysis from the dictionary itself (not guessed from a suffix or prefix). */
+  readonly dictionary: boolean;
 }
 
 interface AzTag {
@@ -29,6 +31,7 @@ interface AzTag {
 }
 interface AzRawParse {
   tag: AzTag;
+  parser?: string;
   score: number;
   normalize(): { word?: string } | undefined;
 }
@@ -79,10 +82,63 @@ export function azMorph(): (form: string) => readonly AzParse[] {
       lemma: (p.normalize()?.word ?? form).toLowerCase(),
       grammemes: new Set([...(p.tag.stat ?? []), ...(p.tag.flex ?? [])]),
       score: p.score,
+      dictionary: p.parser === "Dictionary",
     }));
     if (cache.size > 200_000) cache.clear();
     cache.set(form, out);
     return out;
   };
   return analyser;
+}
+
+/** UD parts of speech an OpenCorpora part of speech may come out as in the UD Russian treebanks. */
+const UPOS_OF: Record<string, readonly string[]> = {
+  NOUN: ["NOUN", "PROPN"],
+  ADJF: ["ADJ", "DET"],
+  ADJS: ["ADJ"],
+  COMP: ["ADJ", "ADV"],
+  VERB: ["VERB", "AUX"],
+  INFN: ["VERB", "AUX"],
+  PRTF: ["VERB", "ADJ"],
+  PRTS: ["VERB", "ADJ"],
+  GRND: ["VERB"],
+  NUMR: ["NUM"],
+  ADVB: ["ADV"],
+  NPRO: ["PRON", "DET"],
+  PRED: ["ADV", "VERB", "ADJ"],
+  PREP: ["ADP"],
+  CONJ: ["CCONJ", "SCONJ"],
+  PRCL: ["PART"],
+  INTJ: ["INTJ"],
+};
+/** OpenCorpora case grammemes -> UD Case values (the second genitive is also UD's partitive). */
+const UD_CASES: Record<string, readonly string[]> = {
+  nomn: ["Nom"], gent: ["Gen"], gen1: ["Gen"], gen2: ["Gen", "Par"], datv: ["Dat"], accs: ["Acc"], acc2: ["Acc"],
+  ablt: ["Ins"], loct: ["Loc"], loc1: ["Loc"], loc2: ["Loc"], voct: ["Voc"],
+};
+
+/**
+ * What az's dictionary allows a Russian word to be tagged: a test on a (UPOS, Case) pair, or undefined
+ * when the dictionary does not know the word (names, non-words, guesses from a suffix: no constraint).
+ * A UPOS is allowed when one dictionary analysis maps to it (UPOS_OF); a label with a Case only when
+ * one of those analyses is in that case (an analysis without case grammemes allows any).
+ */
+export function azLabelTest(word: string): ((upos: string, kase: string | undefined) => boolean) | undefined {
+  const parses = azMorph()(word).filter((p) => p.dictionary && UPOS_OF[p.pos]);
+  if (!parses.length) return undefined;
+  const cases = new Map<string, Set<string> | "any">();
+  for (const p of parses) {
+    const cs = [...p.grammemes].flatMap((g) => UD_CASES[g] ?? []);
+    for (const u of UPOS_OF[p.pos]!) {
+      const cur = cases.get(u);
+      if (cur === "any") continue;
+      if (!cs.length) cases.set(u, "any");
+      else cases.set(u, new Set([...(cur ?? []), ...cs]));
+    }
+  }
+  return (upos, kase) => {
+    const c = cases.get(upos);
+    if (c === undefined) return false;
+    return c === "any" || kase === undefined || c.has(kase);
+  };
 }
