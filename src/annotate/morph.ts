@@ -16,7 +16,7 @@ import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 import { VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
-import { azLabelTest } from "./russian-az.js";
+import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
@@ -113,26 +113,53 @@ export class MorphTagger implements MorphAnnotator {
    * closed-class table (Russian: az, see russian-az.ts azLabelTest); PRONEVAL_LEXICON_TAGS=0 leaves it off.
    */
   labelTest: ((word: string) => ((upos: string, kase: string | undefined) => boolean) | undefined) | undefined;
+  /**
+   * Cases a preposition governs (Russian: RU_PREPOSITION_CASES), applied with labelTest to the word right
+   * after it or after one modifier the dictionary knows as an adjective/determiner ("о вашей машине").
+   */
+  prepositionCases: ReadonlyMap<string, readonly string[]> | undefined;
   private readonly lexiconAllowedCache = new Map<string, number[] | null>();
-  /** Label indices the closed-class table or else the dictionary (labelTest) allows for a word. */
-  private allowedFor(word: string, lowerForm: string): readonly number[] | undefined {
-    const own = this.allowed.get(lowerForm);
+  /** Label indices the closed-class table or else the dictionary (labelTest) allows for word i. */
+  private allowedFor(words: readonly string[], lower: readonly string[], i: number): readonly number[] | undefined {
+    const own = this.allowed.get(lower[i]!);
     if (own || !this.labelTest) return own;
-    let ids = this.lexiconAllowedCache.get(word);
+    const word = words[i]!;
+    const gov = this.governingCases(words, lower, i);
+    const key = gov ? `${gov.join(",")}\t${word}` : word;
+    let ids = this.lexiconAllowedCache.get(key);
     if (ids === undefined) {
       const test = this.labelTest(word);
       ids = null;
-      if (test) {
-        const ok = this.tagger.labels.map((l, i) => {
-          const { upos, feats } = this.parseLabel(l);
-          return test(upos, feats.Case) ? i : -1;
-        }).filter((i) => i >= 0);
+      if (test || gov) {
+        const fits = (ok: (upos: string, kase: string | undefined) => boolean) =>
+          this.tagger.labels.map((l, k) => {
+            const { upos, feats } = this.parseLabel(l);
+            return ok(upos, feats.Case) ? k : -1;
+          }).filter((k) => k >= 0);
+        const inDict = (u: string, c: string | undefined) => !test || test(u, c);
+        let ok = fits((u, c) => inDict(u, c) && (!gov || c === undefined || gov.includes(c)));
+        // No reading with a case left although the dictionary has some ("на берегу": az knows
+        // *берегу* as dative only, and the verb would win): the dictionary alone.
+        if (gov && !ok.some((k) => this.parseLabel(this.tagger.labels[k]!).feats.Case !== undefined)) ok = fits(inDict);
         if (ok.length) ids = ok;
       }
       if (this.lexiconAllowedCache.size > 100_000) this.lexiconAllowedCache.clear();
-      this.lexiconAllowedCache.set(word, ids);
+      this.lexiconAllowedCache.set(key, ids);
     }
     return ids ?? undefined;
+  }
+
+  private governingCases(words: readonly string[], lower: readonly string[], i: number): readonly string[] | undefined {
+    const preps = this.prepositionCases;
+    // Words without letters (digits: "по 3") keep the tagger's own choice.
+    if (!preps || i === 0 || !/\p{L}/u.test(words[i]!)) return undefined;
+    const direct = preps.get(lower[i - 1]!);
+    if (direct) return direct;
+    if (i < 2) return undefined;
+    const before = preps.get(lower[i - 2]!);
+    if (!before) return undefined;
+    const mod = this.labelTest?.(words[i - 1]!);
+    return mod && (mod("ADJ", undefined) || mod("DET", undefined)) ? before : undefined;
   }
   /** Verb lexicon (form -> infinitives) for lemmatising verb forms the lemmatiser has no exception for. */
   private verbLexicon: VerbLexicon | undefined;
@@ -205,7 +232,7 @@ export class MorphTagger implements MorphAnnotator {
   /** Tags already tokenised words (used for evaluation on gold tokenisation). */
   tagWords(words: readonly string[]): Tagged[] {
     const lower = words.map((w) => w.toLowerCase());
-    const labels = this.tagger.tag(words, (i) => this.allowedFor(words[i]!, lower[i]!));
+    const labels = this.tagger.tag(words, (i) => this.allowedFor(words, lower, i));
     this.verbAfterClitic(words, lower, labels);
     this.verbOnlyForms(words, lower, labels);
     this.redecideClitics(words, lower, labels);
@@ -594,6 +621,8 @@ export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it", "ru
 const VERB_LEXICON_DEFAULT = process.env.PRONEVAL_VERB_LEXICON !== "0";
 /** Russian labels restricted by az's dictionary (MorphTagger.labelTest) unless PRONEVAL_LEXICON_TAGS=0. */
 const LEXICON_TAGS_DEFAULT = process.env.PRONEVAL_LEXICON_TAGS !== "0";
+/** With it, the cases a preposition governs (MorphTagger.prepositionCases) unless PRONEVAL_PREP_CASES=0. */
+const PREPOSITION_CASES_DEFAULT = process.env.PRONEVAL_PREP_CASES !== "0";
 
 /**
  * Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz), with its noun lexicon where
@@ -606,6 +635,9 @@ export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opt
   const tagger = new MorphTagger(loadMorphModel(path));
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
   if (opts.verbs ?? (VERB_LEXICON_DEFAULT && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
-  if (lang === "ru" && (opts.lexiconTags ?? LEXICON_TAGS_DEFAULT)) tagger.labelTest = azLabelTest;
+  if (lang === "ru" && (opts.lexiconTags ?? LEXICON_TAGS_DEFAULT)) {
+    tagger.labelTest = azLabelTest;
+    if (PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = RU_PREPOSITION_CASES;
+  }
   return tagger;
 }

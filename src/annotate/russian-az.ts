@@ -111,6 +111,8 @@ const UPOS_OF: Record<string, readonly string[]> = {
   PRCL: ["PART"],
   INTJ: ["INTJ"],
 };
+/** Parts of speech whose analyses without case grammemes still allow any case (indeclinables). */
+const NOMINAL = new Set(["NOUN", "ADJF", "ADJS", "PRTS", "NPRO", "NUMR"]);
 /** OpenCorpora case grammemes -> UD Case values (the second genitive is also UD's partitive). */
 const UD_CASES: Record<string, readonly string[]> = {
   nomn: ["Nom"], gent: ["Gen"], gen1: ["Gen"], gen2: ["Gen", "Par"], datv: ["Dat"], accs: ["Acc"], acc2: ["Acc"],
@@ -121,24 +123,49 @@ const UD_CASES: Record<string, readonly string[]> = {
  * What az's dictionary allows a Russian word to be tagged: a test on a (UPOS, Case) pair, or undefined
  * when the dictionary does not know the word (names, non-words, guesses from a suffix: no constraint).
  * A UPOS is allowed when one dictionary analysis maps to it (UPOS_OF); a label with a Case only when
- * one of those analyses is in that case (an analysis without case grammemes allows any).
+ * one of those analyses is in that case (a nominal analysis without case grammemes allows any; a verb
+ * form's none, so "берегу" cannot come out as a dative participle).
  */
 export function azLabelTest(word: string): ((upos: string, kase: string | undefined) => boolean) | undefined {
   const parses = azMorph()(word).filter((p) => p.dictionary && UPOS_OF[p.pos]);
   if (!parses.length) return undefined;
-  const cases = new Map<string, Set<string> | "any">();
+  // Per UPOS: the cases its analyses allow, "any" (a nominal analysis without case grammemes), and
+  // whether a label without Case fits (verbs, adverbs: a finite verb allows no participle's case).
+  const cases = new Map<string, { set: Set<string>; any: boolean; caseless: boolean }>();
   for (const p of parses) {
     const cs = [...p.grammemes].flatMap((g) => UD_CASES[g] ?? []);
+    const nominal = NOMINAL.has(p.pos);
     for (const u of UPOS_OF[p.pos]!) {
-      const cur = cases.get(u);
-      if (cur === "any") continue;
-      if (!cs.length) cases.set(u, "any");
-      else cases.set(u, new Set([...(cur ?? []), ...cs]));
+      let cur = cases.get(u);
+      if (!cur) cases.set(u, (cur = { set: new Set(), any: false, caseless: false }));
+      for (const c of cs) cur.set.add(c);
+      if (!cs.length) {
+        if (nominal) cur.any = true;
+        cur.caseless = true;
+      }
     }
   }
   return (upos, kase) => {
     const c = cases.get(upos);
     if (c === undefined) return false;
-    return c === "any" || kase === undefined || c.has(kase);
+    if (kase === undefined) return true;
+    return c.any || c.set.has(kase);
   };
 }
+
+/**
+ * Cases a Russian preposition governs (UD Case values; its object and the modifiers before it are in
+ * one of them): "о машине" Loc, not Dat; "у меня" Gen, not Acc.
+ */
+export const RU_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ...["о", "об", "обо"].map((p) => [p, ["Loc", "Acc"]] as const),
+  ...["в", "во", "на"].map((p) => [p, ["Acc", "Loc"]] as const),
+  ["при", ["Loc"]],
+  ["по", ["Dat", "Loc", "Acc"]],
+  ...["к", "ко", "благодаря", "согласно", "навстречу"].map((p) => [p, ["Dat"]] as const),
+  ...["у", "без", "безо", "для", "из", "изо", "от", "ото", "до", "около", "вокруг", "после", "кроме", "из-за", "из-под", "среди", "возле", "мимо", "против", "вместо", "ради", "вдоль", "насчёт", "насчет", "вроде", "позади", "внутри", "напротив"].map((p) => [p, ["Gen"]] as const),
+  ...["с", "со"].map((p) => [p, ["Ins", "Gen", "Acc"]] as const),
+  ...["за", "под", "подо"].map((p) => [p, ["Ins", "Acc"]] as const),
+  ...["над", "надо", "перед", "передо", "между", "меж"].map((p) => [p, ["Ins"]] as const),
+  ...["через", "про", "сквозь", "сквозь"].map((p) => [p, ["Acc"]] as const),
+]);
