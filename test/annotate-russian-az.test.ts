@@ -53,5 +53,9 @@ describe("Russian morphology from az (OpenCorpora)", () => {
     expect(o[2]).toMatchObject({ text: "машине", upos: "NOUN" });
     expect(o[2]!.feats.Case).toBe("Loc");
     expect(o[2]!.feats.Gender).toBe("Fem");
+    // "нет" answering (a particle) vs the existential verb
+    expect(m.annotate("Нет, вам!").tokens[0]!.upos).toBe("PART");
+    expect(m.annotate("Ты идёшь, нет?").tokens[3]!.upos).toBe("PART");
+    expect(m.annotate("Нет денег.").tokens[0]!.upos).toBe("VERB");
   });
 });

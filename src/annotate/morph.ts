@@ -121,6 +121,7 @@ export class MorphTagger implements MorphAnnotator {
   private readonly lexiconAllowedCache = new Map<string, number[] | null>();
   /** Label indices the closed-class table or else the dictionary (labelTest) allows for word i. */
   private allowedFor(words: readonly string[], lower: readonly string[], i: number): readonly number[] | undefined {
+    if (this.lang === "ru" && this.labelTest && lower[i] === "нет" && answerNo(words, i)) return this.particleLabels();
     const own = this.allowed.get(lower[i]!);
     if (own || !this.labelTest) return own;
     const word = words[i]!;
@@ -147,6 +148,12 @@ export class MorphTagger implements MorphAnnotator {
       this.lexiconAllowedCache.set(key, ids);
     }
     return ids ?? undefined;
+  }
+
+  private partIds: number[] | undefined;
+  private particleLabels(): number[] | undefined {
+    this.partIds ??= this.tagger.labels.map((l, k) => (l === "PART" || l.startsWith("PART|") ? k : -1)).filter((k) => k >= 0);
+    return this.partIds.length ? this.partIds : undefined;
   }
 
   private governingCases(words: readonly string[], lower: readonly string[], i: number): readonly string[] | undefined {
@@ -467,6 +474,20 @@ export class MorphTagger implements MorphAnnotator {
     const learned = this.lemmatizer.lemma(word, a.upos);
     return learned === word.toLowerCase() || learned === word ? a.lemma : learned;
   }
+}
+
+const PUNCT_ONLY = /^[\p{P}\p{S}]+$/u;
+/**
+ * Russian "нет" as the answer "no" (a particle), not the existential verb ("Денег нет."): the first word of
+ * the line (after punctuation only) followed by punctuation or nothing ("Нет, вам!", "- Нет."), or a tag
+ * question after a comma (", нет?").
+ */
+function answerNo(words: readonly string[], i: number): boolean {
+  const next = words[i + 1];
+  const endsHere = next === undefined || PUNCT_ONLY.test(next);
+  if (!endsHere) return false;
+  if (words.slice(0, i).every((w) => PUNCT_ONLY.test(w))) return true;
+  return i > 0 && words[i - 1] === "," && (next === undefined || next === "?");
 }
 
 /** The analysis agreeing best with the tagger's guess (same UPOS first, then most shared features). */
