@@ -70,6 +70,15 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(tag("pt", "Levem-me convosco.")).toContain("convosco/PRON");
   });
 
+  it("es usted/ustedes carry Case=Acc,Nom as in UD Spanish (so CTXPRO's DISJ.FORM rules, aligned case -Nom, never fire)", () => {
+    const es = loadDefaultMorph("es");
+    for (const s of ["Ustedes vieron lo que pasó.", "Todo para ustedes.", "¿Usted lo conoce?"]) {
+      const t = es.annotate(s).tokens.find((x) => x.text.toLowerCase().startsWith("usted"))!;
+      expect(t.upos).toBe("PRON");
+      expect(t.feats.Case).toBe("Acc,Nom");
+    }
+  });
+
   it("leaves article + noun alone", () => {
     expect(tag("es", "La casa.")).toBe("La/DET casa/NOUN ./PUNCT");
     expect(tag("it", "La casa.")).toBe("La/DET casa/NOUN ./PUNCT");
