@@ -63,7 +63,10 @@ describe("tag anchors", () => {
     expect(formalYou("es", es, 3)).toBe(false); // lo que
     expect(formalYou("es", toks("¿/PUNCT Qué/PRON es/AUX lo/PRON/3 que/SCONJ pasa/VERB ?/PUNCT"), 3)).toBe(false);
     expect(formalYou("es", toks("Lo/PRON/3 ayudaré/VERB"), 0)).toBe(true); // Lo ayudaré
-    expect(formalYou("es", toks("Se/PRON/3 lo/PRON/3 diré/VERB"), 1)).toBe(true); // a pronoun between
+    expect(formalYou("es", toks("Lo/PRON/3 se/PRON/3 diré/VERB"), 0)).toBe(true); // a pronoun between
+    expect(formalYou("es", toks("Ella/PRON/3 te/PRON/2 lo/PRON/3 explicará/VERB"), 2)).toBe(false); // the thing told
+    expect(formalYou("es", toks("Se/PRON/3 lo/PRON/3 devuelvo/VERB"), 1)).toBe(false);
+    expect(formalYou("it", toks("Lei/PRON/3 le/PRON/3 ha/AUX detto/VERB"), 1)).toBe(true); // a subject before: not a cluster
     expect(formalYou("es", toks("¿/PUNCT Usted/PRON/2 ?/PUNCT"), 1)).toBe(true);
     expect(formalYou("es", toks("ella/PRON/3 viene/VERB"), 0)).toBe(false); // not a formal form
     expect(formalYou("it", toks("Voglio/VERB che/SCONJ lei/PRON/3 diriga/VERB"), 2)).toBe(true);

@@ -51,9 +51,10 @@ export interface TagAnchorOptions {
  * es *le, les* and pt *vocês, lhes, o, a, os, as* (and *lo, la, los, las* after an infinitive: "ajudá-lo"), formal
  * datives and accusatives that no rule names. fr *vous* and ru *вы* are second person already.
  */
-export const FORMAL: Record<string, { strong: ReadonlySet<string>; clitic: ReadonlySet<string>; enclitic?: boolean }> = {
-  es: { strong: new Set(["usted", "ustedes"]), clitic: new Set(["lo", "la", "los", "las", "le", "les"]) },
-  it: { strong: new Set(["lei", "loro"]), clitic: new Set(["la", "le"]) },
+export const FORMAL: Record<string, { strong: ReadonlySet<string>; clitic: ReadonlySet<string>; first?: ReadonlySet<string>; enclitic?: boolean }> = {
+  // first: clitics that lead a cluster, after which a formal clitic is the thing ("te lo dije", "se lo devuelvo")
+  es: { strong: new Set(["usted", "ustedes"]), clitic: new Set(["lo", "la", "los", "las", "le", "les"]), first: new Set(["me", "te", "se", "nos", "os"]) },
+  it: { strong: new Set(["lei", "loro"]), clitic: new Set(["la", "le"]), first: new Set(["me", "te", "se", "ce", "ve"]) },
   de: { strong: new Set(["sie", "ihnen"]), clitic: new Set() },
   // Portuguese writes enclitics with a hyphen, which the tokenizer splits ("ajudá-lo"): a verb before counts too.
   pt: { strong: new Set(["você", "vocês", "si"]), clitic: new Set(["lhe", "lhes", "o", "a", "os", "as", "lo", "la", "los", "las"]), enclitic: true },
@@ -65,7 +66,7 @@ const isVerb = (t: AnnToken | undefined) => t !== undefined && CLASS[t.upos] ===
 /**
  * Whether target token `j` may translate English *you* as a formal third-person form of `lang` (see
  * `FORMAL`): a strong formal pronoun, or a formal object clitic followed by a verb (one more personal
- * pronoun may stand between), or in Portuguese preceded by one.
+ * pronoun may stand between) and not itself the second clitic of a cluster, or in Portuguese preceded by one.
  */
 export function formalYou(lang: string, tgt: readonly AnnToken[], j: number): boolean {
   const table = FORMAL[lang];
@@ -74,6 +75,9 @@ export function formalYou(lang: string, tgt: readonly AnnToken[], j: number): bo
   const w = t.text.toLowerCase();
   if (table.strong.has(w)) return true;
   if (!table.clitic.has(w)) return false;
+  // the second clitic of a cluster is the thing given or told ("te lo explicará", "se lo devuelvo")
+  const prev = tgt[j - 1];
+  if (prev?.upos === "PRON" && table.first?.has(prev.text.toLowerCase())) return false;
   const next = tgt[j + 1];
   // one personal pronoun may stand between ("se lo diré"), not the relative *que* of "lo que pueda"
   if (isVerb(next) || (next?.upos === "PRON" && next.feats.Person !== undefined && isVerb(tgt[j + 2]))) return true;
