@@ -90,6 +90,15 @@ describe("tag anchors", () => {
     };
     expect(youLink()).toBe(3); // without the language: you - lo (the old third-person bonus)
     expect(youLink("es")).toBe(0); // es: you - Te
+    // lever 12e: EM alone prefers you - lo (0.25 against 0.12): a non-formal third person is penalised too.
+    const strong = fromArrays([
+      [0.05, 0.05, 0.02, 0.05, 0.02, 0.3, 0.01],
+      [0.02, 0.3, 0.01, 0.01, 0.01, 0.02, 0.01],
+      [0.02, 0.5, 0.02, 0.01, 0.01, 0.05, 0.01],
+      [0.12, 0.01, 0.02, 0.25, 0.02, 0.01, 0.01],
+    ]);
+    addTagAnchors(strong, en, es, { lang: "es" });
+    expect(matchLinks(strong).find(([i]) => i === 3)?.[1]).toBe(0);
   });
 
   it("verb groups: the participle after a linked auxiliary, the main verb after a linked English auxiliary", () => {

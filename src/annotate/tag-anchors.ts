@@ -27,7 +27,8 @@
  * When the target language is known (`lang`, set by identify), English *you* (second person, not possessive)
  * gets the bonus with a third-person target only for that language's formal forms (`FORMAL`, the forms of
  * CTXPRO's formality rules), an object clitic among them only right before a verb (es "en lo que pueda",
- * "¿Qué es lo que pasa?" have the neuter article *lo*), and never with an article; issue 24, lever 12a.
+ * "¿Qué es lo que pasa?" have the neuter article *lo*), and never with an article; issue 24, lever 12a. For
+ * those languages a third-person pronoun that is not formal there is penalised like a clash (lever 12e).
  */
 import type { AnnToken } from "./types.js";
 import type { ScoreMatrix } from "./matching.js";
@@ -139,7 +140,10 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
       if (INCOMPATIBLE[a * NCLASS + b]) data[row + j] *= penalty;
       else if (a === P && (b === P || b === D)) {
         if (personClash(en[i]!, tgt[j]!)) data[row + j] *= b === P ? penalty : 1;
-        else if (lang !== undefined && youMeetsThird(en[i]!, tgt[j]!) && !formalYou(lang, tgt, j)) continue;
+        else if (lang !== undefined && youMeetsThird(en[i]!, tgt[j]!) && !formalYou(lang, tgt, j)) {
+          // lever 12e: a third-person pronoun that is no formal form of the language is penalised like a clash
+          if (b === P && tgt[j]!.feats.Person === "3" && FORMAL[lang]) data[row + j] *= penalty;
+        }
         else data[row + j] += bonus;
       } else if ((a === V && b === V) || (NOUNISH(a) && NOUNISH(b))) data[row + j] += bonus;
     }
