@@ -71,6 +71,25 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(tag("pt", "Levem-me convosco.")).toContain("convosco/PRON");
   });
 
+  it("es usted/ustedes carry Case=Acc,Nom as in UD Spanish (so CTXPRO's DISJ.FORM rules, aligned case -Nom, never fire)", () => {
+    const es = loadDefaultMorph("es");
+    for (const s of ["Ustedes vieron lo que pasó.", "Todo para ustedes.", "¿Usted lo conoce?"]) {
+      const t = es.annotate(s).tokens.find((x) => x.text.toLowerCase().startsWith("usted"))!;
+      expect(t.upos).toBe("PRON");
+      expect(t.feats.Case).toBe("Acc,Nom");
+    }
+  });
+
+  it("de euch: the case from a one-case preposition, else from the clause's verb (dative verbs listed, Acc otherwise)", () => {
+    const de = loadDefaultMorph("de");
+    const euchCase = (s: string) => de.annotate(s).tokens.find((x) => x.text.toLowerCase() === "euch")!.feats.Case;
+    expect(euchCase("Ich helfe euch.")).toBe("Dat");
+    expect(euchCase("Ich erzähle euch alles über die Schulen.")).toBe("Dat");
+    expect(euchCase("Ich sehe euch morgen.")).toBe("Acc");
+    expect(euchCase("Das ist für euch.")).toBe("Acc");
+    expect(euchCase("Ich bin mit euch fertig.")).toBe("Dat");
+  });
+
   it("leaves article + noun alone", () => {
     expect(tag("es", "La casa.")).toBe("La/DET casa/NOUN ./PUNCT");
     expect(tag("it", "La casa.")).toBe("La/DET casa/NOUN ./PUNCT");

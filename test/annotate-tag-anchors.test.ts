@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromArrays, matchLinks } from "../src/annotate/matching.js";
-import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, personClash } from "../src/annotate/tag-anchors.js";
+import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, formalYou, personClash } from "../src/annotate/tag-anchors.js";
 import { FastAlignWordAligner } from "../src/annotate/aligner.js";
 import { CorpusAligner } from "../src/ctxpro/annotators.js";
 import type { AnnToken } from "../src/annotate/types.js";
@@ -55,6 +55,50 @@ describe("tag anchors", () => {
       [1, 1],
       [2, 0],
     ]);
+  });
+
+  it("formal you (lang set): the bonus only for the language's formal forms, a clitic only before a verb", () => {
+    // "I'll help you as I can" / "Te ayudaré en lo que pueda": *lo* is the neuter article of "lo que".
+    const es = toks("Te/PRON/2 ayudaré/VERB en/ADP lo/PRON/3 que/PRON pueda/VERB ./PUNCT");
+    expect(formalYou("es", es, 3)).toBe(false); // lo que
+    expect(formalYou("es", toks("¿/PUNCT Qué/PRON es/AUX lo/PRON/3 que/SCONJ pasa/VERB ?/PUNCT"), 3)).toBe(false);
+    expect(formalYou("es", toks("Lo/PRON/3 ayudaré/VERB"), 0)).toBe(true); // Lo ayudaré
+    expect(formalYou("es", toks("Lo/PRON/3 se/PRON/3 diré/VERB"), 0)).toBe(true); // a pronoun between
+    expect(formalYou("es", toks("Ella/PRON/3 te/PRON/2 lo/PRON/3 explicará/VERB"), 2)).toBe(false); // the thing told
+    expect(formalYou("es", toks("Se/PRON/3 lo/PRON/3 devuelvo/VERB"), 1)).toBe(false);
+    expect(formalYou("it", toks("Lei/PRON/3 le/PRON/3 ha/AUX detto/VERB"), 1)).toBe(true); // a subject before: not a cluster
+    expect(formalYou("es", toks("¿/PUNCT Usted/PRON/2 ?/PUNCT"), 1)).toBe(true);
+    expect(formalYou("es", toks("ella/PRON/3 viene/VERB"), 0)).toBe(false); // not a formal form
+    expect(formalYou("it", toks("Voglio/VERB che/SCONJ lei/PRON/3 diriga/VERB"), 2)).toBe(true);
+    expect(formalYou("de", toks("Ich/PRON/1 danke/VERB Ihnen/PRON/3"), 2)).toBe(true);
+    expect(formalYou("pt", toks("Vou/AUX ajudá/VERB lo/PRON/3"), 2)).toBe(true); // pt enclitic: a verb before
+    expect(formalYou("es", toks("Vou/AUX ajudá/VERB lo/PRON/3"), 2)).toBe(false);
+    expect(formalYou("fr", toks("Je/PRON/1 la/PRON/3 vois/VERB"), 1)).toBe(false); // no table: fr vous is 2nd person
+    // en: I/1 'll/AUX help/VERB you/2 ; es as above. EM gives you-lo a little more than you-Te.
+    const en = toks("I/PRON/1 'll/AUX help/VERB you/PRON/2");
+    const post = () =>
+      fromArrays([
+        [0.05, 0.05, 0.02, 0.05, 0.02, 0.3, 0.01],
+        [0.02, 0.3, 0.01, 0.01, 0.01, 0.02, 0.01],
+        [0.02, 0.5, 0.02, 0.01, 0.01, 0.05, 0.01],
+        [0.08, 0.01, 0.02, 0.09, 0.02, 0.01, 0.01],
+      ]);
+    const youLink = (lang?: string) => {
+      const m = post();
+      addTagAnchors(m, en, es, lang === undefined ? {} : { lang });
+      return matchLinks(m).find(([i]) => i === 3)?.[1];
+    };
+    expect(youLink()).toBe(3); // without the language: you - lo (the old third-person bonus)
+    expect(youLink("es")).toBe(0); // es: you - Te
+    // lever 12e: EM alone prefers you - lo (0.25 against 0.12): a non-formal third person is penalised too.
+    const strong = fromArrays([
+      [0.05, 0.05, 0.02, 0.05, 0.02, 0.3, 0.01],
+      [0.02, 0.3, 0.01, 0.01, 0.01, 0.02, 0.01],
+      [0.02, 0.5, 0.02, 0.01, 0.01, 0.05, 0.01],
+      [0.12, 0.01, 0.02, 0.25, 0.02, 0.01, 0.01],
+    ]);
+    addTagAnchors(strong, en, es, { lang: "es" });
+    expect(matchLinks(strong).find(([i]) => i === 3)?.[1]).toBe(0);
   });
 
   it("verb groups: the participle after a linked auxiliary, the main verb after a linked English auxiliary", () => {

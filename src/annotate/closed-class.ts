@@ -96,8 +96,8 @@ te: PRON tú c=Acc+Dat n=Sing p=2 t=Prs
 ti: PRON tú c=Acc n=Sing p=2 t=Prs
 conmigo: PRON yo c=Acc n=Sing p=1 t=Prs
 contigo: PRON tú c=Acc n=Sing p=2 t=Prs
-usted: PRON usted n=Sing p=2 t=Prs
-ustedes: PRON usted n=Plur p=2 t=Prs
+usted: PRON usted c=Acc+Nom n=Sing p=2 t=Prs
+ustedes: PRON usted c=Acc+Nom n=Plur p=2 t=Prs
 él: PRON él c=Acc+Nom g=Masc n=Sing p=3 t=Prs
 ella: PRON él c=Acc+Nom g=Fem n=Sing p=3 t=Prs
 ello: PRON él c=Acc+Nom g=Masc n=Sing p=3 t=Prs

@@ -21,6 +21,21 @@ import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 export const MORPH_FORMAT = "proneval-morph/1";
 
 const GERMAN_NOM_PRONOUNS: ReadonlySet<string> = new Set(["ich", "du", "er", "wir"]);
+/** German prepositions that govern only the dative, or only the accusative (two-way ones left out). */
+const GERMAN_DAT_PREPS: ReadonlySet<string> = new Set(["mit", "von", "zu", "bei", "aus", "nach", "seit", "gegenüber", "außer", "entgegen"]);
+const GERMAN_ACC_PREPS: ReadonlySet<string> = new Set(["für", "durch", "gegen", "ohne", "um", "wider"]);
+/**
+ * German verbs whose personal object is a dative (intransitive *helfen, danken, glauben, ...*, and the person
+ * of the common ditransitives *geben, sagen, zeigen, erzählen, ...*); verbs that take either (*bringen, schicken,
+ * machen*) are left out. Lemmas as our lemmatiser gives them.
+ */
+const GERMAN_DAT_VERBS: ReadonlySet<string> = new Set(
+  ("helfen danken sagen geben zeigen erzählen glauben gefallen folgen gehören vertrauen antworten versprechen erklären " +
+    "schreiben passieren geschehen fehlen gratulieren begegnen drohen schmecken wünschen empfehlen raten verzeihen " +
+    "schulden leihen schenken anbieten mitteilen erlauben verbieten gelingen nützen schaden zuhören zusehen zuschauen " +
+    "widersprechen beibringen verraten tun wehtun gönnen ausrichten bieten besorgen vergeben versichern dienen gewähren " +
+    "ersparen vorlesen gehen").split(" "),
+);
 
 /** Object clitic pronouns, which are followed by a finite verb (see MorphTagger.verbAfterClitic). */
 const OBJECT_CLITICS: Record<string, ReadonlySet<string>> = {
@@ -255,7 +270,10 @@ export class MorphTagger implements MorphAnnotator {
       if (upos === "NOUN" && this.nouns) return { upos, feats: applyNounLexicon(this.nouns, words[i]!, lemma, feats), lemma };
       return { upos, feats, lemma };
     });
-    if (this.lang === "de") this.germanSieCase(lower, out);
+    if (this.lang === "de") {
+      this.germanSieCase(lower, out);
+      this.germanEuchCase(lower, out);
+    }
     return out;
   }
 
@@ -290,6 +308,43 @@ export class MorphTagger implements MorphAnnotator {
         return [...keys].every((k) => (k === "Case" ? a.feats[k] === "Acc" : a.feats[k] === t.feats[k]));
       };
       const a = (this.table.get("sie") ?? []).find((x) => x.upos === "PRON" && same(x));
+      if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
+    }
+  }
+
+  /**
+   * German "euch" is Acc or Dat by form, and the tagger leans to Dat (of the en-de formality dev items with
+   * *euch*, CTXPRO's accusative ones mostly came out Dat). Right after a preposition that governs one case,
+   * that case; else, when its clause (between punctuation, subordinating or coordinating conjunctions) has a
+   * verb, Dat if one of the clause's verbs is in `GERMAN_DAT_VERBS` ("Ich danke euch", "Darf ich euch
+   * zeigen ..."), otherwise Acc ("Ich sehe euch"). Issue 24, lever 12c.
+   */
+  private germanEuchCase(lower: readonly string[], out: Tagged[]): void {
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if (lower[i] !== "euch" || t.upos !== "PRON") continue;
+      let c: string | undefined;
+      const prev = i > 0 ? out[i - 1]! : undefined;
+      if (prev?.upos === "ADP") {
+        if (GERMAN_DAT_PREPS.has(lower[i - 1]!)) c = "Dat";
+        else if (GERMAN_ACC_PREPS.has(lower[i - 1]!)) c = "Acc";
+        else continue;
+      } else {
+        const bound = (u: string) => u === "PUNCT" || u === "SCONJ" || u === "CCONJ";
+        let verb = false;
+        let dat = false;
+        for (const dir of [-1, 1]) {
+          for (let k = i + dir; k >= 0 && k < out.length && !bound(out[k]!.upos); k += dir) {
+            if (out[k]!.upos !== "VERB") continue;
+            verb = true;
+            if (GERMAN_DAT_VERBS.has(out[k]!.lemma.toLowerCase())) dat = true;
+          }
+        }
+        if (!verb) continue;
+        c = dat ? "Dat" : "Acc";
+      }
+      if (t.feats.Case === c) continue;
+      const a = (this.table.get("euch") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c);
       if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
     }
   }

@@ -24,6 +24,11 @@
  *
  * Person: first person must match both ways; English second person may meet a third-person target (formal
  * address: es *usted*, *lo*, it *Lei*, de *Sie*), a third-person English pronoun not a second-person one.
+ * When the target language is known (`lang`, set by identify), English *you* (second person, not possessive)
+ * gets the bonus with a third-person target only for that language's formal forms (`FORMAL`, the forms of
+ * CTXPRO's formality rules), an object clitic among them only right before a verb (es "en lo que pueda",
+ * "¿Qué es lo que pasa?" have the neuter article *lo*), and never with an article; issue 24, lever 12a. For
+ * those languages a third-person pronoun that is not formal there is penalised like a clash (lever 12e).
  */
 import type { AnnToken } from "./types.js";
 import type { ScoreMatrix } from "./matching.js";
@@ -33,6 +38,51 @@ export interface TagAnchorOptions {
   penalty?: number;
   /** Added to pairs of the same kind (default 0.1). */
   bonus?: number;
+  /**
+   * Target language (ISO 639-1): restricts the bonus of English *you* with a third-person target to the
+   * language's formal forms (`FORMAL`). Unset: any third-person target (the behaviour before lever 12a).
+   */
+  lang?: string;
+}
+
+/**
+ * Third-person forms that translate English *you* in formal address, per language: strong pronouns, and
+ * object clitics (which must come before a verb). From CTXPRO's formality rules (es ACC.FORM *lo, la, los,
+ * las*, NOM/DISJ.FORM *usted(es)*; it *lei, Lei, la, le, loro*; de *Sie, Ihnen*; pt *você*, *si*, *lhe*), plus
+ * es *le, les* and pt *vocês, lhes, o, a, os, as* (and *lo, la, los, las* after an infinitive: "ajudá-lo"), formal
+ * datives and accusatives that no rule names. fr *vous* and ru *вы* are second person already.
+ */
+export const FORMAL: Record<string, { strong: ReadonlySet<string>; clitic: ReadonlySet<string>; first?: ReadonlySet<string>; enclitic?: boolean }> = {
+  // first: clitics that lead a cluster, after which a formal clitic is the thing ("te lo dije", "se lo devuelvo")
+  es: { strong: new Set(["usted", "ustedes"]), clitic: new Set(["lo", "la", "los", "las", "le", "les"]), first: new Set(["me", "te", "se", "nos", "os"]) },
+  it: { strong: new Set(["lei", "loro"]), clitic: new Set(["la", "le"]), first: new Set(["me", "te", "se", "ce", "ve"]) },
+  de: { strong: new Set(["sie", "ihnen"]), clitic: new Set() },
+  // Portuguese writes enclitics with a hyphen, which the tokenizer splits ("ajudá-lo"): a verb before counts too.
+  pt: { strong: new Set(["você", "vocês", "si"]), clitic: new Set(["lhe", "lhes", "o", "a", "os", "as", "lo", "la", "los", "las"]), enclitic: true },
+};
+
+/** A verb or auxiliary. */
+const isVerb = (t: AnnToken | undefined) => t !== undefined && CLASS[t.upos] === 1;
+
+/**
+ * Whether target token `j` may translate English *you* as a formal third-person form of `lang` (see
+ * `FORMAL`): a strong formal pronoun, or a formal object clitic followed by a verb (one more personal
+ * pronoun may stand between) and not itself the second clitic of a cluster, or in Portuguese preceded by one.
+ */
+export function formalYou(lang: string, tgt: readonly AnnToken[], j: number): boolean {
+  const table = FORMAL[lang];
+  const t = tgt[j]!;
+  if (!table || t.upos !== "PRON") return false;
+  const w = t.text.toLowerCase();
+  if (table.strong.has(w)) return true;
+  if (!table.clitic.has(w)) return false;
+  // the second clitic of a cluster is the thing given or told ("te lo explicará", "se lo devuelvo")
+  const prev = tgt[j - 1];
+  if (prev?.upos === "PRON" && table.first?.has(prev.text.toLowerCase())) return false;
+  const next = tgt[j + 1];
+  // one personal pronoun may stand between ("se lo diré"), not the relative *que* of "lo que pueda"
+  if (isVerb(next) || (next?.upos === "PRON" && next.feats.Person !== undefined && isVerb(tgt[j + 2]))) return true;
+  return table.enclitic === true && isVerb(tgt[j - 1]);
 }
 
 /**
@@ -63,12 +113,22 @@ export function personClash(en: AnnToken, tgt: AnnToken): boolean {
   return x === "1" || y === "1" || (x === "3" && y === "2");
 }
 
+/**
+ * English *you* (second person, not possessive) and a target that is third person or an article: the pairs
+ * that lever 12a limits to formal forms.
+ */
+function youMeetsThird(en: AnnToken, tgt: AnnToken): boolean {
+  if (en.feats.Person !== "2" || en.feats.Poss === "Yes") return false;
+  return tgt.feats.Person === "3" || tgt.feats.PronType === "Art";
+}
+
 /** Re-scores `m` (rows English tokens, columns target tokens) in place; see the module comment. */
 export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: readonly AnnToken[], opts: TagAnchorOptions = {}): void {
   const { rows, cols, data } = m;
   if (en.length !== rows || tgt.length !== cols) throw new RangeError(`tag anchors: ${en.length}x${tgt.length} tokens for a ${rows}x${cols} matrix`);
   const penalty = opts.penalty ?? 0.2;
   const bonus = opts.bonus ?? 0.1;
+  const lang = opts.lang;
   const tc = new Uint8Array(cols);
   for (let j = 0; j < cols; j++) tc[j] = classOf(tgt[j]!);
   for (let i = 0; i < rows; i++) {
@@ -80,6 +140,10 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
       if (INCOMPATIBLE[a * NCLASS + b]) data[row + j] *= penalty;
       else if (a === P && (b === P || b === D)) {
         if (personClash(en[i]!, tgt[j]!)) data[row + j] *= b === P ? penalty : 1;
+        else if (lang !== undefined && youMeetsThird(en[i]!, tgt[j]!) && !formalYou(lang, tgt, j)) {
+          // lever 12e: a third-person pronoun that is no formal form of the language is penalised like a clash
+          if (b === P && tgt[j]!.feats.Person === "3" && FORMAL[lang]) data[row + j] *= penalty;
+        }
         else data[row + j] += bonus;
       } else if ((a === V && b === V) || (NOUNISH(a) && NOUNISH(b))) data[row + j] += bonus;
     }
