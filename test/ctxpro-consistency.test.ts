@@ -4,21 +4,11 @@
  * check leaves the right reading alone.
  */
 import { describe, expect, it } from "vitest";
-import type { AnnSentence, AnnotatedParallelDoc, CorefCluster } from "../src/annotate/types.js";
+import { sent } from "./ann-helper.js";
+import type { AnnotatedParallelDoc, CorefCluster } from "../src/annotate/types.js";
 import { auxiliaryFormula, propositionalClitic, sentenceIndex } from "../src/ctxpro/consistency.js";
 import { matchDocument } from "../src/ctxpro/engine.js";
 import { loadRuleSet } from "../src/ctxpro/rules.js";
-
-/** "text/lemma/UPOS/Feat=V|Feat=V" per token, tokens separated by spaces (as in ctxpro-engine.test.ts). */
-function sent(spec: string): AnnSentence {
-  const tokens = spec.split(" ").map((t) => {
-    const [text, lemma, upos, feats] = t.split("/");
-    const f: Record<string, string> = {};
-    if (feats) for (const kv of feats.split("|")) f[kv.split("=")[0]] = kv.split("=")[1];
-    return { text, lemma, upos, feats: f };
-  });
-  return { text: tokens.map((t) => t.text).join(" "), tokens };
-}
 
 function doc(lang: string, pairs: Array<[string, string, string]>, coref: CorefCluster[]): AnnotatedParallelDoc {
   return {

@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { AnnSentence, AnnotatedParallelDoc, CorefCluster } from "../src/annotate/types.js";
+import { sent } from "./ann-helper.js";
+import type { AnnotatedParallelDoc, CorefCluster } from "../src/annotate/types.js";
 import { matchDocument, matchesCase } from "../src/ctxpro/engine.js";
 import { KEY_ORDER } from "../src/ctxpro/items.js";
 import { loadRuleSet, parseRuleFile } from "../src/ctxpro/rules.js";
 import { InputError } from "../src/io/errors.js";
-
-/** "text/lemma/UPOS/Feat=V|Feat=V" per token, tokens separated by spaces; the text is the tokens joined. */
-function sent(spec: string): AnnSentence {
-  const tokens = spec.split(" ").map((t) => {
-    const [text, lemma, upos, feats] = t.split("/");
-    const f: Record<string, string> = {};
-    if (feats) for (const kv of feats.split("|")) f[kv.split("=")[0]] = kv.split("=")[1];
-    return { text, lemma, upos, feats: f };
-  });
-  return { text: tokens.map((t) => t.text).join(" "), tokens };
-}
 
 function doc(id: string, lang: string, pairs: Array<[string, string, string]>, coref: CorefCluster[] = []): AnnotatedParallelDoc {
   return {
