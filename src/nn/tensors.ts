@@ -28,10 +28,16 @@ export function packTensors(named: Map<string, tf.Tensor>): { manifest: TensorEn
   return { manifest, data: Buffer.from(all.buffer, all.byteOffset, all.byteLength) };
 }
 
-/** Reads tensors of a manifest out of a buffer, checking names and shapes against the expected variables. */
-export function assignTensors(targets: Map<string, tf.Variable>, manifest: TensorEntry[], data: Buffer, file: string): void {
+/** The little-endian float32 values of a packed buffer (copied: a Buffer's offset need not be 4-aligned). */
+export function floatsOf(data: Buffer): Float32Array {
   const floats = new Float32Array(data.byteLength / 4);
   Buffer.from(floats.buffer).set(data.subarray(0, floats.length * 4));
+  return floats;
+}
+
+/** Reads tensors of a manifest out of a buffer, checking names and shapes against the expected variables. */
+export function assignTensors(targets: Map<string, tf.Variable>, manifest: TensorEntry[], data: Buffer, file: string): void {
+  const floats = floatsOf(data);
   const byName = new Map(manifest.map((e) => [e.name, e]));
   for (const [name, v] of targets) {
     const e = byName.get(name);

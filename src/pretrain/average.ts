@@ -2,13 +2,14 @@
 // snapshots of one pretraining run (same encoder, same embeddings, same pronoun prior). Averaging
 // late snapshots smooths the noise of the last Adam steps (Polyak averaging) at no scoring cost:
 // the result is one model of the same size and speed.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { checkOutputDir, writeFilesAtomic } from "../io/atomic.js";
 import { VERSION } from "../version.js";
 import { sha256 } from "../nn/sha256.js";
-import { readPronounLmConfig, type PronounLmConfig } from "./checkpoint.js";
+import { floatsOf } from "../nn/tensors.js";
+import { readChecked, readPronounLmConfig, type PronounLmConfig } from "./checkpoint.js";
 
 /** Element-wise mean of equally long float32 vectors, summed in float64 (order-independent up to rounding). */
 export function meanOf(vectors: Float32Array[]): Float32Array {
@@ -22,20 +23,6 @@ export function meanOf(vectors: Float32Array[]): Float32Array {
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) out[i] = acc[i]! / vectors.length;
   return out;
-}
-
-function floatsOf(buf: Buffer): Float32Array {
-  const f = new Float32Array(buf.byteLength / 4);
-  new Uint8Array(f.buffer).set(buf.subarray(0, f.length * 4));
-  return f;
-}
-
-function readWeights(dir: string, cfg: PronounLmConfig): Float32Array {
-  const path = join(dir, cfg.files.weights.file);
-  if (!existsSync(path)) throw new InputError("checkpoint file missing", path);
-  const buf = readFileSync(path);
-  if (sha256(buf) !== cfg.files.weights.sha256) throw new InputError("checksum mismatch: the file does not belong to this config.json", path);
-  return floatsOf(buf);
 }
 
 /** What must be equal for two snapshots to be averaged (everything but the weights and the training record). */
@@ -62,11 +49,11 @@ export function averagePronounLms(dirs: string[], outDir: string, opts: { overwr
     if (shapeKey(c) !== key0)
       throw new InputError(`not a snapshot of the same model as ${dirs[0]} (encoder, inputs, pronoun prior, tensors or embeddings differ); only snapshots of one run can be averaged`, join(dirs[i]!, "config.json"));
   });
-  const mean = meanOf(dirs.map((d, i) => readWeights(d, cfgs[i]!)));
+  const mean = meanOf(dirs.map((d, i) => floatsOf(readChecked(d, cfgs[i]!.files.weights))));
   checkOutputDir(outDir, { overwrite: opts.overwrite ?? false, what: "a model" });
   const data = Buffer.from(mean.buffer, mean.byteOffset, mean.byteLength);
   const first = cfgs[0]!;
-  const embeddings = readFileSync(join(dirs[0]!, first.files.embeddings.file));
+  const embeddings = readChecked(dirs[0]!, first.files.embeddings);
   const cfg: PronounLmConfig = {
     ...first,
     proneval: VERSION,

@@ -50,7 +50,8 @@ export function savePronounLm(dir: string, lm: PronounLm, meta: { prepare: Prono
   return cfg;
 }
 
-function readChecked(dir: string, entry: { file: string; sha256: string }): Buffer {
+/** A checkpoint file named by config.json, refused unless its sha256 is the one recorded there. */
+export function readChecked(dir: string, entry: { file: string; sha256: string }): Buffer {
   const path = join(dir, entry.file);
   if (!existsSync(path)) throw new InputError("checkpoint file missing", path);
   const buf = readFileSync(path);
