@@ -601,7 +601,7 @@ export function metaEvalSignificance(reports: ScorerMetaEval[], draws: number, s
 /** The significance as a table: per measure, each scorer's value [95% interval] and, after the first, the difference and p. */
 export function significanceTable(sig: MeasureSignificance[], reports: ScorerMetaEval[], draws: number, seed: number, baseline?: string): TableBlock {
   const pctLike = (m: string): boolean => !/AC1|AUC|tau|Pearson/.test(m);
-  const f = (m: string, x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "n/a" : pctLike(m) ? (100 * x).toFixed(2) : x.toFixed(3));
+  const f = (m: string, x: number | undefined): string => (pctLike(m) ? pct(x) : num(x));
   const names = reports.map((r) => r.name);
   const rows: Array<[string, ...string[]]> = sig.map((s) => [
     s.measure,
@@ -610,7 +610,7 @@ export function significanceTable(sig: MeasureSignificance[], reports: ScorerMet
       if (!c) return "n/a";
       const base = `${f(s.measure, c.value)} [${f(s.measure, c.lo)}, ${f(s.measure, c.hi)}]`;
       if (c.delta === undefined) return base;
-      const d = pctLike(s.measure) ? (100 * c.delta).toFixed(2) : c.delta.toFixed(3);
+      const d = f(s.measure, c.delta);
       const p = c.p === undefined || Number.isNaN(c.p) ? "n/a" : c.p === 0 ? `<${(1 / draws).toFixed(3)}` : c.p.toFixed(3);
       return `${base} ${c.delta >= 0 ? "+" : ""}${d} p=${p}`;
     }),
