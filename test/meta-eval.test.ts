@@ -10,38 +10,8 @@ import { fullDraw, meanOfUnits, pairedBootstrap, ratioOfUnits } from "../src/met
 import { isPronounSpan, readMqm } from "../src/metric/mqm.js";
 import { balancedAccuracy } from "../src/metric/pairs.js";
 import type { PronounScorer, ScoredSide } from "../src/metric/scorer.js";
-import { prepareSide, type PreparedSide, type Side } from "../src/nn/inputs.js";
+import { FixedScorer } from "./fixed-scorer.js";
 import type { PairRecord } from "../src/mine/pair-format.js";
-
-/** A context-free scorer: each pronoun is worth a fixed value; `perSide` divides by the side's pronoun count (count-dependent). */
-class FixedScorer implements PronounScorer {
-  readonly kind = "fixed";
-  readonly contextMode = "crc" as const;
-  readonly backendLine = "none";
-  readonly maxKeys = 128;
-  readonly dir = "fixed";
-  constructor(
-    private readonly values: Record<string, number>,
-    private readonly perSide = false,
-  ) {}
-  modelSignature(): string {
-    return "model:fixed";
-  }
-  prepare(side: Side): PreparedSide {
-    return prepareSide(side, { contextSentences: 2, maxLen: 128 });
-  }
-  async scorePrepared(prepared: PreparedSide[]): Promise<ScoredSide[]> {
-    return prepared.map((p) => {
-      const n = p.pronounPos.length;
-      const prons = p.pronounPos.map((pos) => {
-        const v = (this.values[p.tokens[pos]!.toLowerCase()] ?? 0) / (this.perSide ? n : 1);
-        return { token: p.tokens[pos]!, index: pos - p.sentStart, score: v, contribution: v };
-      });
-      return { score: prons.reduce((s, x) => s + x.contribution, 0), pronouns: prons, tokens: p.tokens, sentStart: p.sentStart, truncatedContext: 0 };
-    });
-  }
-  dispose(): void {}
-}
 
 function pair(kind: "system" | "noisy", ref: string, sys: string, positive: string, negative: string): PairRecord {
   return { id: `${kind}:${positive}|${negative}`, lang: "de", context: ["Some context ."], positive, negative, kind, ref_pronoun: ref, sys_pronoun: sys, origin: "x", split: "dev", context_mode: "crc" } as PairRecord;

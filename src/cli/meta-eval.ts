@@ -19,7 +19,7 @@ export function registerMetaEval(program: Command): void {
       .option("--probe-pairs <file>", "pairs for the appended-clause probe (default: the first --pairs file)")
       .option("--probe-limit <n>", "pairs drawn for the probe", "1000")
       .option("--aggregate <a>", "mean (default) | pronoun | sum | min", "mean")
-      .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per aligned pronoun)", "sentence")
+      .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per pronoun aligned with fast_align) | aligned-lcs (the same, aligned by longest common subsequence)", "sentence")
       .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
       .option("--seed <n>", "seed of the probe's draw and of the bootstrap", "1")
       .option("--bootstrap <n>", "paired bootstrap draws for 95% intervals and differences between scorers (0 = none)", "1000")

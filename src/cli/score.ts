@@ -44,7 +44,7 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
     .option("--aggregate <a>", "how two sides of a segment are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions where the pronouns differ) | sum (the paper's y) | min (the worst pronoun; not count-free)", "mean")
-    .option("--mode <m>", "sentence (the scorer reads the system output; default) | aligned (fast_align the output to the reference; score the reference with each aligned pronoun substituted)", "sentence")
+    .option("--mode <m>", "sentence (the scorer reads the system output; default) | aligned (fast_align the output to the reference; score the reference with each aligned pronoun substituted) | aligned-lcs (the same, aligned by longest common subsequence: no training, any test-set size)", "sentence")
     .option("-q, --quiet", "no progress on stderr", false);
 }
 
@@ -177,7 +177,7 @@ export function registerScore(program: Command): void {
           const notes = [
             o.segments
               ? `ref_score, sys_score: the scorer's side scores (sum of pronoun contributions); diff: system vs reference under --aggregate ${aggregate}${aggregate === "pronoun" ? " (mean over the pronouns the system chose differently; empty: no such pronoun)" : ""}; decisions: ref>sys pronoun (contribution difference); status no-pronoun: not scored`
-              : `score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference${aggregate === "pronoun" ? " in any pronoun it chose differently (per-pronoun decisions, mean)" : ` (--aggregate ${aggregate})`}; n/a: no pronoun segments`,
+              : `score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference${mode !== "sentence" ? ` in the reference's context with the system's aligned pronouns substituted (--mode ${mode}; mean over the substitutions)` : aggregate === "pronoun" ? " in any pronoun it chose differently (per-pronoun decisions, mean)" : ` (--aggregate ${aggregate})`}; n/a: no pronoun segments`,
             contextNote(ctx, input.testSet),
           ];
           const counts = new Set(results.map((r) => r.summary.pronounSegments));

@@ -15,9 +15,16 @@
 import type { ScoredSide } from "./scorer.js";
 
 export type Aggregate = "pronoun" | "mean" | "sum" | "min";
-/** "sentence": the scorer reads the system output; "aligned": reference-aligned (src/metric/ref-aligned.ts). */
-export type CompareMode = "sentence" | "aligned";
-export const COMPARE_MODES: readonly CompareMode[] = ["sentence", "aligned"];
+/**
+ * "sentence": the scorer reads the system output; "aligned": reference-aligned with fast_align,
+ * "aligned-lcs": reference-aligned with the monolingual LCS (src/metric/ref-aligned.ts).
+ */
+export type CompareMode = "sentence" | "aligned" | "aligned-lcs";
+export const COMPARE_MODES: readonly CompareMode[] = ["sentence", "aligned", "aligned-lcs"];
+/** The reference aligner of a reference-aligned mode, null for sentence mode. */
+export function refAlignerOf(mode: CompareMode): "fast_align" | "lcs" | null {
+  return mode === "aligned" ? "fast_align" : mode === "aligned-lcs" ? "lcs" : null;
+}
 export const AGGREGATES: readonly Aggregate[] = ["pronoun", "mean", "sum", "min"];
 
 export interface PronounDecision {

@@ -1,7 +1,7 @@
 // Pair accuracy of any scorer on pair files (R vs S, R vs R'), including the balanced R vs R'
 // accuracy that a pronoun-identity prior cannot game.
 import type { ContextMode, PairRecord } from "../mine/pair-format.js";
-import { compareSides, type Aggregate, type CompareMode } from "./decide.js";
+import { compareSides, refAlignerOf, type Aggregate, type CompareMode } from "./decide.js";
 import { referenceAlignedCompare } from "./ref-aligned.js";
 import { TIE_EPS, type PronounScorer } from "./scorer.js";
 import type { Cell, TableBlock } from "../io/table.js";
@@ -23,7 +23,8 @@ export interface CompareItem {
 
 /** b - a for every item (null: nothing compared). */
 export async function compareMany(scorer: PronounScorer, items: CompareItem[], agg: Aggregate, mode: CompareMode, onBatch?: (done: number, total: number) => void): Promise<Array<number | null>> {
-  if (mode === "aligned") return (await referenceAlignedCompare(scorer, items.map((it) => ({ context: it.context, reference: it.a, system: it.b })))).map((r) => r.value);
+  const aligner = refAlignerOf(mode);
+  if (aligner) return (await referenceAlignedCompare(scorer, items.map((it) => ({ context: it.context, reference: it.a, system: it.b })), { aligner })).map((r) => r.value);
   const prepared = items.flatMap((it) => [scorer.prepare({ context: it.context, sentence: it.a }), scorer.prepare({ context: it.contextB ?? it.context, sentence: it.b })]);
   const s = await scorer.scorePrepared(prepared, { onBatch: onBatch ? (d) => onBatch(d, prepared.length) : undefined });
   return items.map((_, i) => compareSides(s[2 * i]!, s[2 * i + 1]!, agg).value);

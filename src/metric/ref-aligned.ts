@@ -5,11 +5,15 @@
 // substituted, in the reference's context, and the scorer compares R with R': it judges exactly
 // that pronoun choice. Reference pronouns aligned to a non-pronoun or to nothing, and system pronouns
 // without a reference pronoun, give no decision (they are neither rewarded nor punished).
+// Mode "aligned-lcs" aligns the two English sentences monolingually instead: the longest common
+// subsequence of lowercased tokens anchors them, and between two anchors the reference's pronouns are
+// paired in order with the system's (as the "pronoun" aggregate pairs two sides): no training, so it
+// works on a test set of any size.
 import { alignBidirectional } from "../align/index.js";
 import { substituteCase } from "../mine/pairs.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenize } from "../text/tokenize.js";
-import { compareSides, type PronounDecision, type SideComparison } from "./decide.js";
+import { compareSides, lcsPairs, type PronounDecision, type SideComparison } from "./decide.js";
 import type { PronounScorer, ScoredSide } from "./scorer.js";
 
 export interface AlignedItem {
@@ -27,16 +31,42 @@ export interface AlignedSubstitution {
   substituted: string;
 }
 
-/** Substitutions of each item (fast_align trained on all items together). */
-export async function alignedSubstitutions(items: AlignedItem[]): Promise<AlignedSubstitution[][]> {
+/** How reference and system are aligned: fast_align trained on the items, or the monolingual LCS. */
+export type RefAligner = "fast_align" | "lcs";
+
+/** Reference/system token links of one item from the LCS: anchors, plus pronouns paired in order between anchors. */
+export function lcsLinks(ref: readonly string[], sys: readonly string[], isPronoun: (w: string) => boolean): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const gap = (a0: number, a1: number, b0: number, b1: number): void => {
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (let i = a0; i < a1; i++) if (isPronoun(ref[i]!)) xs.push(i);
+    for (let j = b0; j < b1; j++) if (isPronoun(sys[j]!)) ys.push(j);
+    for (let q = 0; q < Math.min(xs.length, ys.length); q++) out.push([xs[q]!, ys[q]!]);
+  };
+  let pi = 0;
+  let pj = 0;
+  for (const [i, j] of lcsPairs(ref, sys)) {
+    gap(pi, i, pj, j);
+    out.push([i, j]);
+    pi = i + 1;
+    pj = j + 1;
+  }
+  gap(pi, ref.length, pj, sys.length);
+  return out;
+}
+
+/** Substitutions of each item (fast_align trained on all items together, or the LCS per item). */
+export async function alignedSubstitutions(items: AlignedItem[], aligner: RefAligner = "fast_align"): Promise<AlignedSubstitution[][]> {
   const inv = pronouns();
   const refTok = items.map((it) => tokenize(it.reference));
   const sysTok = items.map((it) => tokenize(it.system));
   const src = refTok.map((t) => t.map((x) => x.text.toLowerCase()));
   const tgt = sysTok.map((t) => t.map((x) => x.text.toLowerCase()));
-  const res = await alignBidirectional(src, tgt, { symmetrize: "grow-diag-final-and", exactTensionGradient: true });
+  const res = aligner === "fast_align" ? await alignBidirectional(src, tgt, { symmetrize: "grow-diag-final-and", exactTensionGradient: true }) : null;
+  const isPronoun = (w: string): boolean => inv.has(w);
   return items.map((it, k) => {
-    const links = src[k]!.length && tgt[k]!.length ? res.symmetrized.get(k) : [];
+    const links = !src[k]!.length || !tgt[k]!.length ? [] : res ? res.symmetrized.get(k) : lcsLinks(src[k]!, tgt[k]!, isPronoun);
     const refSame = new Set<number>();
     const sysSame = new Set<number>();
     for (const [i, j] of links)
@@ -70,8 +100,8 @@ export interface AlignedResult extends SideComparison {
 }
 
 /** Per item: the mean over its substitutions of score(R') - score(R) at the substituted pronoun. */
-export async function referenceAlignedCompare(scorer: PronounScorer, items: AlignedItem[], opts: { batchSize?: number; onBatch?: (done: number) => void } = {}): Promise<AlignedResult[]> {
-  const subs = await alignedSubstitutions(items);
+export async function referenceAlignedCompare(scorer: PronounScorer, items: AlignedItem[], opts: { batchSize?: number; onBatch?: (done: number) => void; aligner?: RefAligner } = {}): Promise<AlignedResult[]> {
+  const subs = await alignedSubstitutions(items, opts.aligner);
   const prepared = items.map((it) => scorer.prepare({ context: it.context, sentence: it.reference }));
   const where: Array<[number, number]> = [];
   items.forEach((it, k) =>

@@ -5,7 +5,7 @@ import type { ContextMode } from "../mine/pair-format.js";
 import { Rng } from "../nn/prng.js";
 import type { Side } from "../nn/inputs.js";
 import { makeSignature } from "../signature.js";
-import { compareSides, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
+import { compareSides, refAlignerOf, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
 import { referenceAlignedCompare, type AlignedItem } from "./ref-aligned.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
@@ -75,7 +75,7 @@ export function signature(scorer: PronounScorer, opts: { context?: ContextMode; 
   return makeSignature("proneval-pronoun", [
     scorer.modelSignature(),
     ["ctx", opts.context ?? scorer.contextMode],
-    ["agg", opts.mode === "aligned" ? "aligned" : (opts.aggregate ?? DEFAULT_AGGREGATE)],
+    ["agg", opts.mode && opts.mode !== "sentence" ? opts.mode : (opts.aggregate ?? DEFAULT_AGGREGATE)],
     ["keys", scorer.maxKeys],
     ["ref", opts.reference],
     ["tie", TIE_EPS],
@@ -147,7 +147,7 @@ export async function scoreTestSet(scorer: PronounScorer, ts: TestSet, systems: 
     });
   }
   const total = sides.length;
-  if (opts.mode === "aligned") return alignedTestSet(scorer, ts, systems, refName, sides, meta, opts);
+  if (opts.mode && opts.mode !== "sentence") return alignedTestSet(scorer, ts, systems, refName, sides, meta, opts);
   for (const sys of systems) {
     for (const d of ts.docs) {
       const ref = d.refs[refName]!;
@@ -190,7 +190,7 @@ async function alignedTestSet(
 ): Promise<SystemResult[]> {
   const items: AlignedItem[] = [];
   for (const sys of systems) for (const d of ts.docs) d.hyps[sys]!.forEach((h, i) => items.push({ context: refSides[items.length % refSides.length]!.context, reference: d.refs[refName]![i]!, system: h }));
-  const res = await referenceAlignedCompare(scorer, items, { batchSize: opts.batchSize, onBatch: opts.onProgress ? (k) => opts.onProgress!(k, items.length) : undefined });
+  const res = await referenceAlignedCompare(scorer, items, { aligner: refAlignerOf(opts.mode ?? "aligned") ?? "fast_align", batchSize: opts.batchSize, onBatch: opts.onProgress ? (k) => opts.onProgress!(k, items.length) : undefined });
   const inv = pronouns();
   const prons = (s: string): string[] => tokenWords(s).filter((w) => inv.has(w.toLowerCase()));
   const total = refSides.length;
