@@ -24,7 +24,9 @@ export interface EngineOptions {
   /** Sentences visible to a rule: the segment and up to windowSize-1 before it (CTXPRO default 10). */
   windowSize?: number;
   /**
-   * INFLECTION matching. "paper" (default): T_t, T_s, C_t and C_s are nouns, as Sec. 3 describes.
+   * INFLECTION matching. "paper" (default): T_t, T_s and C_t are nominal heads, as Sec. 3 describes
+   * (nouns; read as the head of a noun phrase: also pronouns and adjectives, determiners or numerals
+   * used as nouns, see `nominalHead`).
    * "ctxpro": the released code's behaviour: any case-bearing target token, the segment's case-bearing
    * tokens must all be in the rule's case, C_t the first case-bearing token of the nearest sentence.
    */
@@ -34,6 +36,29 @@ export interface EngineOptions {
 const NOUNS = new Set(["NOUN", "PROPN"]);
 const VERBS = new Set(["VERB", "AUX"]);
 const PRONOUN_POS = new Set(["PRON", "NOUN"]);
+/** Words that may head a noun phrase without a noun (substantivised: ru *Больной*, pl *Innymi?*, *Ze mną*). */
+const SUBSTANTIVISED = new Set(["ADJ", "DET", "NUM", "PRON"]);
+/** Tags that end the run of words a modifier can belong to. */
+const PHRASE_BREAK = new Set(["PUNCT", "ADP", "CCONJ", "SCONJ", "INTJ", "PART", "ADV", "X", "SYM"]);
+
+/**
+ * Whether token j heads a noun phrase: a noun or proper noun, or a pronoun, adjective, determiner or
+ * numeral with no noun (and, after it, no pronoun) in its run of words between punctuation, adpositions,
+ * conjunctions, particles and adverbs: ru "Со всеми." and pl "Ze mną?" yes, the possessive of
+ * "jego kolegi" and the adjective of "Idealną, zdrową nerkę" no (the noun heads them).
+ */
+export function nominalHead(toks: readonly AnnToken[], j: number): boolean {
+  const u = toks[j]!.upos;
+  if (NOUNS.has(u)) return true;
+  if (!SUBSTANTIVISED.has(u)) return false;
+  for (let k = j + 1; k < toks.length && !PHRASE_BREAK.has(toks[k]!.upos); k++) {
+    if (NOUNS.has(toks[k]!.upos) || toks[k]!.upos === "PRON") return false;
+  }
+  for (let k = j - 1; k >= 0 && !PHRASE_BREAK.has(toks[k]!.upos); k--) {
+    if (NOUNS.has(toks[k]!.upos)) return false;
+  }
+  return true;
+}
 
 function values(tok: AnnToken, feat: string): string[] {
   const v = tok.feats[feat];
@@ -295,10 +320,10 @@ function inflectionItem(rule: InflectionRule, idx: DocIndex, i: number, lo: numb
     }
     if (tIdx < 0) return undefined;
   } else {
-    // The last noun in the rule's case whose aligned English token is a noun.
+    // The last nominal head in the rule's case whose aligned English token is a nominal head.
     for (let j = tgt.length - 1; j >= 0 && tIdx < 0; j--) {
-      if (!NOUNS.has(tgt[j].upos) || !hasCase(tgt[j])) continue;
-      const e = idx.links[i].find((l) => l[1] === j && NOUNS.has(en[l[0]].upos));
+      if (!hasCase(tgt[j]) || !nominalHead(tgt, j)) continue;
+      const e = idx.links[i].find((l) => l[1] === j && nominalHead(en, l[0]));
       if (e) {
         tIdx = j;
         eIdx = e[0];
@@ -306,7 +331,7 @@ function inflectionItem(rule: InflectionRule, idx: DocIndex, i: number, lo: numb
     }
     if (tIdx < 0) return undefined;
   }
-  // Step 4: C_t, the most recent earlier token (paper: noun) in the same case.
+  // Step 4: C_t, the most recent earlier token (paper: nominal head) in the same case.
   let ante: { s: number; j: number } | undefined;
   for (let s = i - 1; s >= lo && !ante; s--) {
     const ts = doc.tgt[s].tokens;
@@ -315,7 +340,7 @@ function inflectionItem(rule: InflectionRule, idx: DocIndex, i: number, lo: numb
       if (j >= 0) ante = { s, j };
     } else {
       for (let j = ts.length - 1; j >= 0; j--) {
-        if (!NOUNS.has(ts[j].upos) || !hasCase(ts[j])) continue;
+        if (!hasCase(ts[j]) || !nominalHead(ts, j)) continue;
         // Step 6: C_s by alignment of C_t.
         if (idx.links[s].some((l) => l[1] === j)) {
           ante = { s, j };
