@@ -39,20 +39,21 @@ const PRONOUN_POS = new Set(["PRON", "NOUN"]);
 /** Words that may head a noun phrase without a noun (substantivised: ru *Больной*, pl *Innymi?*, *Ze mną*). */
 const SUBSTANTIVISED = new Set(["ADJ", "DET", "NUM", "PRON"]);
 /** Tags that end the run of words a modifier can belong to. */
-const PHRASE_BREAK = new Set(["PUNCT", "ADP", "CCONJ", "SCONJ", "INTJ", "PART", "ADV", "X", "SYM"]);
+const PHRASE_BREAK = new Set(["PUNCT", "ADP", "CCONJ", "SCONJ", "INTJ", "PART", "ADV", "X", "SYM", "VERB", "AUX"]);
 
 /**
  * Whether token j heads a noun phrase: a noun or proper noun, or a pronoun, adjective, determiner or
- * numeral with no noun (and, after it, no pronoun) in its run of words between punctuation, adpositions,
- * conjunctions, particles and adverbs: ru "Со всеми." and pl "Ze mną?" yes, the possessive of
- * "jego kolegi" and the adjective of "Idealną, zdrową nerkę" no (the noun heads them).
+ * numeral with no noun (and, after an adjective, determiner or numeral, no pronoun either: ru "все это")
+ * in its run of words between punctuation, adpositions, conjunctions, particles, adverbs and verbs:
+ * ru "Со всеми." and pl "Ze mną?" yes, the possessive of "jego kolegi" and the adjective of
+ * "Idealną, zdrową nerkę" no (the noun heads them).
  */
 export function nominalHead(toks: readonly AnnToken[], j: number): boolean {
   const u = toks[j]!.upos;
   if (NOUNS.has(u)) return true;
   if (!SUBSTANTIVISED.has(u)) return false;
   for (let k = j + 1; k < toks.length && !PHRASE_BREAK.has(toks[k]!.upos); k++) {
-    if (NOUNS.has(toks[k]!.upos) || toks[k]!.upos === "PRON") return false;
+    if (NOUNS.has(toks[k]!.upos) || (toks[k]!.upos === "PRON" && u !== "PRON")) return false;
   }
   for (let k = j - 1; k >= 0 && !PHRASE_BREAK.has(toks[k]!.upos); k--) {
     if (NOUNS.has(toks[k]!.upos)) return false;
