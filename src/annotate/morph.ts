@@ -17,6 +17,7 @@ import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type 
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 import { VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
+import { PL_PREPOSITION_CASES } from "./polish.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
@@ -138,7 +139,8 @@ export class MorphTagger implements MorphAnnotator {
   private allowedFor(words: readonly string[], lower: readonly string[], i: number): readonly number[] | undefined {
     if (this.lang === "ru" && this.labelTest && lower[i] === "нет" && answerNo(words, i)) return this.particleLabels();
     const own = this.allowed.get(lower[i]!);
-    if (own || !this.labelTest) return own;
+    // Without a dictionary (Polish), a preposition alone restricts the next word's case-bearing labels.
+    if (own || !this.labelTest) return this.prepositionOnly(words, lower, i, own);
     const word = words[i]!;
     const gov = this.governingCases(words, lower, i);
     const key = gov ? `${gov.join(",")}\t${word}` : word;
@@ -163,6 +165,30 @@ export class MorphTagger implements MorphAnnotator {
       this.lexiconAllowedCache.set(key, ids);
     }
     return ids ?? undefined;
+  }
+
+  private readonly govCache = new Map<string, number[] | null>();
+  /**
+   * The labels (the closed-class table's, or all) whose Case a governing preposition allows, plus those
+   * without a case, when some case-bearing one is left; else `own` unchanged. Only where a language sets
+   * prepositionCases and the word is a closed-class word or has no dictionary (labelTest): "od niego" Gen,
+   * "у меня" Gen.
+   */
+  private prepositionOnly(words: readonly string[], lower: readonly string[], i: number, own: readonly number[] | undefined): readonly number[] | undefined {
+    const gov = this.governingCases(words, lower, i);
+    if (!gov) return own;
+    const key = `${gov.join(",")}\t${own ? lower[i] : ""}`;
+    let ids = this.govCache.get(key);
+    if (ids === undefined) {
+      const from = own ?? this.tagger.labels.map((_, k) => k);
+      const cased = from.filter((k) => {
+        const c = this.parseLabel(this.tagger.labels[k]!).feats.Case;
+        return c !== undefined && gov.includes(c);
+      });
+      ids = cased.length ? from.filter((k) => this.parseLabel(this.tagger.labels[k]!).feats.Case === undefined || cased.includes(k)) : null;
+      this.govCache.set(key, ids);
+    }
+    return ids ?? own;
   }
 
   private partIds: number[] | undefined;
@@ -711,6 +737,7 @@ export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opt
   const tagger = new MorphTagger(loadMorphModel(path));
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
   if (opts.verbs ?? (VERB_LEXICON_DEFAULT && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
+  if (lang === "pl" && PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = PL_PREPOSITION_CASES;
   if (lang === "ru" && (opts.lexiconTags ?? LEXICON_TAGS_DEFAULT)) {
     tagger.labelTest = azLabelTest;
     if (PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = RU_PREPOSITION_CASES;
