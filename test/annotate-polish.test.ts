@@ -21,3 +21,18 @@ describe("Polish: cases a preposition governs", () => {
     expect(caseOf("Dzięki Hankmedowi.", "Hankmedowi")).toBe("Dat");
   });
 });
+
+describe("locative only after a preposition, in a line with a verb (pl, ru)", () => {
+  it("ru *мне* before a verb is dative; the elided preposition of a verb-less fragment keeps its locative", () => {
+    const ru = loadDefaultMorph("ru");
+    const caseOf = (s: string, w: string) => ru.annotate(s).tokens.find((t) => t.text === w)!.feats.Case;
+    expect(caseOf("Мне нравится эта песня.", "Мне")).toBe("Dat");
+    expect(caseOf("Я думаю о тебе.", "тебе")).toBe("Loc");
+    expect(caseOf("Тебе нужно уходить отсюда.", "Тебе")).toBe("Dat");
+  });
+  it("withoutLocative off gives the tagger its own choice back (Loc here)", () => {
+    const ru = loadDefaultMorph("ru");
+    ru.withoutLocative = false;
+    expect(ru.annotate("Мне нравится эта песня.").tokens[0]!.feats.Case).toBe("Loc");
+  });
+});

@@ -135,6 +135,57 @@ export class MorphTagger implements MorphAnnotator {
    */
   prepositionCases: ReadonlyMap<string, readonly string[]> | undefined;
   private readonly lexiconAllowedCache = new Map<string, number[] | null>();
+  /**
+   * The locative (Russian prepositional, Polish miejscownik) occurs only after a preposition that governs
+   * it, except where the preposition itself is elided in a verb-less fragment (pl "Albo wujkach." after
+   * "o lepszych rodzicach": the inflection phenomenon itself). So in a line tagged with a verb, a word
+   * tagged Loc with none of those prepositions among the four words before it (not across punctuation)
+   * makes the line be tagged again without Loc labels there, when a case-bearing one is left
+   * (ru "Мне нравится" Dat, not Loc). Only where prepositionCases is set; PRONEVAL_NO_LOC=0 leaves it off.
+   */
+  withoutLocative = process.env.PRONEVAL_NO_LOC !== "0";
+  private strayLocative(lower: readonly string[], labels: readonly string[]): boolean {
+    let verb = false;
+    let stray = false;
+    labels.forEach((l, i) => {
+      const { upos, feats } = this.parseLabel(l);
+      if (upos === "VERB" || upos === "AUX") verb = true;
+      if (feats.Case === "Loc" && !this.locativePreposition(lower, i)) stray = true;
+    });
+    return verb && stray;
+  }
+  private locativePreposition(lower: readonly string[], i: number): boolean {
+    for (let k = i - 1; k >= 0 && k >= i - 4; k--) {
+      const w = lower[k]!;
+      if (!/[\p{L}\p{N}]/u.test(w)) break;
+      if (this.prepositionCases!.get(w)?.includes("Loc")) return true;
+    }
+    return false;
+  }
+  private locIds: { loc: Set<number>; cased: Set<number> } | undefined;
+  private noLocative(lower: readonly string[], i: number, ids: readonly number[] | undefined): readonly number[] | undefined {
+    if (this.locativePreposition(lower, i)) return ids;
+    if (!this.locIds) {
+      const loc = new Set<number>();
+      const cased = new Set<number>();
+      this.tagger.labels.forEach((l, k) => {
+        const c = this.parseLabel(l).feats.Case;
+        if (c !== undefined) cased.add(k);
+        if (c === "Loc") loc.add(k);
+      });
+      this.locIds = { loc, cased };
+    }
+    const { loc, cased } = this.locIds;
+    const from = ids ?? this.allLabelIds();
+    if (!from.some((k) => loc.has(k))) return ids;
+    const kept = from.filter((k) => !loc.has(k));
+    return kept.some((k) => cased.has(k)) || !ids ? kept : ids;
+  }
+  private allIds: number[] | undefined;
+  private allLabelIds(): number[] {
+    this.allIds ??= this.tagger.labels.map((_, k) => k);
+    return this.allIds;
+  }
   /** Label indices the closed-class table or else the dictionary (labelTest) allows for word i. */
   private allowedFor(words: readonly string[], lower: readonly string[], i: number): readonly number[] | undefined {
     if (this.lang === "ru" && this.labelTest && lower[i] === "нет" && answerNo(words, i)) return this.particleLabels();
@@ -280,7 +331,10 @@ export class MorphTagger implements MorphAnnotator {
   /** Tags already tokenised words (used for evaluation on gold tokenisation). */
   tagWords(words: readonly string[]): Tagged[] {
     const lower = words.map((w) => w.toLowerCase());
-    const labels = this.tagger.tag(words, (i) => this.allowedFor(words, lower, i));
+    let labels = this.tagger.tag(words, (i) => this.allowedFor(words, lower, i));
+    if (this.prepositionCases && this.withoutLocative && this.strayLocative(lower, labels)) {
+      labels = this.tagger.tag(words, (i) => this.noLocative(lower, i, this.allowedFor(words, lower, i)));
+    }
     this.verbAfterClitic(words, lower, labels);
     this.verbOnlyForms(words, lower, labels);
     this.redecideClitics(words, lower, labels);
