@@ -192,6 +192,24 @@ describe("inflection: nominal heads (paper mode)", () => {
   });
 });
 
+describe("inflection: a pronoun heads unless it is a possessive of the next word", () => {
+  it("ru *Мне нужен врач.* gives the dative antecedent of *Тебе?*", () => {
+    const d = doc("ru-poss", "ru", [
+      [`I/I/PRON/Case=Nom need/need/VERB a/a/DET lawyer/lawyer/NOUN ${P}`, `Мне/я/PRON/Case=Dat нужен/нужный/ADJ юрист/юрист/NOUN/Case=Nom ${P}`, "0-0 1-1 3-2 4-3"],
+      [`You/you/PRON/Case=Acc ?/?/PUNCT`, `Тебе/ты/PRON/Case=Dat ?/?/PUNCT`, "0-0 1-1"],
+    ]);
+    const items = matchDocument(d, [loadRuleSet("RU_INFLECTION", "ru")]).get("RU_INFLECTION")!;
+    expect(items.map((x) => [x.rule, x.expected])).toEqual([["DAT.ELL", "Тебе"]]);
+  });
+  it("pl *do jego serca*: the genitive *jego* before a noun is no head", () => {
+    const d = doc("pl-poss", "pl", [
+      [`Go/go/VERB to/to/ADP his/his/PRON heart/heart/NOUN ${P}`, `Idź/iść/VERB do/do/ADP jego/on/PRON/Case=Gen serca/serce/NOUN/Case=Gen ${P}`, "0-0 1-1 2-2 3-3 4-4"],
+      [`His/his/PRON ?/?/PUNCT`, `Jego/on/PRON/Case=Gen serca/serce/NOUN/Case=Acc ?/?/PUNCT`, "0-0 1-2"],
+    ]);
+    expect(matchDocument(d, [loadRuleSet("PL_INFLECTION", "pl")]).get("PL_INFLECTION")!).toEqual([]);
+  });
+});
+
 describe("gender (EN-ES) with an intrasegmental antecedent and a disjunctive case rule", () => {
   const esDoc = doc(
     "es-doc",

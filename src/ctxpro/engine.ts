@@ -42,18 +42,28 @@ const SUBSTANTIVISED = new Set(["ADJ", "DET", "NUM", "PRON"]);
 const PHRASE_BREAK = new Set(["PUNCT", "ADP", "CCONJ", "SCONJ", "INTJ", "PART", "ADV", "X", "SYM", "VERB", "AUX"]);
 
 /**
- * Whether token j heads a noun phrase: a noun or proper noun, or a pronoun, adjective, determiner or
- * numeral with no noun (and, after an adjective, determiner or numeral, no pronoun either: ru "все это")
- * in its run of words between punctuation, adpositions, conjunctions, particles, adverbs and verbs:
- * ru "Со всеми." and pl "Ze mną?" yes, the possessive of "jego kolegi" and the adjective of
- * "Idealną, zdrową nerkę" no (the noun heads them).
+ * Whether token j heads a noun phrase: a noun or proper noun; an adjective, determiner or numeral with
+ * no noun or pronoun after it and no noun before it in its run of words between punctuation, adpositions,
+ * conjunctions, particles, adverbs and verbs (ru "Со всеми." yes; "Idealną, zdrową nerkę", "все это" no);
+ * a pronoun with no noun before it in that run that is not a possessive or determiner of the next word
+ * (pl "Ze mną?" yes, "jego kolegi" no).
  */
 export function nominalHead(toks: readonly AnnToken[], j: number): boolean {
   const u = toks[j]!.upos;
   if (NOUNS.has(u)) return true;
   if (!SUBSTANTIVISED.has(u)) return false;
-  for (let k = j + 1; k < toks.length && !PHRASE_BREAK.has(toks[k]!.upos); k++) {
-    if (NOUNS.has(toks[k]!.upos) || (toks[k]!.upos === "PRON" && u !== "PRON")) return false;
+  if (u === "PRON") {
+    // A pronoun right before a noun, adjective or determiner of its own case, or a genitive one there, is
+    // a possessive or determiner ("do jego serca", "z moim dziełem"); "нам кучу денег", "Мне нужен врач" head.
+    const next = toks[j + 1];
+    if (next && (NOUNS.has(next.upos) || next.upos === "ADJ" || next.upos === "DET")) {
+      const own = values(toks[j]!, "Case");
+      if (own.includes("Gen") || values(next, "Case").some((c) => own.includes(c))) return false;
+    }
+  } else {
+    for (let k = j + 1; k < toks.length && !PHRASE_BREAK.has(toks[k]!.upos); k++) {
+      if (NOUNS.has(toks[k]!.upos) || toks[k]!.upos === "PRON") return false;
+    }
   }
   for (let k = j - 1; k >= 0 && !PHRASE_BREAK.has(toks[k]!.upos); k--) {
     if (NOUNS.has(toks[k]!.upos)) return false;
