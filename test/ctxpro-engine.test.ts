@@ -210,6 +210,23 @@ describe("inflection: a pronoun heads unless it is a possessive of the next word
   });
 });
 
+describe("inflection: a target 'verb' aligned only to English nominals of a verb-less line", () => {
+  const pairs = (verbLink: string): Array<[string, string, string]> => [
+    [`Chris/Chris/PROPN got/get/VERB another/another/DET kidney/kidney/NOUN ${P}`, `Chris/Chris/PROPN dostał/dostać/VERB inną/inny/ADJ/Case=Acc nerkę/nerka/NOUN/Case=Acc ${P}`, "0-0 1-1 2-2 3-3 4-4"],
+    [`A/a/DET perfect/perfect/ADJ kidney/kidney/NOUN ${P}`, `Idealną/idealnąć/VERB nerkę/nerka/NOUN/Case=Acc ${P}`, `${verbLink} 2-1 3-2`],
+  ];
+  const found = (p: Array<[string, string, string]>, inflection?: "paper" | "ctxpro") =>
+    matchDocument(doc("pl-verb", "pl", p), [loadRuleSet("PL_INFLECTION", "pl")], { inflection }).get("PL_INFLECTION")!.map((x) => [x.rule, x.expected]);
+  it("is taken for a mis-tagged nominal (paper mode)", () => {
+    expect(found(pairs("1-0"))).toEqual([["ACC.ELL", "nerkę"]]);
+  });
+  it("still blocks when unaligned, aligned to a non-nominal, or in ctxpro mode", () => {
+    expect(found(pairs("0-0").map((x, k) => (k === 1 ? [x[0], x[1], "2-1 3-2"] : x)) as Array<[string, string, string]>)).toEqual([]);
+    expect(found(pairs("0-0"))).toEqual([]);
+    expect(found(pairs("1-0"), "ctxpro")).toEqual([]);
+  });
+});
+
 describe("gender (EN-ES) with an intrasegmental antecedent and a disjunctive case rule", () => {
   const esDoc = doc(
     "es-doc",

@@ -38,6 +38,8 @@ const VERBS = new Set(["VERB", "AUX"]);
 const PRONOUN_POS = new Set(["PRON", "NOUN"]);
 /** Words that may head a noun phrase without a noun (substantivised: ru *Больной*, pl *Innymi?*, *Ze mną*). */
 const SUBSTANTIVISED = new Set(["ADJ", "DET", "NUM", "PRON"]);
+/** English tags a mis-tagged target verb of a verb-less line may be aligned to (inflection, paper mode). */
+const NOMINAL_EN = new Set(["NOUN", "PROPN", "ADJ", "NUM", "PRON"]);
 /** Tags that end the run of words a modifier can belong to. */
 const PHRASE_BREAK = new Set(["PUNCT", "ADP", "CCONJ", "SCONJ", "INTJ", "PART", "ADV", "X", "SYM", "VERB", "AUX"]);
 
@@ -318,8 +320,16 @@ function inflectionItem(rule: InflectionRule, idx: DocIndex, i: number, lo: numb
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
-  // Step 2/3 precondition: no verb on either side, so nothing in the segment fixes the case.
-  if (en.some((t) => VERBS.has(t.upos)) || tgt.some((t) => VERBS.has(t.upos))) return undefined;
+  // Step 2/3 precondition: no verb on either side, so nothing in the segment fixes the case. In paper
+  // mode a target word tagged VERB/AUX whose every link goes to an English noun, proper noun, adjective,
+  // numeral or pronoun of the verb-less English line is taken for a mis-tagged nominal (pl "Idealną/VERB,
+  // zdrową nerkę" for "A perfect, healthy kidney"; "Małego/VERB pistoletu"), not a verb.
+  if (en.some((t) => VERBS.has(t.upos))) return undefined;
+  for (let j = 0; j < tgt.length; j++) {
+    if (!VERBS.has(tgt[j].upos)) continue;
+    const links = idx.links[i].filter((l) => l[1] === j);
+    if (mode === "ctxpro" || !links.length || !links.every((l) => NOMINAL_EN.has(en[l[0]].upos))) return undefined;
+  }
   const hasCase = (t: AnnToken) => values(t, "Case").includes(rule.case);
   let tIdx = -1;
   let eIdx = -1;
