@@ -143,9 +143,13 @@ const ruDoc = doc("ru-doc", "ru", [
 ]);
 
 describe("inflection (EN-RU)", () => {
-  it("paper mode: verb-less noun, most recent noun in the same case", () => {
+  it("paper mode: verb-less noun, most recent nominal head in the same case", () => {
     const items = matchDocument(ruDoc, [loadRuleSet("RU_INFLECTION", "ru")]).get("RU_INFLECTION")!;
-    expect(items).toHaveLength(1);
+    // Segment 4's antecedent is the pronoun *Они* (a nominal head since lever 15).
+    expect(items.map((x) => [x.rule, x.expected, x["segment id"]])).toEqual([
+      ["INS.ELL", "спортсменами", 2],
+      ["NOM.ELL", "игра", 4],
+    ]);
     expect(Object.keys(items[0])).toEqual([...KEY_ORDER.inflection]);
     expect(items[0]).toMatchObject({
       "src noun": "athletes",
@@ -164,6 +168,62 @@ describe("inflection (EN-RU)", () => {
       ["INS.ELL", "спортсменами", 2],
       ["NOM.ELL", "игра", 4],
     ]);
+  });
+});
+
+describe("inflection: nominal heads (paper mode)", () => {
+  const cases = (pairs: Array<[string, string, string]>) =>
+    matchDocument(doc("pl-doc", "pl", pairs), [loadRuleSet("PL_INFLECTION", "pl")]).get("PL_INFLECTION")!.map((x) => [x.rule, x.expected, x["src noun"]]);
+  const ante: [string, string, string] = [
+    `What/what/PRON are/be/AUX you/you/PRON/Case=Nom doing/do/VERB with/with/ADP him/he/PRON/Case=Acc ?/?/PUNCT`,
+    `Co/co/PRON/Case=Acc robisz/robić/VERB z/z/ADP nim/on/PRON/Case=Ins ?/?/PUNCT`,
+    "0-0 3-1 4-2 5-3 6-4",
+  ];
+  it("takes a pronoun as T_t and as the antecedent (*Ze mną?* after *z nim*)", () => {
+    expect(cases([ante, [`Me/I/PRON/Case=Acc ?/?/PUNCT`, `Ze/z/ADP mną/ja/PRON/Case=Ins ?/?/PUNCT`, "0-1 1-2"]])).toEqual([["INS.ELL", "mną", "Me"]]);
+  });
+  it("takes an adjective used as a noun (*Innymi?* for *Other ones?*)", () => {
+    expect(cases([ante, [`Other/other/ADJ ones/one/NOUN/Number=Plur ?/?/PUNCT`, `Innymi/inny/ADJ/Case=Ins|Number=Plur ?/?/PUNCT`, "0-0 1-0 2-1"]])).toEqual([["INS.ELL", "Innymi", "ones"]]);
+  });
+  it("not an adjective or possessive whose noun heads the phrase", () => {
+    // *twoim* modifies *ojcem*, which the English aligns to nothing nominal here: no item.
+    expect(cases([ante, [`Really/really/ADV ?/?/PUNCT`, `Z/z/ADP twoim/twój/DET/Case=Ins ojcem/ojciec/NOUN/Case=Ins ?/?/PUNCT`, "0-1 1-3"]])).toEqual([]);
+    expect(cases([ante, [`His/his/PRON friend/friend/NOUN ?/?/PUNCT`, `Z/z/ADP jego/on/PRON/Case=Gen kolegą/kolega/NOUN/Case=Ins ?/?/PUNCT`, "0-1 1-2 2-3"]])).toEqual([["INS.ELL", "kolegą", "friend"]]);
+  });
+});
+
+describe("inflection: a pronoun heads unless it is a possessive of the next word", () => {
+  it("ru *Мне нужен врач.* gives the dative antecedent of *Тебе?*", () => {
+    const d = doc("ru-poss", "ru", [
+      [`I/I/PRON/Case=Nom need/need/VERB a/a/DET lawyer/lawyer/NOUN ${P}`, `Мне/я/PRON/Case=Dat нужен/нужный/ADJ юрист/юрист/NOUN/Case=Nom ${P}`, "0-0 1-1 3-2 4-3"],
+      [`You/you/PRON/Case=Acc ?/?/PUNCT`, `Тебе/ты/PRON/Case=Dat ?/?/PUNCT`, "0-0 1-1"],
+    ]);
+    const items = matchDocument(d, [loadRuleSet("RU_INFLECTION", "ru")]).get("RU_INFLECTION")!;
+    expect(items.map((x) => [x.rule, x.expected])).toEqual([["DAT.ELL", "Тебе"]]);
+  });
+  it("pl *do jego serca*: the genitive *jego* before a noun is no head", () => {
+    const d = doc("pl-poss", "pl", [
+      [`Go/go/VERB to/to/ADP his/his/PRON heart/heart/NOUN ${P}`, `Idź/iść/VERB do/do/ADP jego/on/PRON/Case=Gen serca/serce/NOUN/Case=Gen ${P}`, "0-0 1-1 2-2 3-3 4-4"],
+      [`His/his/PRON ?/?/PUNCT`, `Jego/on/PRON/Case=Gen serca/serce/NOUN/Case=Acc ?/?/PUNCT`, "0-0 1-2"],
+    ]);
+    expect(matchDocument(d, [loadRuleSet("PL_INFLECTION", "pl")]).get("PL_INFLECTION")!).toEqual([]);
+  });
+});
+
+describe("inflection: a target 'verb' aligned only to English nominals of a verb-less line", () => {
+  const pairs = (verbLink: string): Array<[string, string, string]> => [
+    [`Chris/Chris/PROPN got/get/VERB another/another/DET kidney/kidney/NOUN ${P}`, `Chris/Chris/PROPN dostał/dostać/VERB inną/inny/ADJ/Case=Acc nerkę/nerka/NOUN/Case=Acc ${P}`, "0-0 1-1 2-2 3-3 4-4"],
+    [`A/a/DET perfect/perfect/ADJ kidney/kidney/NOUN ${P}`, `Idealną/idealnąć/VERB nerkę/nerka/NOUN/Case=Acc ${P}`, `${verbLink} 2-1 3-2`],
+  ];
+  const found = (p: Array<[string, string, string]>, inflection?: "paper" | "ctxpro") =>
+    matchDocument(doc("pl-verb", "pl", p), [loadRuleSet("PL_INFLECTION", "pl")], { inflection }).get("PL_INFLECTION")!.map((x) => [x.rule, x.expected]);
+  it("is taken for a mis-tagged nominal (paper mode)", () => {
+    expect(found(pairs("1-0"))).toEqual([["ACC.ELL", "nerkę"]]);
+  });
+  it("still blocks when unaligned, aligned to a non-nominal, or in ctxpro mode", () => {
+    expect(found(pairs("0-0").map((x, k) => (k === 1 ? [x[0], x[1], "2-1 3-2"] : x)) as Array<[string, string, string]>)).toEqual([]);
+    expect(found(pairs("0-0"))).toEqual([]);
+    expect(found(pairs("1-0"), "ctxpro")).toEqual([]);
   });
 });
 

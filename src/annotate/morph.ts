@@ -17,6 +17,7 @@ import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type 
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 import { VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
+import { PL_PREPOSITION_CASES } from "./polish.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
@@ -134,11 +135,63 @@ export class MorphTagger implements MorphAnnotator {
    */
   prepositionCases: ReadonlyMap<string, readonly string[]> | undefined;
   private readonly lexiconAllowedCache = new Map<string, number[] | null>();
+  /**
+   * The locative (Russian prepositional, Polish miejscownik) occurs only after a preposition that governs
+   * it, except where the preposition itself is elided in a verb-less fragment (pl "Albo wujkach." after
+   * "o lepszych rodzicach": the inflection phenomenon itself). So in a line tagged with a verb, a word
+   * tagged Loc with none of those prepositions among the four words before it (not across punctuation)
+   * makes the line be tagged again without Loc labels there, when a case-bearing one is left
+   * (ru "Мне нравится" Dat, not Loc). Only where prepositionCases is set; PRONEVAL_NO_LOC=0 leaves it off.
+   */
+  withoutLocative = process.env.PRONEVAL_NO_LOC !== "0";
+  private strayLocative(lower: readonly string[], labels: readonly string[]): boolean {
+    let verb = false;
+    let stray = false;
+    labels.forEach((l, i) => {
+      const { upos, feats } = this.parseLabel(l);
+      if (upos === "VERB" || upos === "AUX") verb = true;
+      if (feats.Case === "Loc" && !this.locativePreposition(lower, i)) stray = true;
+    });
+    return verb && stray;
+  }
+  private locativePreposition(lower: readonly string[], i: number): boolean {
+    for (let k = i - 1; k >= 0 && k >= i - 4; k--) {
+      const w = lower[k]!;
+      if (!/[\p{L}\p{N}]/u.test(w)) break;
+      if (this.prepositionCases!.get(w)?.includes("Loc")) return true;
+    }
+    return false;
+  }
+  private locIds: { loc: Set<number>; cased: Set<number> } | undefined;
+  private noLocative(lower: readonly string[], i: number, ids: readonly number[] | undefined): readonly number[] | undefined {
+    if (this.locativePreposition(lower, i)) return ids;
+    if (!this.locIds) {
+      const loc = new Set<number>();
+      const cased = new Set<number>();
+      this.tagger.labels.forEach((l, k) => {
+        const c = this.parseLabel(l).feats.Case;
+        if (c !== undefined) cased.add(k);
+        if (c === "Loc") loc.add(k);
+      });
+      this.locIds = { loc, cased };
+    }
+    const { loc, cased } = this.locIds;
+    const from = ids ?? this.allLabelIds();
+    if (!from.some((k) => loc.has(k))) return ids;
+    const kept = from.filter((k) => !loc.has(k));
+    return kept.some((k) => cased.has(k)) || !ids ? kept : ids;
+  }
+  private allIds: number[] | undefined;
+  private allLabelIds(): number[] {
+    this.allIds ??= this.tagger.labels.map((_, k) => k);
+    return this.allIds;
+  }
   /** Label indices the closed-class table or else the dictionary (labelTest) allows for word i. */
   private allowedFor(words: readonly string[], lower: readonly string[], i: number): readonly number[] | undefined {
     if (this.lang === "ru" && this.labelTest && lower[i] === "нет" && answerNo(words, i)) return this.particleLabels();
     const own = this.allowed.get(lower[i]!);
-    if (own || !this.labelTest) return own;
+    // Without a dictionary (Polish), a preposition alone restricts the next word's case-bearing labels.
+    if (own || !this.labelTest) return this.prepositionOnly(words, lower, i, own);
     const word = words[i]!;
     const gov = this.governingCases(words, lower, i);
     const key = gov ? `${gov.join(",")}\t${word}` : word;
@@ -163,6 +216,30 @@ export class MorphTagger implements MorphAnnotator {
       this.lexiconAllowedCache.set(key, ids);
     }
     return ids ?? undefined;
+  }
+
+  private readonly govCache = new Map<string, number[] | null>();
+  /**
+   * The labels (the closed-class table's, or all) whose Case a governing preposition allows, plus those
+   * without a case, when some case-bearing one is left; else `own` unchanged. Only where a language sets
+   * prepositionCases and the word is a closed-class word or has no dictionary (labelTest): "od niego" Gen,
+   * "у меня" Gen.
+   */
+  private prepositionOnly(words: readonly string[], lower: readonly string[], i: number, own: readonly number[] | undefined): readonly number[] | undefined {
+    const gov = this.governingCases(words, lower, i);
+    if (!gov) return own;
+    const key = `${gov.join(",")}\t${own ? lower[i] : ""}`;
+    let ids = this.govCache.get(key);
+    if (ids === undefined) {
+      const from = own ?? this.tagger.labels.map((_, k) => k);
+      const cased = from.filter((k) => {
+        const c = this.parseLabel(this.tagger.labels[k]!).feats.Case;
+        return c !== undefined && gov.includes(c);
+      });
+      ids = cased.length ? from.filter((k) => this.parseLabel(this.tagger.labels[k]!).feats.Case === undefined || cased.includes(k)) : null;
+      this.govCache.set(key, ids);
+    }
+    return ids ?? own;
   }
 
   private partIds: number[] | undefined;
@@ -254,7 +331,10 @@ export class MorphTagger implements MorphAnnotator {
   /** Tags already tokenised words (used for evaluation on gold tokenisation). */
   tagWords(words: readonly string[]): Tagged[] {
     const lower = words.map((w) => w.toLowerCase());
-    const labels = this.tagger.tag(words, (i) => this.allowedFor(words, lower, i));
+    let labels = this.tagger.tag(words, (i) => this.allowedFor(words, lower, i));
+    if (this.prepositionCases && this.withoutLocative && this.strayLocative(lower, labels)) {
+      labels = this.tagger.tag(words, (i) => this.noLocative(lower, i, this.allowedFor(words, lower, i)));
+    }
     this.verbAfterClitic(words, lower, labels);
     this.verbOnlyForms(words, lower, labels);
     this.redecideClitics(words, lower, labels);
@@ -569,6 +649,64 @@ function bestAnalysis(analyses: readonly Analysis[], upos: string, feats: Record
 
 export interface MorphTrainOptions extends TrainOptions {
   trainedOn?: string;
+  /**
+   * Also train the tagger on verb-less fragments cut from the treebank (`nominalFragments`), with their
+   * gold labels: subtitles answer with bare noun phrases ("Boginią?", "- Z twoim ojcem?"), which a
+   * treebank of full sentences rarely shows, so the tagger took their first word for a verb.
+   */
+  fragments?: boolean;
+}
+
+const FRAGMENT_RELS = new Set(["nsubj", "obj", "iobj", "obl", "nmod", "vocative", "appos"]);
+const FRAGMENT_ENDS = [".", "?", "!"];
+
+/**
+ * Verb-less nominal phrases of a sentence as stand-alone training lines: every word tagged NOUN, PROPN,
+ * PRON, ADJ, DET or NUM that depends on its head as a subject, object, oblique, nominal modifier,
+ * vocative or apposition, with its whole subtree when that is contiguous, has no verb, punctuation or
+ * conjunction, and is at most 6 words; the first letter upper-cased, an end mark (and every third time a
+ * leading dash, as subtitle turns have) added. Labels are the treebank's, so the case is the one the
+ * sentence gave the phrase. Finite verbs (with a particle of theirs right before, *nie*) follow as
+ * one-word answers in the same way.
+ */
+export function nominalFragments(words: readonly UdWord[]): Array<{ form: string; upos: string; feats: Record<string, string> }[]> {
+  const kids = new Map<number, number[]>();
+  words.forEach((w) => kids.set(w.head, [...(kids.get(w.head) ?? []), w.id]));
+  const byId = new Map(words.map((w) => [w.id, w]));
+  const out: Array<{ form: string; upos: string; feats: Record<string, string> }[]> = [];
+  for (const w of words) {
+    if (!["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"].includes(w.upos) || !FRAGMENT_RELS.has(w.deprel.split(":")[0]!)) continue;
+    const span = new Set<number>();
+    const stack = [w.id];
+    while (stack.length) {
+      const id = stack.pop()!;
+      span.add(id);
+      stack.push(...(kids.get(id) ?? []));
+    }
+    const ids = [...span].sort((a, b) => a - b);
+    if (ids.length > 6 || ids[ids.length - 1]! - ids[0]! + 1 !== ids.length) continue;
+    const part = ids.map((id) => byId.get(id)!);
+    if (part.some((x) => ["VERB", "AUX", "PUNCT", "CCONJ", "SCONJ", "SYM", "X"].includes(x.upos))) continue;
+    const k = out.length;
+    const line = part.map((x, i) => ({ form: i === 0 ? x.form.charAt(0).toUpperCase() + x.form.slice(1) : x.form, upos: x.upos, feats: x.feats }));
+    const punct = (form: string) => ({ form, upos: "PUNCT", feats: {} });
+    out.push([...(k % 3 === 0 ? [punct("-")] : []), ...line, punct(FRAGMENT_ENDS[k % 3]!)]);
+  }
+  // And the finite verbs as one-word answers ("Powiem.", "- Nie pójdę."), so that the nominal fragments
+  // do not teach the tagger that a short line has no verb.
+  words.forEach((w, i) => {
+    if ((w.upos !== "VERB" && w.upos !== "AUX") || w.feats.VerbForm !== "Fin") return;
+    const prev = i > 0 && words[i - 1]!.upos === "PART" && words[i - 1]!.head === w.id ? [words[i - 1]!] : [];
+    const part = [...prev, w];
+    const k = out.length;
+    const line = part.map((x, j) => ({ form: j === 0 ? x.form.charAt(0).toUpperCase() + x.form.slice(1) : x.form, upos: x.upos, feats: x.feats }));
+    const punct = (form: string) => ({ form, upos: "PUNCT", feats: {} });
+    out.push([...(k % 3 === 0 ? [punct("-")] : []), ...line, punct(FRAGMENT_ENDS[k % 3]!)]);
+    // Twice (another end mark): once, the nominal fragments pulled one-word answers such as "Powiem."
+    // (1st person, -em like an instrumental) to NOUN and cost en-pl auxiliary items.
+    out.push([...line, punct(FRAGMENT_ENDS[(k + 1) % 3]!)]);
+  });
+  return out;
 }
 
 /** Tokenizer lexicon learned from treebank surface tokens. */
@@ -646,7 +784,16 @@ export function trainMorph(lang: Lang, sents: readonly UdSentence[], opts: Morph
     for (const w of words) lemmaItems.push({ form: w.form, upos: w.upos, lemma: w.lemma });
   }
   const suffixLen = opts.suffixLen ?? (lang === "pl" || lang === "ru" ? 5 : 4);
-  const tagger = trainTagger(train, { ...opts, suffixLen });
+  const fragments: TrainSentence[] = [];
+  if (opts.fragments) {
+    // Sentences whose surface tokens are its words (no multiword token), so the ids line up.
+    for (const s of sents) {
+      if (s.multiwords.length) continue;
+      for (const f of nominalFragments(s.words)) fragments.push({ words: f.map((w) => w.form), labels: f.map((w) => makeLabel(w.upos, w.feats)) });
+    }
+    opts.log?.(`${fragments.length} nominal fragments added to the tagger's training`);
+  }
+  const tagger = trainTagger([...train, ...fragments], { ...opts, suffixLen });
   const tense = trainTense(
     train.map((t, k) => ({ ...t, tenses: tenseGold[k]! })),
     { epochs: opts.epochs, seed: opts.seed, suffixLen, minWeight: opts.minWeight, log: opts.log },
@@ -711,6 +858,7 @@ export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opt
   const tagger = new MorphTagger(loadMorphModel(path));
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
   if (opts.verbs ?? (VERB_LEXICON_DEFAULT && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
+  if (lang === "pl" && PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = PL_PREPOSITION_CASES;
   if (lang === "ru" && (opts.lexiconTags ?? LEXICON_TAGS_DEFAULT)) {
     tagger.labelTest = azLabelTest;
     if (PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = RU_PREPOSITION_CASES;

@@ -24,7 +24,9 @@ export interface EngineOptions {
   /** Sentences visible to a rule: the segment and up to windowSize-1 before it (CTXPRO default 10). */
   windowSize?: number;
   /**
-   * INFLECTION matching. "paper" (default): T_t, T_s, C_t and C_s are nouns, as Sec. 3 describes.
+   * INFLECTION matching. "paper" (default): T_t, T_s and C_t are nominal heads, as Sec. 3 describes
+   * (nouns; read as the head of a noun phrase: also pronouns and adjectives, determiners or numerals
+   * used as nouns, see `nominalHead`).
    * "ctxpro": the released code's behaviour: any case-bearing target token, the segment's case-bearing
    * tokens must all be in the rule's case, C_t the first case-bearing token of the nearest sentence.
    */
@@ -34,6 +36,42 @@ export interface EngineOptions {
 const NOUNS = new Set(["NOUN", "PROPN"]);
 const VERBS = new Set(["VERB", "AUX"]);
 const PRONOUN_POS = new Set(["PRON", "NOUN"]);
+/** Words that may head a noun phrase without a noun (substantivised: ru *Больной*, pl *Innymi?*, *Ze mną*). */
+const SUBSTANTIVISED = new Set(["ADJ", "DET", "NUM", "PRON"]);
+/** English tags a mis-tagged target verb of a verb-less line may be aligned to (inflection, paper mode). */
+const NOMINAL_EN = new Set(["NOUN", "PROPN", "ADJ", "NUM", "PRON"]);
+/** Tags that end the run of words a modifier can belong to. */
+const PHRASE_BREAK = new Set(["PUNCT", "ADP", "CCONJ", "SCONJ", "INTJ", "PART", "ADV", "X", "SYM", "VERB", "AUX"]);
+
+/**
+ * Whether token j heads a noun phrase: a noun or proper noun; an adjective, determiner or numeral with
+ * no noun or pronoun after it and no noun before it in its run of words between punctuation, adpositions,
+ * conjunctions, particles, adverbs and verbs (ru "Со всеми." yes; "Idealną, zdrową nerkę", "все это" no);
+ * a pronoun with no noun before it in that run that is not a possessive or determiner of the next word
+ * (pl "Ze mną?" yes, "jego kolegi" no).
+ */
+export function nominalHead(toks: readonly AnnToken[], j: number): boolean {
+  const u = toks[j]!.upos;
+  if (NOUNS.has(u)) return true;
+  if (!SUBSTANTIVISED.has(u)) return false;
+  if (u === "PRON") {
+    // A pronoun right before a noun, adjective or determiner of its own case, or a genitive one there, is
+    // a possessive or determiner ("do jego serca", "z moim dziełem"); "нам кучу денег", "Мне нужен врач" head.
+    const next = toks[j + 1];
+    if (next && (NOUNS.has(next.upos) || next.upos === "ADJ" || next.upos === "DET")) {
+      const own = values(toks[j]!, "Case");
+      if (own.includes("Gen") || values(next, "Case").some((c) => own.includes(c))) return false;
+    }
+  } else {
+    for (let k = j + 1; k < toks.length && !PHRASE_BREAK.has(toks[k]!.upos); k++) {
+      if (NOUNS.has(toks[k]!.upos) || toks[k]!.upos === "PRON") return false;
+    }
+  }
+  for (let k = j - 1; k >= 0 && !PHRASE_BREAK.has(toks[k]!.upos); k--) {
+    if (NOUNS.has(toks[k]!.upos)) return false;
+  }
+  return true;
+}
 
 function values(tok: AnnToken, feat: string): string[] {
   const v = tok.feats[feat];
@@ -282,8 +320,16 @@ function inflectionItem(rule: InflectionRule, idx: DocIndex, i: number, lo: numb
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
-  // Step 2/3 precondition: no verb on either side, so nothing in the segment fixes the case.
-  if (en.some((t) => VERBS.has(t.upos)) || tgt.some((t) => VERBS.has(t.upos))) return undefined;
+  // Step 2/3 precondition: no verb on either side, so nothing in the segment fixes the case. In paper
+  // mode a target word tagged VERB/AUX whose every link goes to an English noun, proper noun, adjective,
+  // numeral or pronoun of the verb-less English line is taken for a mis-tagged nominal (pl "Idealną/VERB,
+  // zdrową nerkę" for "A perfect, healthy kidney"; "Małego/VERB pistoletu"), not a verb.
+  if (en.some((t) => VERBS.has(t.upos))) return undefined;
+  for (let j = 0; j < tgt.length; j++) {
+    if (!VERBS.has(tgt[j].upos)) continue;
+    const links = idx.links[i].filter((l) => l[1] === j);
+    if (mode === "ctxpro" || !links.length || !links.every((l) => NOMINAL_EN.has(en[l[0]].upos))) return undefined;
+  }
   const hasCase = (t: AnnToken) => values(t, "Case").includes(rule.case);
   let tIdx = -1;
   let eIdx = -1;
@@ -295,10 +341,10 @@ function inflectionItem(rule: InflectionRule, idx: DocIndex, i: number, lo: numb
     }
     if (tIdx < 0) return undefined;
   } else {
-    // The last noun in the rule's case whose aligned English token is a noun.
+    // The last nominal head in the rule's case whose aligned English token is a nominal head.
     for (let j = tgt.length - 1; j >= 0 && tIdx < 0; j--) {
-      if (!NOUNS.has(tgt[j].upos) || !hasCase(tgt[j])) continue;
-      const e = idx.links[i].find((l) => l[1] === j && NOUNS.has(en[l[0]].upos));
+      if (!hasCase(tgt[j]) || !nominalHead(tgt, j)) continue;
+      const e = idx.links[i].find((l) => l[1] === j && nominalHead(en, l[0]));
       if (e) {
         tIdx = j;
         eIdx = e[0];
@@ -306,7 +352,7 @@ function inflectionItem(rule: InflectionRule, idx: DocIndex, i: number, lo: numb
     }
     if (tIdx < 0) return undefined;
   }
-  // Step 4: C_t, the most recent earlier token (paper: noun) in the same case.
+  // Step 4: C_t, the most recent earlier token (paper: nominal head) in the same case.
   let ante: { s: number; j: number } | undefined;
   for (let s = i - 1; s >= lo && !ante; s--) {
     const ts = doc.tgt[s].tokens;
@@ -315,7 +361,7 @@ function inflectionItem(rule: InflectionRule, idx: DocIndex, i: number, lo: numb
       if (j >= 0) ante = { s, j };
     } else {
       for (let j = ts.length - 1; j >= 0; j--) {
-        if (!NOUNS.has(ts[j].upos) || !hasCase(ts[j])) continue;
+        if (!hasCase(ts[j]) || !nominalHead(ts, j)) continue;
         // Step 6: C_s by alignment of C_t.
         if (idx.links[s].some((l) => l[1] === j)) {
           ante = { s, j };

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { loadDefaultMorph, nominalFragments } from "../src/annotate/morph.js";
+import { PL_PREPOSITION_CASES } from "../src/annotate/polish.js";
+
+describe("Polish: cases a preposition governs", () => {
+  it("table", () => {
+    expect(PL_PREPOSITION_CASES.get("od")).toEqual(["Gen"]);
+    expect(PL_PREPOSITION_CASES.get("dzięki")).toEqual(["Dat"]);
+    expect(PL_PREPOSITION_CASES.get("przez")).toEqual(["Acc"]);
+    expect(PL_PREPOSITION_CASES.get("przy")).toEqual(["Loc"]);
+  });
+
+  it("the shipped Polish tagger restricts the word right after a preposition (closed-class pronouns too)", () => {
+    const pl = loadDefaultMorph("pl");
+    expect(pl.prepositionCases).toBe(PL_PREPOSITION_CASES);
+    const caseOf = (s: string, w: string) => pl.annotate(s).tokens.find((t) => t.text === w)!.feats.Case;
+    // *niego* is Gen or Acc, *niej* Gen, Dat or Loc, *nią* Acc or Ins by form: the preposition decides.
+    expect(caseOf("Od niego!", "niego")).toBe("Gen");
+    expect(caseOf("Dla niej.", "niej")).toBe("Gen");
+    expect(caseOf("Przez nią.", "nią")).toBe("Acc");
+    expect(caseOf("Dzięki Hankmedowi.", "Hankmedowi")).toBe("Dat");
+  });
+});
+
+describe("locative only after a preposition, in a line with a verb (pl, ru)", () => {
+  it("ru *мне* before a verb is dative; the elided preposition of a verb-less fragment keeps its locative", () => {
+    const ru = loadDefaultMorph("ru");
+    const caseOf = (s: string, w: string) => ru.annotate(s).tokens.find((t) => t.text === w)!.feats.Case;
+    expect(caseOf("Мне нравится эта песня.", "Мне")).toBe("Dat");
+    expect(caseOf("Я думаю о тебе.", "тебе")).toBe("Loc");
+    expect(caseOf("Тебе нужно уходить отсюда.", "Тебе")).toBe("Dat");
+  });
+  it("withoutLocative off gives the tagger its own choice back (Loc here)", () => {
+    const ru = loadDefaultMorph("ru");
+    ru.withoutLocative = false;
+    expect(ru.annotate("Мне нравится эта песня.").tokens[0]!.feats.Case).toBe("Loc");
+  });
+});
+
+describe("nominal fragments for the tagger's training (morph.ts nominalFragments)", () => {
+  // "Rozmawiałam z twoim ojcem." with its UD analysis (heads and relations as in UD Polish).
+  const w = (id: number, form: string, upos: string, feats: Record<string, string>, head: number, deprel: string) =>
+    ({ id, form, lemma: form, upos, xpos: "_", feats, head, deprel, misc: "_" });
+  const words = [
+    w(1, "Rozmawiałam", "VERB", { VerbForm: "Fin", Tense: "Past" }, 0, "root"),
+    w(2, "z", "ADP", {}, 4, "case"),
+    w(3, "twoim", "DET", { Case: "Ins" }, 4, "det"),
+    w(4, "ojcem", "NOUN", { Case: "Ins" }, 1, "obl"),
+    w(5, ".", "PUNCT", {}, 1, "punct"),
+  ];
+  it("cuts the oblique with its preposition and the finite verb, capitalised, with end marks", () => {
+    const f = nominalFragments(words).map((x) => x.map((t) => `${t.form}/${t.upos}${t.feats.Case ? "/" + t.feats.Case : ""}`).join(" "));
+    expect(f).toEqual(["-/PUNCT Z/ADP twoim/DET/Ins ojcem/NOUN/Ins ./PUNCT", "Rozmawiałam/VERB ?/PUNCT", "Rozmawiałam/VERB !/PUNCT"]);
+  });
+  it("the shipped Polish tagger (trained with them) reads fragment-initial words as nominals, one-word verbs as verbs", () => {
+    const pl = loadDefaultMorph("pl");
+    const tags = (s: string) => pl.annotate(s).tokens.map((t) => `${t.upos}${t.feats.Case ? "/" + t.feats.Case : ""}`);
+    expect(tags("Małego pistoletu.")).toEqual(["ADJ/Gen", "NOUN/Gen", "PUNCT"]);
+    expect(tags("Jaką muzykę?")).toEqual(["ADJ/Acc", "NOUN/Acc", "PUNCT"]);
+    expect(tags("Tchórzami.")).toEqual(["NOUN/Ins", "PUNCT"]);
+    expect(tags("Powiem.")[0]).toBe("VERB");
+  });
+});
