@@ -1,7 +1,7 @@
 /**
  * Trains the morphology models shipped in data/models (one per language).
  *
- *   npx tsc -p . && nice -n 10 node dist/scripts/train-morph.js [--lang en,de,...] [--data ../shared/data] [--out data/models] [--fragments pl]
+ *   npx tsc -p . && nice -n 10 node dist/scripts/train-morph.js [--lang en,de,...] [--data ../shared/data] [--out data/models]
  *
  * Training data per language: the UD dev file plus any train portion (EN-EWT, PT-Bosque); English also
  * gets the GUM documents not held out for coreference evaluation. The UD test files are never read.
@@ -25,10 +25,6 @@ function main(): void {
   const epochs = Number(arg("epochs", "8"));
   const minWeight = Number(arg("min-weight", "0.05"));
   const langs = arg("lang", SUPPORTED_LANGS.join(",")).split(",");
-  // Languages whose tagger also learns from verb-less nominal fragments (morph.ts nominalFragments):
-  // Polish, whose tagger (no dictionary) read the first word of verb-less subtitle turns as a verb.
-  // Russian has az's label test for that, and fragments lowered its inflection recall (docs/annotate.md, 15f).
-  const fragmentLangs = new Set(arg("fragments", "pl").split(",").filter(Boolean));
   for (const lang of langs) {
     if (!isSupportedLang(lang)) throw new Error(`unsupported language ${lang}`);
     const files = trainingFiles(data, lang);
@@ -37,8 +33,7 @@ function main(): void {
     const t0 = Date.now();
     const trainedOn = `${files.length} file(s): ${files.map((f) => f.split("/").pop()).slice(0, 4).join(", ")}${files.length > 4 ? ", ..." : ""}; ${sents.length} sentences, ${tokens} words`;
     console.error(`[${lang}] ${trainedOn}`);
-    const fragments = fragmentLangs.has(lang);
-    const model = trainMorph(lang, sents, { epochs, minWeight, fragments, trainedOn: trainedOn + (fragments ? "; plus verb-less nominal fragments of those sentences" : ""), log: (m) => console.error(`[${lang}] ${m}`) });
+    const model = trainMorph(lang, sents, { epochs, minWeight, trainedOn, log: (m) => console.error(`[${lang}] ${m}`) });
     const path = join(out, `morph-${lang}.json.gz`);
     writeFileAtomic(path, serializeMorph(model));
     const buf = readFileSync(path);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadDefaultMorph, nominalFragments } from "../src/annotate/morph.js";
+import { loadDefaultMorph } from "../src/annotate/morph.js";
 import { PL_PREPOSITION_CASES } from "../src/annotate/polish.js";
 
 describe("Polish: cases a preposition governs", () => {
@@ -34,30 +34,5 @@ describe("locative only after a preposition, in a line with a verb (pl, ru)", ()
     const ru = loadDefaultMorph("ru");
     ru.withoutLocative = false;
     expect(ru.annotate("Мне нравится эта песня.").tokens[0]!.feats.Case).toBe("Loc");
-  });
-});
-
-describe("nominal fragments for the tagger's training (morph.ts nominalFragments)", () => {
-  // "Rozmawiałam z twoim ojcem." with its UD analysis (heads and relations as in UD Polish).
-  const w = (id: number, form: string, upos: string, feats: Record<string, string>, head: number, deprel: string) =>
-    ({ id, form, lemma: form, upos, xpos: "_", feats, head, deprel, misc: "_" });
-  const words = [
-    w(1, "Rozmawiałam", "VERB", { VerbForm: "Fin", Tense: "Past" }, 0, "root"),
-    w(2, "z", "ADP", {}, 4, "case"),
-    w(3, "twoim", "DET", { Case: "Ins" }, 4, "det"),
-    w(4, "ojcem", "NOUN", { Case: "Ins" }, 1, "obl"),
-    w(5, ".", "PUNCT", {}, 1, "punct"),
-  ];
-  it("cuts the oblique with its preposition and the finite verb, capitalised, with end marks", () => {
-    const f = nominalFragments(words).map((x) => x.map((t) => `${t.form}/${t.upos}${t.feats.Case ? "/" + t.feats.Case : ""}`).join(" "));
-    expect(f).toEqual(["-/PUNCT Z/ADP twoim/DET/Ins ojcem/NOUN/Ins ./PUNCT", "Rozmawiałam/VERB ?/PUNCT", "Rozmawiałam/VERB !/PUNCT"]);
-  });
-  it("the shipped Polish tagger (trained with them) reads fragment-initial words as nominals, one-word verbs as verbs", () => {
-    const pl = loadDefaultMorph("pl");
-    const tags = (s: string) => pl.annotate(s).tokens.map((t) => `${t.upos}${t.feats.Case ? "/" + t.feats.Case : ""}`);
-    expect(tags("Małego pistoletu.")).toEqual(["ADJ/Gen", "NOUN/Gen", "PUNCT"]);
-    expect(tags("Jaką muzykę?")).toEqual(["ADJ/Acc", "NOUN/Acc", "PUNCT"]);
-    expect(tags("Tchórzami.")).toEqual(["NOUN/Ins", "PUNCT"]);
-    expect(tags("Powiem.")[0]).toBe("VERB");
   });
 });

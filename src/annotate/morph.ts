@@ -649,64 +649,6 @@ function bestAnalysis(analyses: readonly Analysis[], upos: string, feats: Record
 
 export interface MorphTrainOptions extends TrainOptions {
   trainedOn?: string;
-  /**
-   * Also train the tagger on verb-less fragments cut from the treebank (`nominalFragments`), with their
-   * gold labels: subtitles answer with bare noun phrases ("Boginią?", "- Z twoim ojcem?"), which a
-   * treebank of full sentences rarely shows, so the tagger took their first word for a verb.
-   */
-  fragments?: boolean;
-}
-
-const FRAGMENT_RELS = new Set(["nsubj", "obj", "iobj", "obl", "nmod", "vocative", "appos"]);
-const FRAGMENT_ENDS = [".", "?", "!"];
-
-/**
- * Verb-less nominal phrases of a sentence as stand-alone training lines: every word tagged NOUN, PROPN,
- * PRON, ADJ, DET or NUM that depends on its head as a subject, object, oblique, nominal modifier,
- * vocative or apposition, with its whole subtree when that is contiguous, has no verb, punctuation or
- * conjunction, and is at most 6 words; the first letter upper-cased, an end mark (and every third time a
- * leading dash, as subtitle turns have) added. Labels are the treebank's, so the case is the one the
- * sentence gave the phrase. Finite verbs (with a particle of theirs right before, *nie*) follow as
- * one-word answers in the same way.
- */
-export function nominalFragments(words: readonly UdWord[]): Array<{ form: string; upos: string; feats: Record<string, string> }[]> {
-  const kids = new Map<number, number[]>();
-  words.forEach((w) => kids.set(w.head, [...(kids.get(w.head) ?? []), w.id]));
-  const byId = new Map(words.map((w) => [w.id, w]));
-  const out: Array<{ form: string; upos: string; feats: Record<string, string> }[]> = [];
-  for (const w of words) {
-    if (!["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"].includes(w.upos) || !FRAGMENT_RELS.has(w.deprel.split(":")[0]!)) continue;
-    const span = new Set<number>();
-    const stack = [w.id];
-    while (stack.length) {
-      const id = stack.pop()!;
-      span.add(id);
-      stack.push(...(kids.get(id) ?? []));
-    }
-    const ids = [...span].sort((a, b) => a - b);
-    if (ids.length > 6 || ids[ids.length - 1]! - ids[0]! + 1 !== ids.length) continue;
-    const part = ids.map((id) => byId.get(id)!);
-    if (part.some((x) => ["VERB", "AUX", "PUNCT", "CCONJ", "SCONJ", "SYM", "X"].includes(x.upos))) continue;
-    const k = out.length;
-    const line = part.map((x, i) => ({ form: i === 0 ? x.form.charAt(0).toUpperCase() + x.form.slice(1) : x.form, upos: x.upos, feats: x.feats }));
-    const punct = (form: string) => ({ form, upos: "PUNCT", feats: {} });
-    out.push([...(k % 3 === 0 ? [punct("-")] : []), ...line, punct(FRAGMENT_ENDS[k % 3]!)]);
-  }
-  // And the finite verbs as one-word answers ("Powiem.", "- Nie pójdę."), so that the nominal fragments
-  // do not teach the tagger that a short line has no verb.
-  words.forEach((w, i) => {
-    if ((w.upos !== "VERB" && w.upos !== "AUX") || w.feats.VerbForm !== "Fin") return;
-    const prev = i > 0 && words[i - 1]!.upos === "PART" && words[i - 1]!.head === w.id ? [words[i - 1]!] : [];
-    const part = [...prev, w];
-    const k = out.length;
-    const line = part.map((x, j) => ({ form: j === 0 ? x.form.charAt(0).toUpperCase() + x.form.slice(1) : x.form, upos: x.upos, feats: x.feats }));
-    const punct = (form: string) => ({ form, upos: "PUNCT", feats: {} });
-    out.push([...(k % 3 === 0 ? [punct("-")] : []), ...line, punct(FRAGMENT_ENDS[k % 3]!)]);
-    // Twice (another end mark): once, the nominal fragments pulled one-word answers such as "Powiem."
-    // (1st person, -em like an instrumental) to NOUN and cost en-pl auxiliary items.
-    out.push([...line, punct(FRAGMENT_ENDS[(k + 1) % 3]!)]);
-  });
-  return out;
 }
 
 /** Tokenizer lexicon learned from treebank surface tokens. */
@@ -784,16 +726,7 @@ export function trainMorph(lang: Lang, sents: readonly UdSentence[], opts: Morph
     for (const w of words) lemmaItems.push({ form: w.form, upos: w.upos, lemma: w.lemma });
   }
   const suffixLen = opts.suffixLen ?? (lang === "pl" || lang === "ru" ? 5 : 4);
-  const fragments: TrainSentence[] = [];
-  if (opts.fragments) {
-    // Sentences whose surface tokens are its words (no multiword token), so the ids line up.
-    for (const s of sents) {
-      if (s.multiwords.length) continue;
-      for (const f of nominalFragments(s.words)) fragments.push({ words: f.map((w) => w.form), labels: f.map((w) => makeLabel(w.upos, w.feats)) });
-    }
-    opts.log?.(`${fragments.length} nominal fragments added to the tagger's training`);
-  }
-  const tagger = trainTagger([...train, ...fragments], { ...opts, suffixLen });
+  const tagger = trainTagger(train, { ...opts, suffixLen });
   const tense = trainTense(
     train.map((t, k) => ({ ...t, tenses: tenseGold[k]! })),
     { epochs: opts.epochs, seed: opts.seed, suffixLen, minWeight: opts.minWeight, log: opts.log },
