@@ -67,6 +67,31 @@ const AUX_LEMMAS: Record<string, ReadonlySet<string>> = {
 /** French words only a verb (or another clitic) can follow: subject pronouns, "ne", non-article clitics. */
 const FR_BEFORE_VERB: ReadonlySet<string> = new Set(["je", "j'", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles", "ne", "n'", "me", "m'", "te", "t'", "se", "s'", "lui", "leur", "y"]);
 
+/**
+ * Spanish endings no noun has but finite verbs do (preterite, future, conditional, imperfect, 1st/2nd
+ * person plural): after an object clitic's article homograph they mark the verb ("la abriré", "la
+ * mantuvo", "la cargaste", "la daría"); the 1st/3rd singular present ("la reforma", "la demanda") is
+ * shared with deverbal nouns and is left out (lever 14).
+ */
+const SPANISH_VERB_ENDING = /(?:[éó]|uvo|ijo|izo|upo|aste|iste|asteis|isteis|amos|emos|imos|aron|ieron|rás|rá|rán|réis|ría|rías|rían|ríamos|ríais|aba|abas|aban|ábamos|ías|ían|ieras|ieran|iera|iese|iesen)$/;
+/** Present forms of *haber*: after a clitic homograph always the auxiliary ("no la he visto", "la has leído"). */
+const HABER_FORMS: ReadonlySet<string> = new Set(["he", "has", "ha", "hemos", "habéis", "han", "haya", "hayas", "hayan", "había", "habías", "habían", "habría"]);
+/**
+ * Words right before which an article homograph is the object clitic: negations, non-article clitics
+ * (the first of a cluster: "te la di", "me la ricordo"), subject and wh- pronouns ("yo la presto",
+ * "quién la hizo", "che tu lo ascolti").
+ */
+const BEFORE_CLITIC_STRONG: Record<string, ReadonlySet<string>> = {
+  es: new Set(["no", "nunca", "jamás", "me", "te", "se", "nos", "os", "yo", "tú", "él", "ella", "usted", "nosotros", "vosotros", "ellos", "ellas", "ustedes", "quién", "quien", "quiénes", "alguien", "nadie"]),
+  it: new Set(["non", "me", "te", "ce", "ve", "glie", "io", "tu", "lui", "noi", "voi", "chi", "qualcuno", "nessuno"]),
+};
+
+/** Whether the token before an article homograph at `k` makes it the object clitic (BEFORE_CLITIC_STRONG). */
+function cliticContext(lang: string, lower: readonly string[], pos: readonly string[], k: number): boolean {
+  const set = BEFORE_CLITIC_STRONG[lang];
+  return set !== undefined && k > 0 && set.has(lower[k - 1]!) && pos[k - 1] !== "DET" && pos[k - 1] !== "ADP";
+}
+
 /** Languages whose object clitics are homographs of articles (see MorphTagger.redecideClitics). */
 const CLITIC_LANGS = new Set(["es", "it", "pt", "fr"]);
 
@@ -413,6 +438,12 @@ export class MorphTagger implements MorphAnnotator {
    * every line ("all", default), only in lines without a verb ("verbless"), or not at all ("off");
    * PRONEVAL_VERB_READ sets it for measuring.
    */
+  /**
+   * Lever 14: after an object clitic's article homograph tagged DET, any open-class tag may hide the
+   * verb, and Spanish re-reads there in lines with a verb too; PRONEVAL_CLITIC_VERB_ALL=0 turns it off.
+   */
+  cliticVerbAll = process.env.PRONEVAL_CLITIC_VERB_ALL !== "0";
+
   verbRead: "all" | "verbless" | "off" = (["all", "verbless", "off"] as const).find((m) => m === process.env.PRONEVAL_VERB_READ) ?? "all";
 
   /**
@@ -456,18 +487,37 @@ export class MorphTagger implements MorphAnnotator {
         continue;
       }
       if (this.lang === "de" && i > 0 && words[i]![0] !== lower[i]![0]) continue;
-      if (!open.has(u) && !(u === "PROPN" && initial)) continue;
-      if (this.table.has(lower[i]!)) continue;
       const prev = i > 0 ? pos[i - 1]! : "";
+      // Right after an object clitic's article homograph tagged DET ("la he visto", "lo ascolti/ADJ"),
+      // any open-class tag may hide the verb (issue 24, lever 14).
+      const afterClitic = prev === "DET" && CLITIC_LANGS.has(this.lang) && this.pronounLabels(lower[i - 1]!) !== undefined;
+      // ... unless a preposition, verb or determiner comes before it ("di la pubblica", "era la sola").
+      const before = i > 1 ? pos[i - 2]! : "";
+      const clear = afterClitic && this.cliticVerbAll && before !== "ADP" && before !== "VERB" && before !== "AUX" && before !== "DET";
+      if (!open.has(u) && !(u === "PROPN" && initial) && !(clear && VERB_HIDING_TAGS.has(u))) continue;
+      if (this.table.has(lower[i]!)) continue;
       // Not after an article, unless it is an object clitic's homograph ("La tengo."): in a verb-less
       // line, or in any line for Italian, whose noun lexicon lists the nouns that are also verb forms
-      // (French's lacks "garde", "manque"; Spanish has none: "las demandas" misfired on UD).
-      if (prev === "DET" && ((hasVerb && this.lang !== "it") || !this.pronounLabels(lower[i - 1]!))) continue;
+      // (French's lacks "garde", "manque"); Spanish in any line since lever 14 (its Hunspell word
+      // list is the noun check).
+      if (prev === "DET" && ((hasVerb && this.lang !== "it" && !(clear && this.lang === "es")) || !afterClitic)) continue;
+      // Spanish, whose word list lacks many deverbal nouns ("la reforma", "las demandas", "la presencia"),
+      // in a line with a verb: only where the homograph cannot be an article (after a negation, a
+      // non-article clitic or a subject/interrogative pronoun: "no la he visto", "te la di", "quién la hizo")
+      // or where the word has a verb-only ending ("la abriré", "la mantuvo", "la cargaste").
+      // Where the homograph cannot be an article, the word after it is the verb whatever the word
+      // lists say ("te la di", "yo la presto", "non lo usi"); Spanish *haber* always ("la he leído").
+      const strong = clear && cliticContext(this.lang, lower, pos, i - 1);
+      if (clear && this.lang === "es" && HABER_FORMS.has(lower[i]!)) {
+        at.add(i);
+        continue;
+      }
+      if (clear && hasVerb && this.lang === "es" && !strong && !SPANISH_VERB_ENDING.test(lower[i]!)) continue;
       const lemmas = lex.lemmas(lower[i]!);
       if (!lemmas || !lex.finite(lower[i]!)) continue;
       // After a preposition or a verb only an infinitive ("per capire", "voglio andare"; not "vedrò presto").
       if ((prev === "ADP" || prev === "VERB" || prev === "AUX" || at.has(i - 1)) && !lemmas.includes(lower[i]!)) continue;
-      if (lex.otherWord ? lex.otherWord(lower[i]!) : this.nouns?.lookup(words[i]!, lower[i]!) !== undefined) continue;
+      if (!strong && (lex.otherWord ? lex.otherWord(lower[i]!) : this.nouns?.lookup(words[i]!, lower[i]!) !== undefined)) continue;
       at.add(i);
     }
     if (!at.size) return;
