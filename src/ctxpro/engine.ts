@@ -29,7 +29,19 @@ export interface EngineOptions {
    * tokens must all be in the rule's case, C_t the first case-bearing token of the nearest sentence.
    */
   inflection?: "paper" | "ctxpro";
+  /**
+   * GENDER/ANIMACY when the resolver gives the pronoun no noun antecedent (it abstained, or its chain
+   * holds only pronouns): the most recent English noun of the pronoun's sentence (before it) or of the
+   * sentence before, agreeing with the pronoun in number, whose aligned target noun agrees with the
+   * target pronoun (the rule's gender and number). Default on; false keeps the resolver's word final.
+   */
+  fallbackAntecedent?: boolean;
 }
+
+/** Sentences before the pronoun's own that the fallback antecedent may come from. */
+const FALLBACK_SENTENCES = 1;
+/** Tags that may stand inside an English noun phrase before its head. */
+const NP_PRE = new Set(["DET", "ADJ", "NUM", "NOUN", "PROPN"]);
 
 const NOUNS = new Set(["NOUN", "PROPN"]);
 const VERBS = new Set(["VERB", "AUX"]);
@@ -146,7 +158,51 @@ function longestRun(indices: number[]): [number, number] {
   return best;
 }
 
-function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number): CtxproItem | undefined {
+/** C_t of an antecedent mention (steps 6-7), or undefined when its alignment or morphology fails the rule. */
+function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention): { ct: AnnToken; a: number; b: number } | undefined {
+  const { doc } = idx;
+  // Step 6: C_t is the target token aligned to the antecedent's head; when the head is unaligned,
+  // the single noun of the target span aligned to the mention.
+  const spanTgt = idx.links[ante.sent].filter((l) => l[0] >= ante.start && l[0] < ante.end).map((l) => l[1]);
+  if (spanTgt.length === 0) return undefined;
+  const [a, b] = longestRun(spanTgt);
+  const ts = doc.tgt[ante.sent].tokens;
+  let cands = [...new Set(idx.alignedTgt(ante.sent, ante.head))];
+  if (cands.length > 1) cands = cands.filter((c) => ts[c].upos === rule.alignedCorefPos);
+  if (cands.length === 0) {
+    cands = [];
+    for (let c = a; c < b; c++) if (ts[c].upos === rule.alignedCorefPos) cands.push(c);
+  }
+  if (cands.length !== 1) return undefined;
+  const ct = ts[cands[0]];
+  // Step 7: C_t's POS, gender and number.
+  if (ct.upos !== rule.alignedCorefPos) return undefined;
+  if (rule.alignedCorefGender !== "*" && !values(ct, "Gender").includes(rule.alignedCorefGender)) return undefined;
+  if (rule.alignedCorefNumber !== "*" && !values(ct, "Number").includes(rule.alignedCorefNumber)) return undefined;
+  return { ct, a, b };
+}
+
+/**
+ * Fallback antecedents (EngineOptions.fallbackAntecedent): English nouns heading a noun phrase (the last
+ * of a run of nouns), most recent first, in the pronoun's sentence before it and in up to
+ * FALLBACK_SENTENCES sentences before, within the window.
+ */
+function fallbackMentions(rule: PronounRule, idx: DocIndex, i: number, e: number, lo: number): Mention[] {
+  const out: Mention[] = [];
+  for (let s = i; s >= Math.max(lo, i - FALLBACK_SENTENCES); s--) {
+    const toks = idx.doc.en[s].tokens;
+    for (let h = (s === i ? e : toks.length) - 1; h >= 0; h--) {
+      if (toks[h].upos !== rule.englishCorefPos) continue;
+      if (h + 1 < toks.length && NOUNS.has(toks[h + 1].upos) && !(s === i && h + 1 === e)) continue;
+      let start = h;
+      while (start > 0 && (NP_PRE.has(toks[start - 1].upos) || (toks[start - 1].upos === "PRON" && toks[start - 1].feats.Poss === "Yes"))) start--;
+      out.push({ sent: s, start, end: h + 1, head: h });
+    }
+  }
+  return out;
+}
+
+function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean): CtxproItem | undefined {
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
@@ -173,37 +229,33 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number): C
     // Step 4: the antecedent is the most recent earlier mention of the pronoun's cluster, within the
     // window, whose head is a noun (step 5); an antecedent that is itself a pronoun does not count.
     const own = idx.mentionOf(i, e);
-    if (!own) continue;
-    const cluster = idx.clusters[own.cluster];
-    const pos = cluster.indexOf(own);
-    let ante: IndexedMention | undefined;
-    for (let k = pos - 1; k >= 0; k--) {
-      const m = cluster[k];
-      if (m.sent < lo) break;
-      if (doc.en[m.sent].tokens[m.head].upos === rule.englishCorefPos) {
-        ante = m;
-        break;
+    let ante: Mention | undefined;
+    if (own) {
+      const cluster = idx.clusters[own.cluster];
+      const pos = cluster.indexOf(own);
+      for (let k = pos - 1; k >= 0; k--) {
+        const m = cluster[k];
+        if (m.sent < lo) break;
+        if (doc.en[m.sent].tokens[m.head].upos === rule.englishCorefPos) {
+          ante = m;
+          break;
+        }
       }
     }
-    if (!ante) continue;
-    // Step 6: C_t is the target token aligned to the antecedent's head; when the head is unaligned,
-    // the single noun of the target span aligned to the mention.
-    const spanTgt = idx.links[ante.sent].filter((l) => l[0] >= ante.start && l[0] < ante.end).map((l) => l[1]);
-    if (spanTgt.length === 0) continue;
-    const [a, b] = longestRun(spanTgt);
-    const ts = doc.tgt[ante.sent].tokens;
-    let cands = [...new Set(idx.alignedTgt(ante.sent, ante.head))];
-    if (cands.length > 1) cands = cands.filter((c) => ts[c].upos === rule.alignedCorefPos);
-    if (cands.length === 0) {
-      cands = [];
-      for (let c = a; c < b; c++) if (ts[c].upos === rule.alignedCorefPos) cands.push(c);
+    let found = ante && alignedHead(rule, idx, ante);
+    // No noun antecedent from the resolver: the nearest agreeing noun (EngineOptions.fallbackAntecedent).
+    if (!ante && fallback) {
+      for (const m of fallbackMentions(rule, idx, i, e, lo)) {
+        if (!numberAgrees(te, doc.en[m.sent].tokens[m.head])) continue;
+        found = alignedHead(rule, idx, m);
+        if (found) {
+          ante = m;
+          break;
+        }
+      }
     }
-    if (cands.length !== 1) continue;
-    const ct = ts[cands[0]];
-    // Step 7: C_t's POS, gender and number.
-    if (ct.upos !== rule.alignedCorefPos) continue;
-    if (rule.alignedCorefGender !== "*" && !values(ct, "Gender").includes(rule.alignedCorefGender)) continue;
-    if (rule.alignedCorefNumber !== "*" && !values(ct, "Number").includes(rule.alignedCorefNumber)) continue;
+    if (!ante || !found) continue;
+    const { ct, a, b } = found;
     const cs = doc.en[ante.sent].tokens[ante.head];
     // The English pronoun and the English head agree in number (plural *they* ≠ "my brother" of "my brother and sister").
     if (!numberAgrees(te, cs)) continue;
@@ -372,7 +424,7 @@ export function matchDocument(doc: AnnotatedParallelDoc, sets: RuleSet[], opts: 
       const items = out.get(set.name)!;
       for (const rule of set.rules) {
         let item: CtxproItem | undefined;
-        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo);
+        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, opts.fallbackAntecedent ?? true);
         else if (rule.type === "auxiliary") item = auxiliaryItem(rule, idx, i, lo);
         else item = inflectionItem(rule, idx, i, lo, mode);
         if (!item) continue;
