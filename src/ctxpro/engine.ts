@@ -202,7 +202,26 @@ function fallbackMentions(rule: PronounRule, idx: DocIndex, i: number, e: number
   return out;
 }
 
-function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean): CtxproItem | undefined {
+/**
+ * Animacy sets keep only some of the gender rules (no GEN, NEUT, DISJ or plural labels), so a syncretic
+ * pronoun the tagger puts in a dropped case has no rule left (pl *jej* Gen/Dat, *niego* Acc/Gen: "Potrzebuję
+ * jej" came out Gen, the set has only DAT.FEM.SING for *jej*). For a rule whose aligned form no other rule
+ * of the set has, the cases the set's rules cover for that form: a target pronoun tagged only in other
+ * cases still takes the rule, since the item tests the English form, not the case (lever 14c).
+ */
+function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
+  const out = new Map<PronounRule, Set<string>>();
+  if (!set.reversed) return out;
+  const byForm = new Map<string, PronounRule[]>();
+  for (const r of set.rules) if (r.type === "pronoun") byForm.set(r.alignedForm, [...(byForm.get(r.alignedForm) ?? []), r]);
+  for (const rules of byForm.values()) {
+    if (rules.length !== 1 || rules[0].alignedCase === "*" || rules[0].alignedCase.startsWith("-")) continue;
+    out.set(rules[0], new Set([rules[0].alignedCase]));
+  }
+  return out;
+}
+
+function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean, covered?: Set<string>): CtxproItem | undefined {
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
@@ -212,7 +231,11 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     const tt = tgt[t];
     if (te.text.toLowerCase() !== rule.englishForm || tt.text.toLowerCase() !== rule.alignedForm) continue;
     if (!PRONOUN_POS.has(te.upos) || !PRONOUN_POS.has(tt.upos)) continue;
-    if (!matchesCase(te, rule.englishCase) || !matchesCase(tt, rule.alignedCase)) continue;
+    if (!matchesCase(te, rule.englishCase)) continue;
+    if (!matchesCase(tt, rule.alignedCase)) {
+      const cases = values(tt, "Case");
+      if (!covered || cases.length === 0 || cases.some((c) => covered.has(c))) continue;
+    }
     if (!rule.requiresCoref) {
       return {
         "src pronoun": rule.englishForm,
@@ -418,13 +441,14 @@ export function matchDocument(doc: AnnotatedParallelDoc, sets: RuleSet[], opts: 
   const idx = new DocIndex(doc);
   const out = new Map<string, CtxproItem[]>();
   for (const set of sets) out.set(set.name, []);
+  const uncovered = new Map(sets.map((set) => [set, uncoveredCaseRules(set)]));
   for (let i = 0; i < doc.en.length; i++) {
     const lo = Math.max(0, i - windowSize + 1);
     for (const set of sets) {
       const items = out.get(set.name)!;
       for (const rule of set.rules) {
         let item: CtxproItem | undefined;
-        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, opts.fallbackAntecedent ?? true);
+        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, opts.fallbackAntecedent ?? true, uncovered.get(set)!.get(rule));
         else if (rule.type === "auxiliary") item = auxiliaryItem(rule, idx, i, lo);
         else item = inflectionItem(rule, idx, i, lo, mode);
         if (!item) continue;
