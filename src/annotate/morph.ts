@@ -92,6 +92,17 @@ function cliticContext(lang: string, lower: readonly string[], pos: readonly str
   return set !== undefined && k > 0 && set.has(lower[k - 1]!) && pos[k - 1] !== "DET" && pos[k - 1] !== "ADP";
 }
 
+/** Portuguese object clitics that are also articles or the preposition *a* (MorphTagger.portugueseClitics). */
+const PT_CLITIC_HOMOGRAPHS: ReadonlySet<string> = new Set(["o", "a", "os", "as"]);
+/** Words after which a Portuguese article homograph is the clitic: negations, subject pronouns, some adverbs. */
+const PT_BEFORE_CLITIC: ReadonlySet<string> = new Set(["não", "nunca", "jamais", "eu", "tu", "ele", "ela", "nós", "vós", "eles", "elas", "você", "vocês"]);
+/**
+ * Endings only Portuguese finite verbs have (future, preterite, imperfect, imperfect subjunctive):
+ * "usarei", "levei", "roubou", "roubaram", "comprassem", "cumprirei". Left out because nouns share them:
+ * -rão (verão), -ria (padaria), -este/-aste (teste, contraste), -asse (classe), -ermos (termos).
+ */
+const PT_VERB_ENDING = /^.{2,}(?:[aei]rei|[aei]rás|[aei]remos|[^aeiou]ei|[^aeiou]ou|aram|eram|iram|assem|essem|issem|ávamos|íamos)$/;
+
 /** Languages whose object clitics are homographs of articles (see MorphTagger.redecideClitics). */
 const CLITIC_LANGS = new Set(["es", "it", "pt", "fr"]);
 
@@ -282,6 +293,7 @@ export class MorphTagger implements MorphAnnotator {
     const labels = this.tagger.tag(words, (i) => this.allowedFor(words, lower, i));
     this.verbAfterClitic(words, lower, labels);
     this.verbOnlyForms(words, lower, labels);
+    this.portugueseClitics(words, lower, labels);
     this.redecideClitics(words, lower, labels);
     const tenses = this.tense?.tag(words, labels);
     const out = labels.map((label, i) => {
@@ -526,6 +538,37 @@ export class MorphTagger implements MorphAnnotator {
     const keep = labels.map((l) => this.labelIndex.get(l)!);
     const forced = this.tagger.tag(words, (k) => (at.has(k) ? verbIds : [keep[k]!]));
     for (const k of at) labels[k] = forced[k]!;
+  }
+
+  /**
+   * Portuguese, which has no verb lexicon: an article/preposition homograph of an object clitic (*o, a,
+   * os, as*) tagged DET, ADP or SCONJ is the clitic, and the word after it the verb, when the word before
+   * rules out an article ("não a quero", "eu o protejo") and the tagger calls the next word a finite
+   * verb, or when the next word has an ending only finite verbs
+   * have ("a usarei", "que o levei", "a arranjaste", "a comprasse"); lever 14. Infinitives after a
+   * preposition ("de o ler") are left alone: "o jantar", "o lugar" share their ending.
+   */
+  private portugueseClitics(words: readonly string[], lower: readonly string[], labels: string[]): void {
+    if (this.lang !== "pt" || !this.cliticVerbAll) return;
+    const upos = (l: string) => l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|"));
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (!PT_CLITIC_HOMOGRAPHS.has(lower[i]!) || !["DET", "ADP", "SCONJ"].includes(upos(labels[i]!))) continue;
+      const pron = (this.allowed.get(lower[i]!) ?? []).filter((k) => this.tagger.labels[k]!.startsWith("PRON"));
+      if (!pron.length) continue;
+      const next = upos(labels[i + 1]!);
+      if (next === "PUNCT" || next === "DET" || next === "ADP" || next === "NUM" || next === "CCONJ" || next === "SCONJ") continue;
+      if (this.table.has(lower[i + 1]!) && next !== "VERB" && next !== "AUX") continue;
+      const prevWord = i > 0 ? lower[i - 1]! : "";
+      // After a negation or subject pronoun, a word the tagger already calls a verb (not an infinitive:
+      // "eu a pensar" has the preposition).
+      const strong = PT_BEFORE_CLITIC.has(prevWord) && (next === "VERB" || next === "AUX") && !/[aeiô]r$/.test(lower[i + 1]!);
+      if (!strong && !PT_VERB_ENDING.test(lower[i + 1]!)) continue;
+      const keep = labels.map((l) => this.labelIndex.get(l)!);
+      const verbIds = this.verbLabels();
+      const forced = this.tagger.tag(words, (k) => (k === i ? pron : k === i + 1 && next !== "VERB" && next !== "AUX" ? verbIds : [keep[k]!]));
+      labels[i] = forced[i]!;
+      labels[i + 1] = forced[i + 1]!;
+    }
   }
 
   /**
