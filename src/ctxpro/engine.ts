@@ -31,7 +31,7 @@ export interface EngineOptions {
   inflection?: "paper" | "ctxpro";
   /**
    * GENDER/ANIMACY when the resolver gives the pronoun no noun antecedent (it abstained, or its chain
-   * holds only pronouns): the most recent English noun of the pronoun's sentence (before it) or of the
+   * holds only pronouns), or one whose aligned target noun has another gender or number: the most recent English noun of the pronoun's sentence (before it) or of the
    * sentence before, agreeing with the pronoun in number, whose aligned target noun agrees with the
    * target pronoun (the rule's gender and number). Default on; false keeps the resolver's word final.
    */
@@ -158,8 +158,11 @@ function longestRun(indices: number[]): [number, number] {
   return best;
 }
 
-/** C_t of an antecedent mention (steps 6-7), or undefined when its alignment or morphology fails the rule. */
-function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention): { ct: AnnToken; a: number; b: number } | undefined {
+/**
+ * C_t of an antecedent mention (steps 6-7), or undefined when its alignment or morphology fails the rule;
+ * `clash` is set when it fails because C_t is a noun of another gender or number than the rule's.
+ */
+function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { noun: boolean }): { ct: AnnToken; a: number; b: number } | undefined {
   const { doc } = idx;
   // Step 6: C_t is the target token aligned to the antecedent's head; when the head is unaligned,
   // the single noun of the target span aligned to the mention.
@@ -177,8 +180,13 @@ function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention): { ct: Ann
   const ct = ts[cands[0]];
   // Step 7: C_t's POS, gender and number.
   if (ct.upos !== rule.alignedCorefPos) return undefined;
-  if (rule.alignedCorefGender !== "*" && !values(ct, "Gender").includes(rule.alignedCorefGender)) return undefined;
-  if (rule.alignedCorefNumber !== "*" && !values(ct, "Number").includes(rule.alignedCorefNumber)) return undefined;
+  const agrees =
+    (rule.alignedCorefGender === "*" || values(ct, "Gender").includes(rule.alignedCorefGender)) &&
+    (rule.alignedCorefNumber === "*" || values(ct, "Number").includes(rule.alignedCorefNumber));
+  if (!agrees) {
+    if (clash) clash.noun = true;
+    return undefined;
+  }
   return { ct, a, b };
 }
 
@@ -265,9 +273,14 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         }
       }
     }
-    let found = ante && alignedHead(rule, idx, ante);
-    // No noun antecedent from the resolver: the nearest agreeing noun (EngineOptions.fallbackAntecedent).
-    if (!ante && fallback) {
+    const clash = { noun: false };
+    let found = ante && alignedHead(rule, idx, ante, clash);
+    // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
+    // than the target pronoun (the resolver's choice is then contradicted by the translation): the
+    // nearest agreeing noun (EngineOptions.fallbackAntecedent). An antecedent that merely failed to
+    // align to a noun is not replaced (the resolver may be right and the alignment wrong).
+    if ((!ante || clash.noun) && fallback) {
+      ante = undefined;
       for (const m of fallbackMentions(rule, idx, i, e, lo)) {
         if (!numberAgrees(te, doc.en[m.sent].tokens[m.head])) continue;
         found = alignedHead(rule, idx, m);
