@@ -158,11 +158,17 @@ function longestRun(indices: number[]): [number, number] {
   return best;
 }
 
+/** A target token tagged ADJ that carries gender and number and has no noun or proper noun beside it. */
+function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
+  if (!ts[k].feats.Gender || !ts[k].feats.Number) return false;
+  return !NOUNS.has(ts[k - 1]?.upos ?? "") && !NOUNS.has(ts[k + 1]?.upos ?? "");
+}
+
 /**
  * C_t of an antecedent mention (steps 6-7), or undefined when its alignment or morphology fails the rule;
  * `clash` is set when it fails because C_t is a noun of another gender or number than the rule's.
  */
-function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { noun: boolean }): { ct: AnnToken; a: number; b: number } | undefined {
+function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { noun: boolean }, adjAsNoun = true): { ct: AnnToken; a: number; b: number } | undefined {
   const { doc } = idx;
   // Step 6: C_t is the target token aligned to the antecedent's head; when the head is unaligned,
   // the single noun of the target span aligned to the mention.
@@ -177,7 +183,12 @@ function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { 
     for (let c = a; c < b; c++) if (ts[c].upos === rule.alignedCorefPos) cands.push(c);
   }
   if (cands.length !== 1) return undefined;
-  const ct = ts[cands[0]];
+  let ct = ts[cands[0]];
+  // A noun the target tagger called an adjective ("los reporteros/ADJ", "i nervi/ADJ"): the one token
+  // aligned to the English noun head, tagged ADJ with gender and number, with no noun beside it, is
+  // taken as the noun (lever 14f); its gender is the noun phrase's either way.
+  // Not for fallback antecedents, which must be nouns on both sides.
+  if (adjAsNoun && ct.upos === "ADJ" && rule.alignedCorefPos === "NOUN" && standsAsNoun(ts, cands[0])) ct = { ...ct, upos: "NOUN" };
   // Step 7: C_t's POS, gender and number.
   if (ct.upos !== rule.alignedCorefPos) return undefined;
   const agrees =
@@ -283,7 +294,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       ante = undefined;
       for (const m of fallbackMentions(rule, idx, i, e, lo)) {
         if (!numberAgrees(te, doc.en[m.sent].tokens[m.head])) continue;
-        found = alignedHead(rule, idx, m);
+        found = alignedHead(rule, idx, m, undefined, false);
         if (found) {
           ante = m;
           break;
