@@ -134,4 +134,13 @@ describe("verb lexicons (npm packages)", () => {
     expect(tags("pt", ["O", "rei", "e", "a", "lei", "."])[3]).toBe("DET");
     expect(tags("pt", ["Ele", "vende", "o", "carro", "."])[2]).toBe("DET");
   });
+  it("a word tagged VERB after a determiner that no verb form matches but the noun list knows is a noun (lever 14g)", () => {
+    const es = loadDefaultMorph("es");
+    const words = ["Le", "di", "todo", "el", "dinero", "."];
+    process.env.PRONEVAL_NOUN_READ = "0";
+    const before = es.tagWords(words)[4]!.upos;
+    delete process.env.PRONEVAL_NOUN_READ;
+    expect(es.tagWords(words)[4]!.upos).toBe("NOUN");
+    expect(["VERB", "NOUN"]).toContain(before);
+  });
 });

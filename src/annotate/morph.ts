@@ -294,6 +294,7 @@ export class MorphTagger implements MorphAnnotator {
     this.verbAfterClitic(words, lower, labels);
     this.verbOnlyForms(words, lower, labels);
     this.portugueseClitics(words, lower, labels);
+    this.nounOnlyForms(words, lower, labels);
     this.redecideClitics(words, lower, labels);
     const tenses = this.tense?.tag(words, labels);
     const out = labels.map((label, i) => {
@@ -582,6 +583,32 @@ export class MorphTagger implements MorphAnnotator {
     return analyses[0]!.upos;
   }
 
+  /**
+   * A word tagged VERB that the verb lexicon knows as no verb form at all (finite, infinitive or
+   * participle) but the noun lexicon (it, fr, de, ru) or, for Spanish, dictionary-es's word list knows,
+   * is re-tagged with its label restricted to NOUN readings ("el dinero/VERB", "la parola/VERB"); only
+   * right after a determiner, where a verb cannot stand (lever 14g). PRONEVAL_NOUN_READ=0 turns it off.
+   */
+  private nounOnlyForms(words: readonly string[], lower: readonly string[], labels: string[]): void {
+    if (process.env.PRONEVAL_NOUN_READ === "0") return;
+    const lex = this.verbs;
+    if (!lex) return;
+    const at: number[] = [];
+    for (let i = 1; i < words.length; i++) {
+      if (this.effectiveUpos(lower[i]!, labels[i]!) !== "VERB" || this.table.has(lower[i]!)) continue;
+      if (this.effectiveUpos(lower[i - 1]!, labels[i - 1]!) !== "DET") continue;
+      if (lex.lemmas(lower[i]!)) continue;
+      const noun = this.lang === "es" ? lex.otherWord?.(lower[i]!) === true : this.nouns?.lookup(words[i]!, lower[i]!) !== undefined;
+      if (noun) at.push(i);
+    }
+    if (!at.length) return;
+    this.nounIds ??= this.tagger.labels.map((l, k) => (l === "NOUN" || l.startsWith("NOUN|") ? k : -1)).filter((k) => k >= 0);
+    const keep = labels.map((l) => this.labelIndex.get(l)!);
+    const forced = this.tagger.tag(words, (k) => (at.includes(k) ? this.nounIds! : [keep[k]!]));
+    for (const k of at) labels[k] = forced[k]!;
+  }
+
+  private nounIds: number[] | undefined;
   private verbIds: number[] | undefined;
   private verbLabels(): number[] {
     this.verbIds ??= this.tagger.labels.map((l, i) => (l === "VERB" || l.startsWith("VERB|") ? i : -1)).filter((i) => i >= 0);
