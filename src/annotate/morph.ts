@@ -103,6 +103,24 @@ const PT_BEFORE_CLITIC: ReadonlySet<string> = new Set(["não", "nunca", "jamais"
  */
 const PT_VERB_ENDING = /^.{2,}(?:[aei]rei|[aei]rás|[aei]remos|[^aeiou]ei|[^aeiou]ou|aram|eram|iram|assem|essem|issem|ávamos|íamos)$/;
 
+/**
+ * English *it* (Nom or Acc by form) tagged Nom right after a lexical verb or a preposition and not
+ * followed by a verb is the object: Acc ("your brother had/VERB it?", "loves it so", "bite it off",
+ * "looked after it but"); before a verb it may be an embedded subject and keeps its tag ("I think it
+ * is"); after an auxiliary it is the inverted subject ("Is it?"). The tagger, trained on news, put many
+ * such objects in Nom (lever 14h: the CTXPRO Italian and Spanish ACC rules require English Acc).
+ */
+const EN_AFTER_OBJECT = new Set(["VERB", "ADP", "SCONJ"]);
+const EN_VERBAL = new Set(["VERB", "AUX"]);
+function englishItCase(lower: readonly string[], out: Tagged[]): void {
+  for (let i = 1; i < out.length; i++) {
+    if (lower[i] !== "it" || out[i]!.upos !== "PRON" || out[i]!.feats.Case !== "Nom") continue;
+    if (!EN_AFTER_OBJECT.has(out[i - 1]!.upos)) continue;
+    if (i + 1 < out.length && EN_VERBAL.has(out[i + 1]!.upos)) continue;
+    out[i] = { ...out[i]!, feats: { ...out[i]!.feats, Case: "Acc" } };
+  }
+}
+
 /** Languages whose object clitics are homographs of articles (see MorphTagger.redecideClitics). */
 const CLITIC_LANGS = new Set(["es", "it", "pt", "fr"]);
 
@@ -312,6 +330,7 @@ export class MorphTagger implements MorphAnnotator {
       this.germanSieCase(lower, out);
       this.germanEuchCase(lower, out);
     }
+    if (this.lang === "en" && process.env.PRONEVAL_IT_CASE !== "0") englishItCase(lower, out);
     return out;
   }
 
