@@ -209,6 +209,19 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
     const items = matchDocument(doc("fb3", "es", near), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!;
     expect(items.map((x) => x["src ante head"])).toEqual(["key"]);
   });
+  it("the fallback gives *it* no person noun and skips the objects of do/get/make/... (lever 14i)", () => {
+    const man: Array<[string, string, string]> = [
+      [`The/the/DET man/man/NOUN/Number=Sing ordered/order/VERB it/it/PRON/Case=Acc ${P}`, `El/el/DET hombre/hombre/NOUN/Gender=Masc|Number=Sing lo/lo/PRON/Case=Acc|Gender=Masc|Number=Sing ordenó/ordenar/VERB ${P}`, "0-0 1-1 2-3 3-2 4-4"],
+    ];
+    const isPerson = (l: string) => l === "man";
+    expect(matchDocument(doc("man", "es", man), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toHaveLength(1);
+    expect(matchDocument(doc("man", "es", man), [loadRuleSet("ES_GENDER", "es")], { personNoun: isPerson }).get("ES_GENDER")).toEqual([]);
+    const did: Array<[string, string, string]> = [
+      pairs[0]!,
+      [`Then/then/ADV I/I/PRON/Case=Nom did/do/VERB it/it/PRON/Case=Acc ${P}`, `Luego/luego/ADV la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing hice/hacer/VERB ${P}`, "0-0 2-2 3-1 4-3"],
+    ];
+    expect(matchDocument(doc("did", "es", did), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toEqual([]);
+  });
   it("replaces a resolver antecedent whose aligned noun clashes, but not one that is merely unaligned", () => {
     const clash: Array<[string, string, string]> = [
       [`I/I/PRON/Case=Nom found/find/VERB the/the/DET key/key/NOUN/Number=Sing in/in/ADP the/the/DET car/car/NOUN/Number=Sing ${P}`,
@@ -274,5 +287,16 @@ describe("rules and validation", () => {
   it("refuses inconsistent annotations with the document and sentence", () => {
     const bad = { ...deDoc, alignment: deDoc.alignment.map((a, k) => (k === 2 ? [[0, 9]] as Array<[number, number]> : a)) };
     expect(() => matchDocument(bad, [loadRuleSet("DE_GENDER", "de")])).toThrow(/document 'de-doc', sentence 3: alignment link 0-9 is out of range/);
+  });
+});
+
+describe("the shipped resolver's person lexicon (lever 14i)", () => {
+  it("names persons, not things", async () => {
+    const { loadDefaultCoref } = await import("../src/annotate/index.js");
+    const r = loadDefaultCoref() as unknown as { isPerson(l: string): boolean };
+    expect(r.isPerson("man")).toBe(true);
+    expect(r.isPerson("father")).toBe(true);
+    expect(r.isPerson("key")).toBe(false);
+    expect(r.isPerson("car")).toBe(false);
   });
 });

@@ -33,9 +33,29 @@ export interface EngineOptions {
    * GENDER/ANIMACY when the resolver gives the pronoun no noun antecedent (it abstained, or its chain
    * holds only pronouns), or one whose aligned target noun has another gender or number: the most recent English noun of the pronoun's sentence (before it) or of the
    * sentence before, agreeing with the pronoun in number, whose aligned target noun agrees with the
-   * target pronoun (the rule's gender and number). Default on; false keeps the resolver's word final.
+   * target pronoun (the rule's gender and number). Default on (PRONEVAL_FALLBACK_ANTECEDENT=0 turns the
+   * default off); false keeps the resolver's word final.
    */
   fallbackAntecedent?: boolean;
+  /** English common-noun lemmas that name a person: never a fallback antecedent of *it* (identify passes the resolver's). */
+  personNoun?: (lemma: string) => boolean;
+}
+
+/** Verbs whose object *it* mostly stands for an event or a proposition, not a thing. */
+const PROPOSITIONAL_VERBS = new Set(["do", "get", "make", "buy", "mean", "know", "say", "forget", "believe", "think", "mind", "take"]);
+/** The fallback skips the objects of PROPOSITIONAL_VERBS (PRONEVAL_FALLBACK_PROPOSITIONAL=0: it does not). */
+const FALLBACK_PROPOSITIONAL = process.env.PRONEVAL_FALLBACK_PROPOSITIONAL !== "0";
+/** PRONEVAL_FALLBACK_UNIQUE=1: the fallback needs a single agreeing noun within reach (tried, not the default). */
+const FALLBACK_UNIQUE = process.env.PRONEVAL_FALLBACK_UNIQUE === "1";
+
+/** Whether English token `e` is the object of (or follows "about" after) a verb of PROPOSITIONAL_VERBS. */
+function propositionalObject(en: readonly AnnToken[], e: number): boolean {
+  for (let k = e - 1; k >= Math.max(0, e - 2); k--) {
+    const t = en[k];
+    if (t.upos === "VERB" || t.upos === "AUX") return PROPOSITIONAL_VERBS.has(t.lemma.toLowerCase());
+    if (t.upos !== "ADP" && t.upos !== "PART") return false;
+  }
+  return false;
 }
 
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
@@ -240,7 +260,7 @@ function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
   return out;
 }
 
-function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean, covered?: Set<string>): CtxproItem | undefined {
+function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
@@ -292,12 +312,21 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     // align to a noun is not replaced (the resolver may be right and the alignment wrong).
     if ((!ante || clash.noun) && fallback) {
       ante = undefined;
-      for (const m of fallbackMentions(rule, idx, i, e, lo)) {
-        if (!numberAgrees(te, doc.en[m.sent].tokens[m.head])) continue;
-        found = alignedHead(rule, idx, m, undefined, false);
-        if (found) {
-          ante = m;
-          break;
+      found = undefined;
+      // Not for the object of a verb that mostly takes an event or a proposition ("did it", "get it",
+      // "bought it" = believed), nor a person noun for *it* (lever 14i).
+      if (!(FALLBACK_PROPOSITIONAL && propositionalObject(en, e))) {
+        const ok: Array<{ m: Mention; f: { ct: AnnToken; a: number; b: number } }> = [];
+        for (const m of fallbackMentions(rule, idx, i, e, lo)) {
+          const head = doc.en[m.sent].tokens[m.head];
+          if (!numberAgrees(te, head)) continue;
+          if (rule.englishForm.startsWith("it") && personNoun?.(head.lemma || head.text)) continue;
+          const f = alignedHead(rule, idx, m, undefined, false);
+          if (f) ok.push({ m, f });
+        }
+        if (ok.length === 1 || (ok.length > 1 && !FALLBACK_UNIQUE)) {
+          ante = ok[0].m;
+          found = ok[0].f;
         }
       }
     }
@@ -472,7 +501,7 @@ export function matchDocument(doc: AnnotatedParallelDoc, sets: RuleSet[], opts: 
       const items = out.get(set.name)!;
       for (const rule of set.rules) {
         let item: CtxproItem | undefined;
-        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, opts.fallbackAntecedent ?? true, uncovered.get(set)!.get(rule));
+        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, opts.fallbackAntecedent ?? process.env.PRONEVAL_FALLBACK_ANTECEDENT !== "0", uncovered.get(set)!.get(rule), opts.personNoun);
         else if (rule.type === "auxiliary") item = auxiliaryItem(rule, idx, i, lo);
         else item = inflectionItem(rule, idx, i, lo, mode);
         if (!item) continue;
