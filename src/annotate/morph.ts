@@ -68,8 +68,8 @@ const AUX_LEMMAS: Record<string, ReadonlySet<string>> = {
 const FR_BEFORE_VERB: ReadonlySet<string> = new Set(["je", "j'", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles", "ne", "n'", "me", "m'", "te", "t'", "se", "s'", "lui", "leur", "y"]);
 
 /**
- * Spanish endings no noun has but finite verbs do (preterite, future, conditional, imperfect, 1st/2nd
- * person plural): after an object clitic's article homograph they mark the verb ("la abriré", "la
+ * Spanish endings of finite verbs that nouns hardly have (preterite, future, conditional, imperfect, 1st
+ * person plural; a form must also be a verb form by the verb lexicon): after an object clitic's article homograph they mark the verb ("la abriré", "la
  * mantuvo", "la cargaste", "la daría"); the 1st/3rd singular present ("la reforma", "la demanda") is
  * shared with deverbal nouns and is left out (lever 14).
  */
@@ -94,7 +94,7 @@ function cliticContext(lang: string, lower: readonly string[], pos: readonly str
 
 /** Portuguese object clitics that are also articles or the preposition *a* (MorphTagger.portugueseClitics). */
 const PT_CLITIC_HOMOGRAPHS: ReadonlySet<string> = new Set(["o", "a", "os", "as"]);
-/** Words after which a Portuguese article homograph is the clitic: negations, subject pronouns, some adverbs. */
+/** Words after which a Portuguese article homograph is the clitic: negations and subject pronouns. */
 const PT_BEFORE_CLITIC: ReadonlySet<string> = new Set(["não", "nunca", "jamais", "eu", "tu", "ele", "ela", "nós", "vós", "eles", "elas", "você", "vocês"]);
 /**
  * Endings only Portuguese finite verbs have (future, preterite, imperfect, imperfect subjunctive):
@@ -466,16 +466,16 @@ export class MorphTagger implements MorphAnnotator {
   }
 
   /**
-   * Re-read NOUN-tagged words that the verb lexicon knows only as verb forms (see verbOnlyForms): in
-   * every line ("all", default), only in lines without a verb ("verbless"), or not at all ("off");
-   * PRONEVAL_VERB_READ sets it for measuring.
-   */
-  /**
    * Lever 14: after an object clitic's article homograph tagged DET, any open-class tag may hide the
    * verb, and Spanish re-reads there in lines with a verb too; PRONEVAL_CLITIC_VERB_ALL=0 turns it off.
    */
   cliticVerbAll = process.env.PRONEVAL_CLITIC_VERB_ALL !== "0";
 
+  /**
+   * Re-read NOUN-tagged words that the verb lexicon knows only as verb forms (see verbOnlyForms): in
+   * every line ("all", default), only in lines without a verb ("verbless"), or not at all ("off");
+   * PRONEVAL_VERB_READ sets it for measuring.
+   */
   verbRead: "all" | "verbless" | "off" = (["all", "verbless", "off"] as const).find((m) => m === process.env.PRONEVAL_VERB_READ) ?? "all";
 
   /**
@@ -533,12 +533,11 @@ export class MorphTagger implements MorphAnnotator {
       // (French's lacks "garde", "manque"); Spanish in any line since lever 14 (its Hunspell word
       // list is the noun check).
       if (prev === "DET" && ((hasVerb && this.lang !== "it" && !(clear && this.lang === "es")) || !afterClitic)) continue;
-      // Spanish, whose word list lacks many deverbal nouns ("la reforma", "las demandas", "la presencia"),
-      // in a line with a verb: only where the homograph cannot be an article (after a negation, a
-      // non-article clitic or a subject/interrogative pronoun: "no la he visto", "te la di", "quién la hizo")
-      // or where the word has a verb-only ending ("la abriré", "la mantuvo", "la cargaste").
-      // Where the homograph cannot be an article, the word after it is the verb whatever the word
-      // lists say ("te la di", "yo la presto", "non lo usi"); Spanish *haber* always ("la he leído").
+      // Where the word before rules out an article (a negation, a non-article clitic, a subject or wh-
+      // pronoun: BEFORE_CLITIC_STRONG), the next word is the verb whatever the word lists say ("te la
+      // di", "yo la presto", "non lo usi"); Spanish *haber* always ("la he leído"). Spanish, whose word
+      // list lacks many deverbal nouns ("la reforma", "las demandas", "la presencia"), re-reads in a
+      // line with a verb only there or before a verb-only ending ("la abriré", "la mantuvo", "la cargaste").
       const strong = clear && cliticContext(this.lang, lower, pos, i - 1);
       if (clear && this.lang === "es" && HABER_FORMS.has(lower[i]!)) {
         at.add(i);
@@ -564,8 +563,8 @@ export class MorphTagger implements MorphAnnotator {
    * Portuguese, which has no verb lexicon: an article/preposition homograph of an object clitic (*o, a,
    * os, as*) tagged DET, ADP or SCONJ is the clitic, and the word after it the verb, when the word before
    * rules out an article ("não a quero", "eu o protejo") and the tagger calls the next word a finite
-   * verb, or when the next word has an ending only finite verbs
-   * have ("a usarei", "que o levei", "a arranjaste", "a comprasse"); lever 14. Infinitives after a
+   * verb, or when the next word has an ending only finite verbs have (PT_VERB_ENDING: "a usarei", "que
+   * o levei", "a roubou"); lever 14d. Infinitives after a
    * preposition ("de o ler") are left alone: "o jantar", "o lugar" share their ending.
    */
   private portugueseClitics(words: readonly string[], lower: readonly string[], labels: string[]): void {

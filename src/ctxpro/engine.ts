@@ -7,7 +7,8 @@
  *  4. a contextual solver finds C_s;  5. C_s meets the rule;  6. C_t by alignment;  7. C_t meets the rule.
  *
  * Per phenomenon: GENDER uses English coreference (C_s = head of the most recent noun-headed antecedent
- * mention, C_t = its aligned noun, which must carry the rule's gender and number); FORMALITY stops after
+ * mention, C_t = its aligned noun, which must carry the rule's gender and number; when the resolver gives
+ * no noun, or one whose aligned noun clashes, the nearest agreeing noun: EngineOptions.fallbackAntecedent); FORMALITY stops after
  * step 3; AUXILIARY finds C_t as the most recent previous occurrence of T_t's lemma and C_s by alignment;
  * INFLECTION takes a verb-less segment and the most recent noun in T_t's case. ANIMACY runs the gender
  * check and reverses the item. The windowing (the segment plus up to window-1 previous sentences) and
