@@ -132,3 +132,18 @@ describe("shipped models", () => {
     expect(() => loadDefaultMorph("xx")).toThrow(/unsupported language 'xx'/);
   });
 });
+
+describe("English 'it' after a verb or preposition (issue 24, lever 14h)", () => {
+  it("is the object (Acc) unless a verb follows or an auxiliary precedes", () => {
+    const en = loadDefaultMorph("en");
+    const caseOf = (s: string, k: number) => en.annotate(s).tokens[k]!.feats.Case;
+    expect(caseOf("Our lord loves it so.", 3)).toBe("Acc");
+    expect(caseOf("I looked after it but it died.", 3)).toBe("Acc");
+    expect(caseOf("I think it is broken.", 2)).toBe("Nom");
+    expect(caseOf("Is it broken?", 1)).toBe("Nom");
+    process.env.PRONEVAL_IT_CASE = "0";
+    const off = caseOf("Our lord loves it so.", 3);
+    delete process.env.PRONEVAL_IT_CASE;
+    expect(["Nom", "Acc"]).toContain(off);
+  });
+});

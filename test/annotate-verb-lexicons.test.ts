@@ -104,4 +104,43 @@ describe("verb lexicons (npm packages)", () => {
     expect(t[3]!.upos).toBe("NOUN");
     expect(fr.tagWords(["Je", "garde", "la", "maison", "."])[1]).toMatchObject({ upos: "VERB", lemma: "garder" });
   });
+  it("Spanish irregular forms added by hand (lever 14): dar, haber, ir, poder, ...", () => {
+    const es = verbLexicon("es")!;
+    expect(es.lemmas("di")).toEqual(["dar"]);
+    expect(es.lemmas("daría")).toEqual(["dar"]);
+    expect(es.lemmas("he")).toEqual(["haber"]);
+    expect(es.lemmas("hizo")).toEqual(["hacer"]);
+    expect(es.finite("puedo")).toBe(true);
+    expect(es.otherWord?.("daría")).toBe(false);
+    expect(es.otherWord?.("era")).toBe(true); // "la era": also a noun
+  });
+
+  it("an object clitic's article homograph before a hidden verb is the clitic (lever 14)", () => {
+    const tags = (lang: string, s: string[]) => loadDefaultMorph(lang).tagWords(s).map((t) => t.upos);
+    // Spanish, in a line with a verb: after a negation/clitic/subject pronoun, or before a verb-only ending.
+    expect(tags("es", ["Y", "te", "la", "di", "."]).slice(2, 4)).toEqual(["PRON", "VERB"]);
+    expect(tags("es", ["No", "la", "he", "visto", "."])[1]).toBe("PRON");
+    expect(tags("es", ["No", "sé", "por", "qué", "Martin", "la", "mantuvo", "."])[5]).toBe("PRON");
+    // ... but not a deverbal noun with a present-tense ending, nor after a preposition.
+    expect(tags("es", ["La", "profesora", "explicó", "que", "la", "reforma", "sigue", "."])[4]).toBe("DET");
+    expect(tags("es", ["Pidió", "soluciones", "a", "las", "demandas", "."])[3]).toBe("DET");
+    // Italian: any open-class tag after the homograph, not after a preposition or verb.
+    expect(tags("it", ["Non", "lo", "usi", "nemmeno", "."]).slice(1, 3)).toEqual(["PRON", "VERB"]);
+    expect(tags("it", ["Mi", "piace", "la", "casa", "."])[2]).toBe("DET");
+    expect(tags("it", ["Sua", "madre", "era", "la", "sola", "persona", "."])[3]).toBe("DET");
+    // Portuguese (no verb lexicon): verb-only endings, or a tagged verb after a negation/subject pronoun.
+    expect(tags("pt", ["Nem", "a", "usarei", "para", "isso", "."]).slice(1, 3)).toEqual(["PRON", "VERB"]);
+    expect(tags("pt", ["Que", "não", "a", "quero", "aqui", "."])[2]).toBe("PRON");
+    expect(tags("pt", ["O", "rei", "e", "a", "lei", "."])[3]).toBe("DET");
+    expect(tags("pt", ["Ele", "vende", "o", "carro", "."])[2]).toBe("DET");
+  });
+  it("a word tagged VERB after a determiner that no verb form matches but the noun list knows is a noun (lever 14g)", () => {
+    const es = loadDefaultMorph("es");
+    const words = ["Le", "di", "todo", "el", "dinero", "."];
+    process.env.PRONEVAL_NOUN_READ = "0";
+    const before = es.tagWords(words)[4]!.upos;
+    delete process.env.PRONEVAL_NOUN_READ;
+    expect(es.tagWords(words)[4]!.upos).toBe("NOUN");
+    expect(["VERB", "NOUN"]).toContain(before);
+  });
 });

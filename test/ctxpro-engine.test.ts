@@ -244,6 +244,85 @@ describe("gender (EN-ES) with an intrasegmental antecedent and a disjunctive cas
   });
 });
 
+describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 24, lever 14)", () => {
+  const FB = { fallbackAntecedent: true };
+  // "I found the key. Then I lost it." with no coreference at all (the resolver abstained).
+  const pairs: Array<[string, string, string]> = [
+    [`I/I/PRON/Case=Nom found/find/VERB the/the/DET key/key/NOUN/Number=Sing ${P}`, `Encontré/encontrar/VERB la/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing ${P}`, "1-0 2-1 3-2 4-3"],
+    [`Then/then/ADV I/I/PRON/Case=Nom lost/lose/VERB it/it/PRON/Case=Acc ${P}`, `Luego/luego/ADV la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing perdí/perder/VERB ${P}`, "0-0 2-2 3-1 4-3"],
+  ];
+  it("takes the nearest agreeing noun when the resolver gives none", () => {
+    const items = matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")!;
+    expect(items.map((x) => [x.rule, x.expected, x["ante distance"], x["src ante head"], x["ref ante head"], x["src ante phrase"]])).toEqual([
+      ["ACC.FEM.SING", "la", 1, "key", "llave", "the key"],
+    ]);
+    expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: false }).get("ES_GENDER")).toEqual([]);
+    // Off by default (ctxpro identify --fallback-antecedent).
+    expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toEqual([]);
+  });
+  it("skips nouns whose aligned noun disagrees with the target pronoun, and nouns of another English number", () => {
+    const two: Array<[string, string, string]> = [
+      [`The/the/DET key/key/NOUN/Number=Sing and/and/CCONJ the/the/DET books/book/NOUN/Number=Plur ${P}`, `La/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing y/y/CCONJ los/el/DET libros/libro/NOUN/Gender=Masc|Number=Plur ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"],
+      [`I/I/PRON/Case=Nom saw/see/VERB the/the/DET car/car/NOUN/Number=Sing ${P}`, `Vi/ver/VERB el/el/DET coche/coche/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3"],
+      pairs[1]!,
+    ];
+    // Sentence 2's "car" (coche, masculine) clashes with "la"; the sentence before it is out of reach.
+    expect(matchDocument(doc("fb2", "es", two), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toEqual([]);
+    const near: Array<[string, string, string]> = [two[0]!, pairs[1]!];
+    const items = matchDocument(doc("fb3", "es", near), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")!;
+    expect(items.map((x) => x["src ante head"])).toEqual(["key"]);
+  });
+  it("the fallback gives *it* no person noun and skips the objects of do/get/make/... (lever 14i)", () => {
+    const man: Array<[string, string, string]> = [
+      [`The/the/DET man/man/NOUN/Number=Sing ordered/order/VERB it/it/PRON/Case=Acc ${P}`, `El/el/DET hombre/hombre/NOUN/Gender=Masc|Number=Sing lo/lo/PRON/Case=Acc|Gender=Masc|Number=Sing ordenó/ordenar/VERB ${P}`, "0-0 1-1 2-3 3-2 4-4"],
+    ];
+    const isPerson = (l: string) => l === "man";
+    expect(matchDocument(doc("man", "es", man), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toHaveLength(1);
+    expect(matchDocument(doc("man", "es", man), [loadRuleSet("ES_GENDER", "es")], { ...FB, personNoun: isPerson }).get("ES_GENDER")).toEqual([]);
+    const did: Array<[string, string, string]> = [
+      pairs[0]!,
+      [`Then/then/ADV I/I/PRON/Case=Nom did/do/VERB it/it/PRON/Case=Acc ${P}`, `Luego/luego/ADV la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing hice/hacer/VERB ${P}`, "0-0 2-2 3-1 4-3"],
+    ];
+    expect(matchDocument(doc("did", "es", did), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toEqual([]);
+  });
+  it("replaces a resolver antecedent whose aligned noun clashes, but not one that is merely unaligned", () => {
+    const clash: Array<[string, string, string]> = [
+      [`I/I/PRON/Case=Nom found/find/VERB the/the/DET key/key/NOUN/Number=Sing in/in/ADP the/the/DET car/car/NOUN/Number=Sing ${P}`,
+        `Encontré/encontrar/VERB la/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing en/en/ADP el/el/DET coche/coche/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3 5-4 6-5 7-6"],
+      pairs[1]!,
+    ];
+    const toCar = [{ mentions: [{ sent: 0, start: 5, end: 7, head: 6 }, { sent: 1, start: 3, end: 4, head: 3 }] }];
+    const items = matchDocument(doc("cl", "es", clash, toCar), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")!;
+    expect(items.map((x) => [x.rule, x["src ante head"]])).toEqual([["ACC.FEM.SING", "key"]]);
+    // The same resolver antecedent, now unaligned: kept as the resolver's word, so no item.
+    const unaligned: Array<[string, string, string]> = [[clash[0]![0], clash[0]![1], "1-0 2-1 3-2 4-3 5-4"], pairs[1]!];
+    expect(matchDocument(doc("cl2", "es", unaligned, toCar), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toEqual([]);
+  });
+  it("takes a noun tagged ADJ (gender, number, no noun beside it) as the resolver antecedent's noun", () => {
+    const adj: Array<[string, string, string]> = [
+      [`The/the/DET reporters/reporter/NOUN/Number=Plur came/come/VERB ${P}`, `Los/el/DET reporteros/reportero/ADJ/Gender=Masc|Number=Plur llegaron/llegar/VERB ${P}`, "0-0 1-1 2-2 3-3"],
+      [`They/they/PRON/Case=Nom left/leave/VERB ${P}`, `Ellos/él/PRON/Case=Nom|Gender=Masc|Number=Plur se/se/PRON fueron/ir/VERB ${P}`, "0-0 1-2 2-3"],
+    ];
+    const chain = [{ mentions: [{ sent: 0, start: 0, end: 2, head: 1 }, { sent: 1, start: 0, end: 1, head: 0 }] }];
+    const items = matchDocument(doc("adj", "es", adj, chain), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")!;
+    expect(items.map((x) => [x.rule, x["ref ante head"], x["ref ante head pos"]])).toEqual([["NOM.MASC.PLUR", "reporteros", "NOUN"]]);
+    // Not as a fallback antecedent.
+    expect(matchDocument(doc("adj2", "es", adj), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toEqual([]);
+  });
+  it("animacy: a pronoun tagged in a case the set has no rule for takes the set's one rule for its form (pl jej Gen)", () => {
+    const pl: Array<[string, string, string]> = [
+      [`I/I/PRON/Case=Nom like/like/VERB my/my/PRON/Poss=Yes job/job/NOUN/Number=Sing ${P}`, `Lubię/lubić/VERB moją/mój/DET pracę/praca/NOUN/Case=Acc|Gender=Fem|Number=Sing ${P}`, "1-0 2-1 3-2 4-3"],
+      [`I/I/PRON/Case=Nom need/need/VERB it/it/PRON/Case=Acc ${P}`, `Potrzebuję/potrzebować/VERB jej/on/PRON/Case=Gen|Gender=Fem|Number=Sing ${P}`, "1-0 2-1 3-2"],
+    ];
+    const chain = [{ mentions: [{ sent: 0, start: 2, end: 4, head: 3 }, { sent: 1, start: 2, end: 3, head: 2 }] }];
+    const items = matchDocument(doc("pl", "pl", pl, chain), [loadRuleSet("PL_ANIMACY", "pl")]).get("PL_ANIMACY")!;
+    expect(items.map((x) => [x.rule, x.expected, x["src pronoun"]])).toEqual([["DAT.FEM.SING", "it", "jej"]]);
+    // The gender set keeps GEN.FEM.SING for jej, so there the tagged case decides.
+    const g = matchDocument(doc("pl", "pl", pl, chain), [loadRuleSet("PL_GENDER", "pl")]).get("PL_GENDER")!;
+    expect(g.map((x) => x.rule)).toEqual(["GEN.FEM.SING"]);
+  });
+});
+
 describe("rules and validation", () => {
   it("case constraints: any, required, negated", () => {
     const tok = { text: "x", lemma: "x", upos: "PRON", feats: { Case: "Acc,Dat" } };
@@ -271,5 +350,16 @@ describe("rules and validation", () => {
   it("refuses inconsistent annotations with the document and sentence", () => {
     const bad = { ...deDoc, alignment: deDoc.alignment.map((a, k) => (k === 2 ? [[0, 9]] as Array<[number, number]> : a)) };
     expect(() => matchDocument(bad, [loadRuleSet("DE_GENDER", "de")])).toThrow(/document 'de-doc', sentence 3: alignment link 0-9 is out of range/);
+  });
+});
+
+describe("the shipped resolver's person lexicon (lever 14i)", () => {
+  it("names persons, not things", async () => {
+    const { loadDefaultCoref } = await import("../src/annotate/index.js");
+    const r = loadDefaultCoref() as unknown as { isPerson(l: string): boolean };
+    expect(r.isPerson("man")).toBe(true);
+    expect(r.isPerson("father")).toBe(true);
+    expect(r.isPerson("key")).toBe(false);
+    expect(r.isPerson("car")).toBe(false);
   });
 });

@@ -552,6 +552,18 @@ export class PronounResolver implements CorefResolver {
   resolve(sentences: AnnSentence[]): CorefCluster[] {
     return clustersFrom(this.decisions(sentences));
   }
+
+  /**
+   * Whether a common-noun lemma clearly names a person by the resolver's lexicons (corpus entity types,
+   * else WordNet): "man", "blogger", "father". Used by the CTXPRO engine's fallback antecedent, which
+   * does not give *it* a person (issue 24, lever 14i).
+   */
+  isPerson(lemma: string): boolean {
+    const c: Candidate = { sent: 0, start: 0, end: 1, head: 0, kind: "NOUN", lower: lemma.toLowerCase() };
+    const a = animacyOf(c, { text: "", tokens: [] }, this.lex).anim;
+    if (a !== "unk") return a === "per";
+    return wordnetOf(c, this.wn).anim === "per";
+  }
 }
 
 // ------------------------------------------------------------------------------------- training

@@ -68,6 +68,60 @@ const AUX_LEMMAS: Record<string, ReadonlySet<string>> = {
 /** French words only a verb (or another clitic) can follow: subject pronouns, "ne", non-article clitics. */
 const FR_BEFORE_VERB: ReadonlySet<string> = new Set(["je", "j'", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles", "ne", "n'", "me", "m'", "te", "t'", "se", "s'", "lui", "leur", "y"]);
 
+/**
+ * Spanish endings of finite verbs that nouns hardly have (preterite, future, conditional, imperfect, 1st
+ * person plural; a form must also be a verb form by the verb lexicon): after an object clitic's article homograph they mark the verb ("la abriré", "la
+ * mantuvo", "la cargaste", "la daría"); the 1st/3rd singular present ("la reforma", "la demanda") is
+ * shared with deverbal nouns and is left out (lever 14).
+ */
+const SPANISH_VERB_ENDING = /(?:[éó]|uvo|ijo|izo|upo|aste|iste|asteis|isteis|amos|emos|imos|aron|ieron|rás|rá|rán|réis|ría|rías|rían|ríamos|ríais|aba|abas|aban|ábamos|ías|ían|ieras|ieran|iera|iese|iesen)$/;
+/** Present forms of *haber*: after a clitic homograph always the auxiliary ("no la he visto", "la has leído"). */
+const HABER_FORMS: ReadonlySet<string> = new Set(["he", "has", "ha", "hemos", "habéis", "han", "haya", "hayas", "hayan", "había", "habías", "habían", "habría"]);
+/**
+ * Words right before which an article homograph is the object clitic: negations, non-article clitics
+ * (the first of a cluster: "te la di", "me la ricordo"), subject and wh- pronouns ("yo la presto",
+ * "quién la hizo", "che tu lo ascolti").
+ */
+const BEFORE_CLITIC_STRONG: Record<string, ReadonlySet<string>> = {
+  es: new Set(["no", "nunca", "jamás", "me", "te", "se", "nos", "os", "yo", "tú", "él", "ella", "usted", "nosotros", "vosotros", "ellos", "ellas", "ustedes", "quién", "quien", "quiénes", "alguien", "nadie"]),
+  it: new Set(["non", "me", "te", "ce", "ve", "glie", "io", "tu", "lui", "noi", "voi", "chi", "qualcuno", "nessuno"]),
+};
+
+/** Whether the token before an article homograph at `k` makes it the object clitic (BEFORE_CLITIC_STRONG). */
+function cliticContext(lang: string, lower: readonly string[], pos: readonly string[], k: number): boolean {
+  const set = BEFORE_CLITIC_STRONG[lang];
+  return set !== undefined && k > 0 && set.has(lower[k - 1]!) && pos[k - 1] !== "DET" && pos[k - 1] !== "ADP";
+}
+
+/** Portuguese object clitics that are also articles or the preposition *a* (MorphTagger.portugueseClitics). */
+const PT_CLITIC_HOMOGRAPHS: ReadonlySet<string> = new Set(["o", "a", "os", "as"]);
+/** Words after which a Portuguese article homograph is the clitic: negations and subject pronouns. */
+const PT_BEFORE_CLITIC: ReadonlySet<string> = new Set(["não", "nunca", "jamais", "eu", "tu", "ele", "ela", "nós", "vós", "eles", "elas", "você", "vocês"]);
+/**
+ * Endings only Portuguese finite verbs have (future, preterite, imperfect, imperfect subjunctive):
+ * "usarei", "levei", "roubou", "roubaram", "comprassem", "cumprirei". Left out because nouns share them:
+ * -rão (verão), -ria (padaria), -este/-aste (teste, contraste), -asse (classe), -ermos (termos).
+ */
+const PT_VERB_ENDING = /^.{2,}(?:[aei]rei|[aei]rás|[aei]remos|[^aeiou]ei|[^aeiou]ou|aram|eram|iram|assem|essem|issem|ávamos|íamos)$/;
+
+/**
+ * English *it* (Nom or Acc by form) tagged Nom right after a lexical verb or a preposition and not
+ * followed by a verb is the object: Acc ("your brother had/VERB it?", "loves it so", "bite it off",
+ * "looked after it but"); before a verb it may be an embedded subject and keeps its tag ("I think it
+ * is"); after an auxiliary it is the inverted subject ("Is it?"). The tagger, trained on news, put many
+ * such objects in Nom (lever 14h: the CTXPRO Italian and Spanish ACC rules require English Acc).
+ */
+const EN_AFTER_OBJECT = new Set(["VERB", "ADP", "SCONJ"]);
+const EN_VERBAL = new Set(["VERB", "AUX"]);
+function englishItCase(lower: readonly string[], out: Tagged[]): void {
+  for (let i = 1; i < out.length; i++) {
+    if (lower[i] !== "it" || out[i]!.upos !== "PRON" || out[i]!.feats.Case !== "Nom") continue;
+    if (!EN_AFTER_OBJECT.has(out[i - 1]!.upos)) continue;
+    if (i + 1 < out.length && EN_VERBAL.has(out[i + 1]!.upos)) continue;
+    out[i] = { ...out[i]!, feats: { ...out[i]!.feats, Case: "Acc" } };
+  }
+}
+
 /** Languages whose object clitics are homographs of articles (see MorphTagger.redecideClitics). */
 const CLITIC_LANGS = new Set(["es", "it", "pt", "fr"]);
 
@@ -337,6 +391,8 @@ export class MorphTagger implements MorphAnnotator {
     }
     this.verbAfterClitic(words, lower, labels);
     this.verbOnlyForms(words, lower, labels);
+    this.portugueseClitics(words, lower, labels);
+    this.nounOnlyForms(words, lower, labels);
     this.redecideClitics(words, lower, labels);
     const tenses = this.tense?.tag(words, labels);
     const out = labels.map((label, i) => {
@@ -354,6 +410,7 @@ export class MorphTagger implements MorphAnnotator {
       this.germanSieCase(lower, out);
       this.germanEuchCase(lower, out);
     }
+    if (this.lang === "en" && process.env.PRONEVAL_IT_CASE !== "0") englishItCase(lower, out);
     return out;
   }
 
@@ -489,6 +546,12 @@ export class MorphTagger implements MorphAnnotator {
   }
 
   /**
+   * Lever 14: after an object clitic's article homograph tagged DET, any open-class tag may hide the
+   * verb, and Spanish re-reads there in lines with a verb too; PRONEVAL_CLITIC_VERB_ALL=0 turns it off.
+   */
+  cliticVerbAll = process.env.PRONEVAL_CLITIC_VERB_ALL !== "0";
+
+  /**
    * Re-read NOUN-tagged words that the verb lexicon knows only as verb forms (see verbOnlyForms): in
    * every line ("all", default), only in lines without a verb ("verbless"), or not at all ("off");
    * PRONEVAL_VERB_READ sets it for measuring.
@@ -536,18 +599,36 @@ export class MorphTagger implements MorphAnnotator {
         continue;
       }
       if (this.lang === "de" && i > 0 && words[i]![0] !== lower[i]![0]) continue;
-      if (!open.has(u) && !(u === "PROPN" && initial)) continue;
-      if (this.table.has(lower[i]!)) continue;
       const prev = i > 0 ? pos[i - 1]! : "";
+      // Right after an object clitic's article homograph tagged DET ("la he visto", "lo ascolti/ADJ"),
+      // any open-class tag may hide the verb (issue 24, lever 14).
+      const afterClitic = prev === "DET" && CLITIC_LANGS.has(this.lang) && this.pronounLabels(lower[i - 1]!) !== undefined;
+      // ... unless a preposition, verb or determiner comes before it ("di la pubblica", "era la sola").
+      const before = i > 1 ? pos[i - 2]! : "";
+      const clear = afterClitic && this.cliticVerbAll && before !== "ADP" && before !== "VERB" && before !== "AUX" && before !== "DET";
+      if (!open.has(u) && !(u === "PROPN" && initial) && !(clear && VERB_HIDING_TAGS.has(u))) continue;
+      if (this.table.has(lower[i]!)) continue;
       // Not after an article, unless it is an object clitic's homograph ("La tengo."): in a verb-less
       // line, or in any line for Italian, whose noun lexicon lists the nouns that are also verb forms
-      // (French's lacks "garde", "manque"; Spanish has none: "las demandas" misfired on UD).
-      if (prev === "DET" && ((hasVerb && this.lang !== "it") || !this.pronounLabels(lower[i - 1]!))) continue;
+      // (French's lacks "garde", "manque"); Spanish in any line since lever 14 (its Hunspell word
+      // list is the noun check).
+      if (prev === "DET" && ((hasVerb && this.lang !== "it" && !(clear && this.lang === "es")) || !afterClitic)) continue;
+      // Where the word before rules out an article (a negation, a non-article clitic, a subject or wh-
+      // pronoun: BEFORE_CLITIC_STRONG), the next word is the verb whatever the word lists say ("te la
+      // di", "yo la presto", "non lo usi"); Spanish *haber* always ("la he leído"). Spanish, whose word
+      // list lacks many deverbal nouns ("la reforma", "las demandas", "la presencia"), re-reads in a
+      // line with a verb only there or before a verb-only ending ("la abriré", "la mantuvo", "la cargaste").
+      const strong = clear && cliticContext(this.lang, lower, pos, i - 1);
+      if (clear && this.lang === "es" && HABER_FORMS.has(lower[i]!)) {
+        at.add(i);
+        continue;
+      }
+      if (clear && hasVerb && this.lang === "es" && !strong && !SPANISH_VERB_ENDING.test(lower[i]!)) continue;
       const lemmas = lex.lemmas(lower[i]!);
       if (!lemmas || !lex.finite(lower[i]!)) continue;
       // After a preposition or a verb only an infinitive ("per capire", "voglio andare"; not "vedrò presto").
       if ((prev === "ADP" || prev === "VERB" || prev === "AUX" || at.has(i - 1)) && !lemmas.includes(lower[i]!)) continue;
-      if (lex.otherWord ? lex.otherWord(lower[i]!) : this.nouns?.lookup(words[i]!, lower[i]!) !== undefined) continue;
+      if (!strong && (lex.otherWord ? lex.otherWord(lower[i]!) : this.nouns?.lookup(words[i]!, lower[i]!) !== undefined)) continue;
       at.add(i);
     }
     if (!at.size) return;
@@ -556,6 +637,37 @@ export class MorphTagger implements MorphAnnotator {
     const keep = labels.map((l) => this.labelIndex.get(l)!);
     const forced = this.tagger.tag(words, (k) => (at.has(k) ? verbIds : [keep[k]!]));
     for (const k of at) labels[k] = forced[k]!;
+  }
+
+  /**
+   * Portuguese, which has no verb lexicon: an article/preposition homograph of an object clitic (*o, a,
+   * os, as*) tagged DET, ADP or SCONJ is the clitic, and the word after it the verb, when the word before
+   * rules out an article ("não a quero", "eu o protejo") and the tagger calls the next word a finite
+   * verb, or when the next word has an ending only finite verbs have (PT_VERB_ENDING: "a usarei", "que
+   * o levei", "a roubou"); lever 14d. Infinitives after a
+   * preposition ("de o ler") are left alone: "o jantar", "o lugar" share their ending.
+   */
+  private portugueseClitics(words: readonly string[], lower: readonly string[], labels: string[]): void {
+    if (this.lang !== "pt" || !this.cliticVerbAll) return;
+    const upos = (l: string) => l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|"));
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (!PT_CLITIC_HOMOGRAPHS.has(lower[i]!) || !["DET", "ADP", "SCONJ"].includes(upos(labels[i]!))) continue;
+      const pron = (this.allowed.get(lower[i]!) ?? []).filter((k) => this.tagger.labels[k]!.startsWith("PRON"));
+      if (!pron.length) continue;
+      const next = upos(labels[i + 1]!);
+      if (next === "PUNCT" || next === "DET" || next === "ADP" || next === "NUM" || next === "CCONJ" || next === "SCONJ") continue;
+      if (this.table.has(lower[i + 1]!) && next !== "VERB" && next !== "AUX") continue;
+      const prevWord = i > 0 ? lower[i - 1]! : "";
+      // After a negation or subject pronoun, a word the tagger already calls a verb (not an infinitive:
+      // "eu a pensar" has the preposition).
+      const strong = PT_BEFORE_CLITIC.has(prevWord) && (next === "VERB" || next === "AUX") && !/[aeiô]r$/.test(lower[i + 1]!);
+      if (!strong && !PT_VERB_ENDING.test(lower[i + 1]!)) continue;
+      const keep = labels.map((l) => this.labelIndex.get(l)!);
+      const verbIds = this.verbLabels();
+      const forced = this.tagger.tag(words, (k) => (k === i ? pron : k === i + 1 && next !== "VERB" && next !== "AUX" ? verbIds : [keep[k]!]));
+      labels[i] = forced[i]!;
+      labels[i + 1] = forced[i + 1]!;
+    }
   }
 
   /**
@@ -569,6 +681,32 @@ export class MorphTagger implements MorphAnnotator {
     return analyses[0]!.upos;
   }
 
+  /**
+   * A word tagged VERB that the verb lexicon knows as no verb form at all (finite, infinitive or
+   * participle) but the noun lexicon (it, fr, de, ru) or, for Spanish, dictionary-es's word list knows,
+   * is re-tagged with its label restricted to NOUN readings ("el dinero/VERB", "la parola/VERB"); only
+   * right after a determiner, where a verb cannot stand (lever 14g). PRONEVAL_NOUN_READ=0 turns it off.
+   */
+  private nounOnlyForms(words: readonly string[], lower: readonly string[], labels: string[]): void {
+    if (process.env.PRONEVAL_NOUN_READ === "0") return;
+    const lex = this.verbs;
+    if (!lex) return;
+    const at: number[] = [];
+    for (let i = 1; i < words.length; i++) {
+      if (this.effectiveUpos(lower[i]!, labels[i]!) !== "VERB" || this.table.has(lower[i]!)) continue;
+      if (this.effectiveUpos(lower[i - 1]!, labels[i - 1]!) !== "DET") continue;
+      if (lex.lemmas(lower[i]!)) continue;
+      const noun = this.lang === "es" ? lex.otherWord?.(lower[i]!) === true : this.nouns?.lookup(words[i]!, lower[i]!) !== undefined;
+      if (noun) at.push(i);
+    }
+    if (!at.length) return;
+    this.nounIds ??= this.tagger.labels.map((l, k) => (l === "NOUN" || l.startsWith("NOUN|") ? k : -1)).filter((k) => k >= 0);
+    const keep = labels.map((l) => this.labelIndex.get(l)!);
+    const forced = this.tagger.tag(words, (k) => (at.includes(k) ? this.nounIds! : [keep[k]!]));
+    for (const k of at) labels[k] = forced[k]!;
+  }
+
+  private nounIds: number[] | undefined;
   private verbIds: number[] | undefined;
   private verbLabels(): number[] {
     this.verbIds ??= this.tagger.labels.map((l, i) => (l === "VERB" || l.startsWith("VERB|") ? i : -1)).filter((i) => i >= 0);

@@ -214,7 +214,28 @@ export function expandHunspellVerbs(
   }
 }
 
-function hunspellVerbs(pkg: string, infinitive: RegExp, participle: RegExp, derived?: RegExp): VerbLexicon {
+/**
+ * Finite forms of irregular Spanish verbs that dictionary-es's affix rules do not produce (checked
+ * against its expansion: "di", "daría", "he", "voy", "fue", "puedo", "hizo", "diré", ... were missing),
+ * added by hand as the Italian auxiliaries are (lever 14: "te la di", "la he leído").
+ */
+const SPANISH_IRREGULAR: Record<string, string> = {
+  dar:
+    "doy das da damos dais dan di diste dio dimos disteis dieron daba dabas dábamos daban daré darás dará daremos daréis darán " +
+    "daría darías daríamos daríais darían dé des demos deis den diera dieras diéramos dieran diese dieses diésemos diesen",
+  haber: "he has ha hemos habéis han había habías habíamos habíais habían habré habrás habrá habremos habréis habrán habría habrías habríamos habríais habrían haya hayas hayamos hayáis hayan hubo hubiera hubieras hubiéramos hubieran hubiese",
+  ir: "voy vas va vamos vais van fui fuiste fue fuimos fuisteis fueron iba ibas íbamos ibais iban iré irás irá iremos iréis irán iría irías iríamos iríais irían vaya vayas vayamos vayáis vayan fuera fueras fuéramos fueran",
+  ser: "soy eres es somos sois son era eras éramos erais eran seré serás será seremos seréis serán sería serías seríamos seríais serían sea seas seamos seáis sean",
+  estar: "estoy estás está estamos estáis están estuve estuviste estuvo estuvimos estuvisteis estuvieron esté estés estemos estéis estén estuviera estuvieran",
+  ver: "veo ves ve vemos veis ven vi viste vio vimos visteis vieron veía veías veíamos veíais veían vea veas veamos veáis vean",
+  poder: "puedo puedes puede podemos podéis pueden pude pudiste pudo pudimos pudisteis pudieron podré podrás podrá podremos podréis podrán podría podrías podríamos podríais podrían pueda puedas podamos podáis puedan pudiera pudieras pudiéramos pudieran",
+  hacer: "hice hiciste hizo hicimos hicisteis hicieron",
+  decir: "diré dirás dirá diremos diréis dirán diría dirías diríamos diríais dirían",
+};
+
+const KEEP_OTHER: ReadonlySet<string> = new Set(["era", "eras", "son", "ha", "he", "has", "han", "ve", "ves", "ven", "vi", "di", "da", "des", "den", "va", "vas"]);
+
+function hunspellVerbs(pkg: string, infinitive: RegExp, participle: RegExp, derived?: RegExp, extra?: Record<string, string>): VerbLexicon {
   // The packages are ES modules that read their two files with top-level await; their files are
   // read here directly (synchronously), beside the resolved entry point.
   const dir = dirname(require.resolve(pkg));
@@ -222,6 +243,16 @@ function hunspellVerbs(pkg: string, infinitive: RegExp, participle: RegExp, deri
   const t = new Table();
   const others = new Set<string>();
   expandHunspellVerbs(read("index.aff"), read("index.dic"), infinitive, (f, l, p) => t.add(f, l, p), participle, (w) => others.add(w), derived);
+  for (const [lemma, forms] of Object.entries(extra ?? {})) {
+    t.add(lemma, lemma);
+    for (const f of forms.split(" ")) {
+      t.add(f, lemma);
+      // dictionary-es lists its irregular forms as bare words; they are verb forms, not other words,
+      // except those that are also common nouns ("la era", "son", "ha" hectare) or *haber* forms
+      // (handled apart after a clitic).
+      if (!KEEP_OTHER.has(f)) others.delete(f);
+    }
+  }
   const lex = t.lexicon(pkg);
   // A plural of a listed word counts as that word ("casas", "flores", "veces", "canciones").
   lex.otherWord = (form) => {
@@ -274,7 +305,7 @@ const LOADERS: Record<string, () => VerbLexicon> = {
   it: italianVerbs,
   fr: frenchVerbs,
   de: germanVerbs,
-  es: () => hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/, /(?:ción|ciones|miento|mientos|dor|dora|dores|doras|ble|bles|mente)$/),
+  es: () => hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/, /(?:ción|ciones|miento|mientos|dor|dora|dores|doras|ble|bles|mente)$/, SPANISH_IRREGULAR),
 
 };
 

@@ -82,6 +82,7 @@ export function registerCtxpro(program: Command): void {
     .option("--align-threshold <x>", "built-in aligner: drop links whose combined posterior is below x", "0.1")
     .option("--no-align-tags", "built-in aligner: do not re-score links by the taggers' parts of speech and person (tag anchors)")
     .option("--inflection <mode>", "inflection matching: 'paper' (nouns, Sec. 3) or 'ctxpro' (the released code)", "paper")
+    .option("--fallback-antecedent", "gender/animacy: when the resolver gives a pronoun no noun antecedent (or one whose translation clashes), take the nearest agreeing noun (more items, fewer of them right: docs/annotate.md, lever 14b)")
     .option("--no-check", "skip the script/language checks of the input columns")
     .option("--keep-unscorable", "keep items whose expected form is not a whole word of the reference (enclitics, contractions)")
     .option("--quoted", "the TSV quotes its cells (\"...\", \"\" for a quote; as proneval's --format tsv writes them), so a sentence may hold a tab or newline; default: a quote is text (sacrebleu --echo)")
@@ -90,7 +91,7 @@ export function registerCtxpro(program: Command): void {
     .action(
       action(async (o: {
         input: string[]; rules: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
-        alignThreshold: string; alignTags: boolean; inflection: string; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
+        alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
         checkOutputDir(o.output);
         const lang = checkLang(o.lang);
@@ -122,6 +123,7 @@ export function registerCtxpro(program: Command): void {
           keepUnscorable: !!o.keepUnscorable,
           dropped,
           inflection: o.inflection,
+          fallbackAntecedent: !!o.fallbackAntecedent,
           warn,
           check: o.check,
           quoted: o.quoted,

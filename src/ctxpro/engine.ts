@@ -7,7 +7,8 @@
  *  4. a contextual solver finds C_s;  5. C_s meets the rule;  6. C_t by alignment;  7. C_t meets the rule.
  *
  * Per phenomenon: GENDER uses English coreference (C_s = head of the most recent noun-headed antecedent
- * mention, C_t = its aligned noun, which must carry the rule's gender and number); FORMALITY stops after
+ * mention, C_t = its aligned noun, which must carry the rule's gender and number; when the resolver gives
+ * no noun, or one whose aligned noun clashes, the nearest agreeing noun: EngineOptions.fallbackAntecedent); FORMALITY stops after
  * step 3; AUXILIARY finds C_t as the most recent previous occurrence of T_t's lemma and C_s by alignment;
  * INFLECTION takes a verb-less segment and the most recent noun in T_t's case. ANIMACY runs the gender
  * check and reverses the item. The windowing (the segment plus up to window-1 previous sentences) and
@@ -31,7 +32,36 @@ export interface EngineOptions {
    * tokens must all be in the rule's case, C_t the first case-bearing token of the nearest sentence.
    */
   inflection?: "paper" | "ctxpro";
+  /**
+   * GENDER/ANIMACY when the resolver gives the pronoun no noun antecedent (it abstained, or its chain
+   * holds only pronouns), or one whose aligned target noun has another gender or number: the most recent English noun of the pronoun's sentence (before it) or of the
+   * sentence before, agreeing with the pronoun in number, whose aligned target noun agrees with the
+   * target pronoun (the rule's gender and number). Default off (`ctxpro identify --fallback-antecedent`):
+   * it raises recall against CTXPRO's items, but its items are right less often than the resolver's
+   * (docs/annotate.md, lever 14b and "Probe").
+   */
+  fallbackAntecedent?: boolean;
+  /** English common-noun lemmas that name a person: never a fallback antecedent of *it* (identify passes the resolver's). */
+  personNoun?: (lemma: string) => boolean;
 }
+
+/** Verbs whose object *it* mostly stands for an event or a proposition, not a thing. */
+const PROPOSITIONAL_VERBS = new Set(["do", "get", "make", "buy", "mean", "know", "say", "forget", "believe", "think", "mind", "take"]);
+
+/** Whether English token `e` is the object of (or follows "about" after) a verb of PROPOSITIONAL_VERBS. */
+function propositionalObject(en: readonly AnnToken[], e: number): boolean {
+  for (let k = e - 1; k >= Math.max(0, e - 2); k--) {
+    const t = en[k];
+    if (t.upos === "VERB" || t.upos === "AUX") return PROPOSITIONAL_VERBS.has(t.lemma.toLowerCase());
+    if (t.upos !== "ADP" && t.upos !== "PART") return false;
+  }
+  return false;
+}
+
+/** Sentences before the pronoun's own that the fallback antecedent may come from. */
+const FALLBACK_SENTENCES = 1;
+/** Tags that may stand inside an English noun phrase before its head. */
+const NP_PRE = new Set(["DET", "ADJ", "NUM", "NOUN", "PROPN"]);
 
 const NOUNS = new Set(["NOUN", "PROPN"]);
 const VERBS = new Set(["VERB", "AUX"]);
@@ -184,7 +214,89 @@ function longestRun(indices: number[]): [number, number] {
   return best;
 }
 
-function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number): CtxproItem | undefined {
+/** A target token tagged ADJ that carries gender and number and has no noun or proper noun beside it. */
+function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
+  if (!ts[k].feats.Gender || !ts[k].feats.Number) return false;
+  return !NOUNS.has(ts[k - 1]?.upos ?? "") && !NOUNS.has(ts[k + 1]?.upos ?? "");
+}
+
+/**
+ * C_t of an antecedent mention (steps 6-7), or undefined when its alignment or morphology fails the rule;
+ * `clash` is set when it fails because C_t is a noun of another gender or number than the rule's.
+ */
+function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { noun: boolean }, adjAsNoun = true): { ct: AnnToken; a: number; b: number } | undefined {
+  const { doc } = idx;
+  // Step 6: C_t is the target token aligned to the antecedent's head; when the head is unaligned,
+  // the single noun of the target span aligned to the mention.
+  const spanTgt = idx.links[ante.sent].filter((l) => l[0] >= ante.start && l[0] < ante.end).map((l) => l[1]);
+  if (spanTgt.length === 0) return undefined;
+  const [a, b] = longestRun(spanTgt);
+  const ts = doc.tgt[ante.sent].tokens;
+  let cands = [...new Set(idx.alignedTgt(ante.sent, ante.head))];
+  if (cands.length > 1) cands = cands.filter((c) => ts[c].upos === rule.alignedCorefPos);
+  if (cands.length === 0) {
+    cands = [];
+    for (let c = a; c < b; c++) if (ts[c].upos === rule.alignedCorefPos) cands.push(c);
+  }
+  if (cands.length !== 1) return undefined;
+  let ct = ts[cands[0]];
+  // A noun the target tagger called an adjective ("los reporteros/ADJ", "i nervi/ADJ"): the one token
+  // aligned to the English noun head, tagged ADJ with gender and number, with no noun beside it, is
+  // taken as the noun (lever 14f); its gender is the noun phrase's either way.
+  // Not for fallback antecedents, which must be nouns on both sides.
+  if (adjAsNoun && ct.upos === "ADJ" && rule.alignedCorefPos === "NOUN" && standsAsNoun(ts, cands[0])) ct = { ...ct, upos: "NOUN" };
+  // Step 7: C_t's POS, gender and number.
+  if (ct.upos !== rule.alignedCorefPos) return undefined;
+  const agrees =
+    (rule.alignedCorefGender === "*" || values(ct, "Gender").includes(rule.alignedCorefGender)) &&
+    (rule.alignedCorefNumber === "*" || values(ct, "Number").includes(rule.alignedCorefNumber));
+  if (!agrees) {
+    if (clash) clash.noun = true;
+    return undefined;
+  }
+  return { ct, a, b };
+}
+
+/**
+ * Fallback antecedents (EngineOptions.fallbackAntecedent): English nouns heading a noun phrase (the last
+ * of a run of nouns), most recent first, in the pronoun's sentence before it and in up to
+ * FALLBACK_SENTENCES sentences before, within the window.
+ */
+function fallbackMentions(rule: PronounRule, idx: DocIndex, i: number, e: number, lo: number): Mention[] {
+  const out: Mention[] = [];
+  for (let s = i; s >= Math.max(lo, i - FALLBACK_SENTENCES); s--) {
+    const toks = idx.doc.en[s].tokens;
+    for (let h = (s === i ? e : toks.length) - 1; h >= 0; h--) {
+      if (toks[h].upos !== rule.englishCorefPos) continue;
+      if (h + 1 < toks.length && NOUNS.has(toks[h + 1].upos) && !(s === i && h + 1 === e)) continue;
+      let start = h;
+      while (start > 0 && (NP_PRE.has(toks[start - 1].upos) || (toks[start - 1].upos === "PRON" && toks[start - 1].feats.Poss === "Yes"))) start--;
+      out.push({ sent: s, start, end: h + 1, head: h });
+    }
+  }
+  return out;
+}
+
+/**
+ * Animacy sets keep only some of the gender rules (no GEN, NEUT, DISJ or plural labels), so a syncretic
+ * pronoun the tagger puts in a dropped case has no rule left (pl *jej* Gen/Dat, *niego* Acc/Gen: "Potrzebuję
+ * jej" came out Gen, the set has only DAT.FEM.SING for *jej*). For a rule whose aligned form no other rule
+ * of the set has, the cases the set's rules cover for that form: a target pronoun tagged only in other
+ * cases still takes the rule, since the item tests the English form, not the case (lever 14c).
+ */
+function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
+  const out = new Map<PronounRule, Set<string>>();
+  if (!set.reversed) return out;
+  const byForm = new Map<string, PronounRule[]>();
+  for (const r of set.rules) if (r.type === "pronoun") byForm.set(r.alignedForm, [...(byForm.get(r.alignedForm) ?? []), r]);
+  for (const rules of byForm.values()) {
+    if (rules.length !== 1 || rules[0].alignedCase === "*" || rules[0].alignedCase.startsWith("-")) continue;
+    out.set(rules[0], new Set([rules[0].alignedCase]));
+  }
+  return out;
+}
+
+function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
@@ -194,7 +306,11 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number): C
     const tt = tgt[t];
     if (te.text.toLowerCase() !== rule.englishForm || tt.text.toLowerCase() !== rule.alignedForm) continue;
     if (!PRONOUN_POS.has(te.upos) || !PRONOUN_POS.has(tt.upos)) continue;
-    if (!matchesCase(te, rule.englishCase) || !matchesCase(tt, rule.alignedCase)) continue;
+    if (!matchesCase(te, rule.englishCase)) continue;
+    if (!matchesCase(tt, rule.alignedCase)) {
+      const cases = values(tt, "Case");
+      if (!covered || cases.length === 0 || cases.some((c) => covered.has(c))) continue;
+    }
     if (!rule.requiresCoref) {
       return {
         "src pronoun": rule.englishForm,
@@ -211,37 +327,47 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number): C
     // Step 4: the antecedent is the most recent earlier mention of the pronoun's cluster, within the
     // window, whose head is a noun (step 5); an antecedent that is itself a pronoun does not count.
     const own = idx.mentionOf(i, e);
-    if (!own) continue;
-    const cluster = idx.clusters[own.cluster];
-    const pos = cluster.indexOf(own);
-    let ante: IndexedMention | undefined;
-    for (let k = pos - 1; k >= 0; k--) {
-      const m = cluster[k];
-      if (m.sent < lo) break;
-      if (doc.en[m.sent].tokens[m.head].upos === rule.englishCorefPos) {
-        ante = m;
-        break;
+    let ante: Mention | undefined;
+    if (own) {
+      const cluster = idx.clusters[own.cluster];
+      const pos = cluster.indexOf(own);
+      for (let k = pos - 1; k >= 0; k--) {
+        const m = cluster[k];
+        if (m.sent < lo) break;
+        if (doc.en[m.sent].tokens[m.head].upos === rule.englishCorefPos) {
+          ante = m;
+          break;
+        }
       }
     }
-    if (!ante) continue;
-    // Step 6: C_t is the target token aligned to the antecedent's head; when the head is unaligned,
-    // the single noun of the target span aligned to the mention.
-    const spanTgt = idx.links[ante.sent].filter((l) => l[0] >= ante.start && l[0] < ante.end).map((l) => l[1]);
-    if (spanTgt.length === 0) continue;
-    const [a, b] = longestRun(spanTgt);
-    const ts = doc.tgt[ante.sent].tokens;
-    let cands = [...new Set(idx.alignedTgt(ante.sent, ante.head))];
-    if (cands.length > 1) cands = cands.filter((c) => ts[c].upos === rule.alignedCorefPos);
-    if (cands.length === 0) {
-      cands = [];
-      for (let c = a; c < b; c++) if (ts[c].upos === rule.alignedCorefPos) cands.push(c);
+    const clash = { noun: false };
+    let found = ante && alignedHead(rule, idx, ante, clash);
+    // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
+    // than the target pronoun (the resolver's choice is then contradicted by the translation): the
+    // nearest agreeing noun (EngineOptions.fallbackAntecedent). An antecedent that merely failed to
+    // align to a noun is not replaced (the resolver may be right and the alignment wrong).
+    if ((!ante || clash.noun) && fallback) {
+      ante = undefined;
+      found = undefined;
+      // Not for the object of a verb that mostly takes an event or a proposition ("did it", "get it",
+      // "bought it" = believed), nor a person noun for *it* (lever 14i).
+      if (!propositionalObject(en, e)) {
+        const ok: Array<{ m: Mention; f: { ct: AnnToken; a: number; b: number } }> = [];
+        for (const m of fallbackMentions(rule, idx, i, e, lo)) {
+          const head = doc.en[m.sent].tokens[m.head];
+          if (!numberAgrees(te, head)) continue;
+          if (rule.englishForm.startsWith("it") && personNoun?.(head.lemma || head.text)) continue;
+          const f = alignedHead(rule, idx, m, undefined, false);
+          if (f) ok.push({ m, f });
+        }
+        if (ok.length) {
+          ante = ok[0].m;
+          found = ok[0].f;
+        }
+      }
     }
-    if (cands.length !== 1) continue;
-    const ct = ts[cands[0]];
-    // Step 7: C_t's POS, gender and number.
-    if (ct.upos !== rule.alignedCorefPos) continue;
-    if (rule.alignedCorefGender !== "*" && !values(ct, "Gender").includes(rule.alignedCorefGender)) continue;
-    if (rule.alignedCorefNumber !== "*" && !values(ct, "Number").includes(rule.alignedCorefNumber)) continue;
+    if (!ante || !found) continue;
+    const { ct, a, b } = found;
     const cs = doc.en[ante.sent].tokens[ante.head];
     // The English pronoun and the English head agree in number (plural *they* ≠ "my brother" of "my brother and sister").
     if (!numberAgrees(te, cs)) continue;
@@ -412,13 +538,14 @@ export function matchDocument(doc: AnnotatedParallelDoc, sets: RuleSet[], opts: 
   const idx = new DocIndex(doc);
   const out = new Map<string, CtxproItem[]>();
   for (const set of sets) out.set(set.name, []);
+  const uncovered = new Map(sets.map((set) => [set, uncoveredCaseRules(set)]));
   for (let i = 0; i < doc.en.length; i++) {
     const lo = Math.max(0, i - windowSize + 1);
     for (const set of sets) {
       const items = out.get(set.name)!;
       for (const rule of set.rules) {
         let item: CtxproItem | undefined;
-        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo);
+        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, opts.fallbackAntecedent ?? false, uncovered.get(set)!.get(rule), opts.personNoun);
         else if (rule.type === "auxiliary") item = auxiliaryItem(rule, idx, i, lo);
         else item = inflectionItem(rule, idx, i, lo, mode);
         if (!item) continue;

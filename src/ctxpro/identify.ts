@@ -335,9 +335,12 @@ export async function identify(
   const all = new Map<string, CtxproItem[]>(sets.map((s) => [s.name, []]));
   let done = 0;
   let pairs = 0;
+  // The resolver's person lexicon keeps the engine's fallback antecedent of *it* off person nouns.
+  const person = (ann.coref as { isPerson?: (lemma: string) => boolean }).isPerson;
+  const engineOpts = person && !opts.personNoun ? { ...opts, personNoun: person.bind(ann.coref) } : opts;
   for await (const d of docs) {
     const annotated = await annotateDoc(d, lang, ann);
-    for (const [name, found] of matchDocument(annotated, sets, opts)) {
+    for (const [name, found] of matchDocument(annotated, sets, engineOpts)) {
       const items = opts.keepUnscorable ? found : found.filter(scorableWithReference);
       if (opts.dropped && items.length < found.length) opts.dropped.set(name, (opts.dropped.get(name) ?? 0) + found.length - items.length);
       all.get(name)!.push(...items);
