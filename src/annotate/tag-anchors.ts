@@ -21,6 +21,9 @@
  * many-to-many aligner (CTXPRO's awesome-align) would. And when each side has exactly one verb (VERB or AUX),
  * those two are linked (`addSoleVerbLink`: "I don't." / "No encajo.", "Oh, I will." / "Je sais."): the
  * elliptical lines of CTXPRO's auxiliary phenomenon, where the English auxiliary stands for the target verb.
+ * A comitative pronoun (es *conmigo, contigo, consigo*, pt *comigo, contigo, connosco, convosco, ...*) fuses
+ * *with* and a pronoun, so it gets both English words (`addComitativeLinks`: "I'm going with you." / "Eu vou
+ * convosco.": the matching gives *convosco* to *with* only, and the pronoun rules never see *you*).
  *
  * Person: first person must match both ways; English second person may meet a third-person target (formal
  * address: es *usted*, *lo*, it *Lei*, de *Sie*), a third-person English pronoun not a second-person one.
@@ -206,4 +209,37 @@ export function addSoleVerbLink(links: Array<[number, number]>, en: readonly Ann
   const t = only(tgt);
   if (t < 0 || links.some(([a, b]) => a === e && b === t)) return;
   links.push([e, t]);
+}
+
+/** Comitative pronouns: a preposition and a personal pronoun in one word (es, pt). */
+export const COMITATIVE: ReadonlySet<string> = new Set([
+  "conmigo", "contigo", "consigo", // es (contigo, consigo also pt)
+  "comigo", "connosco", "conosco", "convosco", // pt (conosco: Brazilian spelling)
+]);
+
+/**
+ * Links a comitative pronoun (`COMITATIVE`) to the English personal pronoun right after *with*, in place,
+ * when the pronoun is linked to that *with*, or when it has no link at all and the line has exactly one
+ * *with* + personal pronoun of compatible person (then to both words). Issue 24, lever 13a.
+ */
+export function addComitativeLinks(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[]): void {
+  const withPron: number[] = [];
+  for (let i = 0; i + 1 < en.length; i++) {
+    const p = en[i + 1]!;
+    if (en[i]!.text.toLowerCase() === "with" && p.upos === "PRON" && p.feats.Person !== undefined && p.feats.Poss !== "Yes") withPron.push(i + 1);
+  }
+  if (!withPron.length) return;
+  for (let j = 0; j < tgt.length; j++) {
+    if (!COMITATIVE.has(tgt[j]!.text.toLowerCase())) continue;
+    const mine = links.filter((l) => l[1] === j).map((l) => l[0]);
+    let add = withPron.filter((p) => mine.includes(p - 1) && !personClash(en[p]!, tgt[j]!));
+    if (!add.length && !mine.length) {
+      const fit = withPron.filter((p) => !personClash(en[p]!, tgt[j]!));
+      if (fit.length === 1) {
+        add = fit;
+        links.push([fit[0]! - 1, j]);
+      }
+    }
+    for (const p of add) if (!mine.includes(p)) links.push([p, j]);
+  }
 }
