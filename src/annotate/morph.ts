@@ -21,6 +21,14 @@ import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 export const MORPH_FORMAT = "proneval-morph/1";
 
 const GERMAN_NOM_PRONOUNS: ReadonlySet<string> = new Set(["ich", "du", "er", "wir"]);
+/** English verbs whose "you to + verb" complement makes "you" the infinitive's subject (ClearNLP/spaCy). */
+const EN_WANT_VERBS: ReadonlySet<string> = new Set(["want", "need", "like", "love", "hate", "prefer", "expect", "wish"]);
+/** English prepositions (the tagger calls some of them SCONJ or ADV before a pronoun: "for you", "about you"). */
+const EN_PREPOSITIONS: ReadonlySet<string> = new Set(
+  ("about above across after against along among around at before behind below beneath beside besides between beyond by " +
+    "despite down during except for from in inside into like near of off on onto out outside over past since through " +
+    "throughout till to toward towards under underneath until unto up upon with within without").split(" "),
+);
 /** German prepositions that govern only the dative, or only the accusative (two-way ones left out). */
 const GERMAN_DAT_PREPS: ReadonlySet<string> = new Set(["mit", "von", "zu", "bei", "aus", "nach", "seit", "gegenüber", "außer", "entgegen"]);
 const GERMAN_ACC_PREPS: ReadonlySet<string> = new Set(["für", "durch", "gegen", "ohne", "um", "wider"]);
@@ -270,6 +278,7 @@ export class MorphTagger implements MorphAnnotator {
       if (upos === "NOUN" && this.nouns) return { upos, feats: applyNounLexicon(this.nouns, words[i]!, lemma, feats), lemma };
       return { upos, feats, lemma };
     });
+    if (this.lang === "en") this.englishYouCase(lower, out);
     if (this.lang === "de") {
       this.germanSieCase(words, lower, out);
       this.germanIhrCase(lower, out);
@@ -285,6 +294,34 @@ export class MorphTagger implements MorphAnnotator {
     return { upos: p.upos, feats: { ...p.feats } };
   }
   private readonly parsedLabels = new Map<string, { upos: string; feats: Record<string, string> }>();
+
+  /**
+   * English "you" is Nom or Acc by form; CTXPRO's rules (es, fr, it, ru formality) take its case from
+   * spaCy, which follows the dependency: the subject is Nom, an object or a preposition's complement Acc.
+   * Our tagger, without a parser, says Nom after prepositions and many verbs ("about you", "have I given
+   * you"). By position (issue 24, lever 13c): Nom when a verb follows ("I hope you may", "said you were")
+   * or "to" + verb after a verb of wanting or "for" ("I want you to go", "for you to quit": the subject of the
+   * infinitive, as in ClearNLP's dependencies); otherwise Acc right after a preposition or a verb ("about
+   * you", "given you", "asked you to come"), or standing alone before punctuation ("You?", "Just you.",
+   * "You, sir!").
+   */
+  private englishYouCase(lower: readonly string[], out: Tagged[]): void {
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if (lower[i] !== "you" || t.upos !== "PRON") continue;
+      const prev = i > 0 ? out[i - 1]! : undefined;
+      const pw = i > 0 ? lower[i - 1]! : "";
+      const next = out[i + 1];
+      let c: string | undefined;
+      if (next && (next.upos === "AUX" || (next.upos === "VERB" && !lower[i + 1]!.endsWith("ing")))) c = "Nom";
+      else if (lower[i + 1] === "to" && out[i + 2]?.upos === "VERB" && (pw === "for" || (prev?.upos === "VERB" && EN_WANT_VERBS.has(prev.lemma.toLowerCase())))) c = "Nom";
+      else if (prev && (prev.upos === "ADP" || EN_PREPOSITIONS.has(pw) || prev.upos === "VERB")) c = "Acc";
+      else if ((!next || next.upos === "PUNCT") && (!prev || ["PUNCT", "CCONJ", "INTJ", "ADV"].includes(prev.upos))) c = "Acc";
+      if (!c || t.feats.Case === c) continue;
+      const a = (this.table.get("you") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c);
+      if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
+    }
+  }
 
   /**
    * German "Sie"/"sie" is Nom or Acc by form; the tagger, trained on 12k words, says Nom too often
