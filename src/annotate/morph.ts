@@ -21,6 +21,13 @@ import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 export const MORPH_FORMAT = "proneval-morph/1";
 
 const GERMAN_NOM_PRONOUNS: ReadonlySet<string> = new Set(["ich", "du", "er", "wir"]);
+/**
+ * Spanish words after which *la, lo, las, los* before a word that only the verb lexicon knows are object
+ * clitics: negation and a few adverbs, "si", subject pronouns.
+ */
+const ES_BEFORE_CLITIC: ReadonlySet<string> = new Set(
+  "no nunca jamás ya también tampoco si yo tú él ella usted nosotros nosotras vosotros vosotras ellos ellas ustedes".split(" "),
+);
 /** English verbs whose "you to + verb" complement makes "you" the infinitive's subject (ClearNLP/spaCy). */
 const EN_WANT_VERBS: ReadonlySet<string> = new Set(["want", "need", "like", "love", "hate", "prefer", "expect", "wish"]);
 /** English prepositions (the tagger calls some of them SCONJ or ADV before a pronoun: "for you", "about you"). */
@@ -552,7 +559,10 @@ export class MorphTagger implements MorphAnnotator {
       // Not after an article, unless it is an object clitic's homograph ("La tengo."): in a verb-less
       // line, or in any line for Italian, whose noun lexicon lists the nouns that are also verb forms
       // (French's lacks "garde", "manque"; Spanish has none: "las demandas" misfired on UD).
-      if (prev === "DET" && ((hasVerb && this.lang !== "it") || !this.pronounLabels(lower[i - 1]!))) continue;
+      // Spanish (lever 13d): in any line too where the homograph follows a word before which only a clitic
+      // stands, not an article ("no la traicionará", "yo la llevaré", "si los acompañamos"; not after "que": "que la policía" cost UD Case 0.3).
+      const esClitic = this.lang === "es" && i >= 2 && ES_BEFORE_CLITIC.has(lower[i - 2]!);
+      if (prev === "DET" && ((hasVerb && this.lang !== "it" && !esClitic) || !this.pronounLabels(lower[i - 1]!))) continue;
       const lemmas = lex.lemmas(lower[i]!);
       if (!lemmas || !lex.finite(lower[i]!)) continue;
       // After a preposition or a verb only an infinitive ("per capire", "voglio andare"; not "vedrò presto").
