@@ -30,6 +30,8 @@ const ES_BEFORE_CLITIC: ReadonlySet<string> = new Set(
 );
 /** English verbs whose "you to + verb" complement makes "you" the infinitive's subject (ClearNLP/spaCy). */
 const EN_WANT_VERBS: ReadonlySet<string> = new Set(["want", "need", "like", "love", "hate", "prefer", "expect", "wish"]);
+/** Words that may stand between "you" and its verb ("you two know", "I want you all to judge"). */
+const EN_YOU_QUANT: ReadonlySet<string> = new Set(["all", "both", "two", "three", "four", "guys", "people"]);
 /** English prepositions (the tagger calls some of them SCONJ or ADV before a pronoun: "for you", "about you"). */
 const EN_PREPOSITIONS: ReadonlySet<string> = new Set(
   ("about above across after against along among around at before behind below beneath beside besides between beyond by " +
@@ -306,7 +308,8 @@ export class MorphTagger implements MorphAnnotator {
    * English "you" is Nom or Acc by form; CTXPRO's rules (es, fr, it, ru formality) take its case from
    * spaCy, which follows the dependency: the subject is Nom, an object or a preposition's complement Acc.
    * Our tagger, without a parser, says Nom after prepositions and many verbs ("about you", "have I given
-   * you"). By position (issue 24, lever 13c): Nom when a verb follows ("I hope you may", "said you were")
+   * you"). By position (issue 24, lever 13c): Nom when a verb follows, after "all", "two", "guys" at most
+   * ("I hope you may", "said you were", "you two know")
    * or "to" + verb after a verb of wanting or "for" ("I want you to go", "for you to quit": the subject of the
    * infinitive, as in ClearNLP's dependencies); otherwise Acc right after a preposition or a verb ("about
    * you", "given you", "asked you to come"), or standing alone before punctuation ("You?", "Just you.",
@@ -318,10 +321,12 @@ export class MorphTagger implements MorphAnnotator {
       if (lower[i] !== "you" || t.upos !== "PRON") continue;
       const prev = i > 0 ? out[i - 1]! : undefined;
       const pw = i > 0 ? lower[i - 1]! : "";
-      const next = out[i + 1];
+      // "you all", "you two", "you guys" + verb: the verb after the quantifier decides
+      const j = EN_YOU_QUANT.has(lower[i + 1] ?? "") ? i + 2 : i + 1;
+      const next = out[j];
       let c: string | undefined;
-      if (next && (next.upos === "AUX" || (next.upos === "VERB" && !lower[i + 1]!.endsWith("ing")))) c = "Nom";
-      else if (lower[i + 1] === "to" && out[i + 2]?.upos === "VERB" && (pw === "for" || (prev?.upos === "VERB" && EN_WANT_VERBS.has(prev.lemma.toLowerCase())))) c = "Nom";
+      if (next && (next.upos === "AUX" || (next.upos === "VERB" && !lower[j]!.endsWith("ing")))) c = "Nom";
+      else if (lower[j] === "to" && out[j + 1]?.upos === "VERB" && (pw === "for" || (prev?.upos === "VERB" && EN_WANT_VERBS.has(prev.lemma.toLowerCase())))) c = "Nom";
       else if (prev && (prev.upos === "ADP" || EN_PREPOSITIONS.has(pw) || prev.upos === "VERB")) c = "Acc";
       else if ((!next || next.upos === "PUNCT") && (!prev || ["PUNCT", "CCONJ", "INTJ", "ADV"].includes(prev.upos))) c = "Acc";
       if (!c || t.feats.Case === c) continue;
