@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromArrays, matchLinks } from "../src/annotate/matching.js";
-import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, formalYou, personClash } from "../src/annotate/tag-anchors.js";
+import { addComitativeLinks, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, formalYou, personClash } from "../src/annotate/tag-anchors.js";
 import { FastAlignWordAligner } from "../src/annotate/aligner.js";
 import { CorpusAligner } from "../src/ctxpro/annotators.js";
 import type { AnnToken } from "../src/annotate/types.js";
@@ -135,6 +135,26 @@ describe("tag anchors", () => {
     const l3: Array<[number, number]> = [[1, 1]];
     addSoleVerbLink(l3, toks("I/PRON/1 do/AUX"), toks("Lo/PRON sé/VERB/1"));
     expect(l3).toEqual([[1, 1]]);
+  });
+
+  it("comitative pronouns get both words of with + pronoun (lever 13a)", () => {
+    // "I'm going with you ." / "Eu vou convosco ." : the matching gave convosco to with only.
+    const en = toks("I/PRON/1 'm/AUX going/VERB with/ADP you/PRON/2 ./PUNCT");
+    const pt = toks("Eu/PRON/1 vou/AUX convosco/PRON/2 ./PUNCT");
+    const l: Array<[number, number]> = [[0, 0], [1, 1], [3, 2], [5, 3]];
+    addComitativeLinks(l, en, pt);
+    expect(l).toContainEqual([4, 2]);
+    // unlinked: the only with + pronoun of the line, both words
+    const l2: Array<[number, number]> = [[0, 0], [5, 3]];
+    addComitativeLinks(l2, en, pt);
+    expect(l2).toEqual(expect.arrayContaining([[3, 2], [4, 2]]));
+    // a clashing person is not linked ("with me" / contigo), nor is anything without a comitative
+    const l3: Array<[number, number]> = [];
+    addComitativeLinks(l3, toks("Come/VERB with/ADP me/PRON/1"), toks("Ven/VERB contigo/PRON/2"));
+    expect(l3).toEqual([]);
+    const l4: Array<[number, number]> = [[3, 2]];
+    addComitativeLinks(l4, en, toks("Eu/PRON/1 vou/AUX lá/ADV ./PUNCT"));
+    expect(l4).toEqual([[3, 2]]);
   });
 
   it("rejects tokens that do not fit the matrix", () => {

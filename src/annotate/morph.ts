@@ -380,7 +380,7 @@ export class MorphTagger implements MorphAnnotator {
    * leans to the dative. By agreement (`germanClauseVerbs`), lever 13b: Nom when a finite verb of its clause
    * is second person plural and not third singular ("Seid ihr ...", "Habt ihr ...", "Könnt ihr ..."), or is
    * either ("macht", "braucht") and "ihr" stands where the subject does: first in its clause (after a relative
-   * or interrogative pronoun at most: "wenn ihr ... übergebt", "die ihr hören werdet"), or right after that
+   * or interrogative pronoun or adverbs at most: "wenn ihr ... übergebt", "die ihr hören werdet", "falls/ADV ihr"), or right after that
    * finite verb with no noun or nominative pronoun before it ("Was macht ihr?", not "Er sagt ihr").
    * Never right after a preposition ("mit ihr").
    */
@@ -399,7 +399,9 @@ export class MorphTagger implements MorphAnnotator {
       let nom = v.p2.some((k) => !germanCellsOf(lower, k)?.has("S3"));
       if (!nom) {
         const before = out.slice(v.lo, i);
-        const first = before.every((x) => x.upos === "PRON" && (x.feats.PronType === "Rel" || x.feats.PronType === "Int"));
+        // before the finite verb only a relative/interrogative pronoun or a subordinator the tagger calls ADV
+        // ("falls", "sobald"): in a main clause the verb would stand second
+        const first = before.every((x) => x.upos === "ADV" || (x.upos === "PRON" && (x.feats.PronType === "Rel" || x.feats.PronType === "Int")));
         const afterVerb =
           v.p2.includes(i - 1) &&
           out.slice(v.lo, i - 1).every((x) => !(x.upos === "NOUN" || x.upos === "PROPN" || (x.upos === "PRON" && x.feats.Case === "Nom" && x.feats.Person !== undefined)));
