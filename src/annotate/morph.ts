@@ -382,7 +382,8 @@ export class MorphTagger implements MorphAnnotator {
    * either ("macht", "braucht") and "ihr" stands where the subject does: first in its clause (after a relative
    * or interrogative pronoun or adverbs at most: "wenn ihr ... übergebt", "die ihr hören werdet", "falls/ADV ihr"), or right after that
    * finite verb with no noun or nominative pronoun before it ("Was macht ihr?", not "Er sagt ihr").
-   * Never right after a preposition ("mit ihr").
+   * Never right after a preposition ("mit ihr"); there, and in a clause whose known finite verbs none can be
+   * second person plural ("Ich habe ihr gesagt"), a Nom from the tagger becomes the dative.
    */
   private germanIhrCase(lower: readonly string[], out: Tagged[]): void {
     let nomIhrClause = -1;
@@ -391,7 +392,12 @@ export class MorphTagger implements MorphAnnotator {
       if (lower[i] !== "ihr" || t.upos !== "PRON") continue;
       const v = germanClauseVerbs(lower, out, i);
       if (t.feats.Case === "Nom") {
-        nomIhrClause = v.lo;
+        // and back: after a preposition, or in a clause whose known finite verbs none is second person
+        // plural ("Ich habe ihr gesagt"), the dative of "sie"
+        const prepOrNoAgreement = (i > 0 && out[i - 1]!.upos === "ADP") || (!v.unknown && v.finite.size > 0 && !v.finite.has("P2"));
+        const d = prepOrNoAgreement && (this.table.get("ihr") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === "Dat");
+        if (d) out[i] = { upos: d.upos, feats: { ...d.feats }, lemma: d.lemma };
+        else nomIhrClause = v.lo;
         continue;
       }
       if ((i > 0 && out[i - 1]!.upos === "ADP") || nomIhrClause === v.lo) continue;
@@ -842,7 +848,15 @@ function germanClauseVerbs(lower: readonly string[], out: readonly Tagged[], i: 
   while (hi < out.length && !bound(out[hi]!.upos)) hi++;
   const r = { lo, finite: new Set<string>(), p2: [] as number[], zuInfinitive: false, unknown: false };
   for (let k = lo; k < hi; k++) {
-    if (out[k]!.upos !== "VERB" && out[k]!.upos !== "AUX") continue;
+    if (out[k]!.upos !== "VERB" && out[k]!.upos !== "AUX") {
+      // a form that can only be second person plural counts whatever its tag ("Seid/ADP ihr", "ihr müsst/ADV")
+      const c = germanVerbCells().get(lower[k]!);
+      if (c?.has("P2") && !c.has("S3") && !c.has("INF")) {
+        r.finite.add("P2");
+        r.p2.push(k);
+      }
+      continue;
+    }
     const cells = germanCellsOf(lower, k);
     if (!cells) {
       r.unknown = true;
