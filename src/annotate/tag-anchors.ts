@@ -243,3 +243,31 @@ export function addComitativeLinks(links: Array<[number, number]>, en: readonly 
     for (const p of add) if (!mine.includes(p)) links.push([p, j]);
   }
 }
+
+/** English third-person personal pronouns that could claim a target clitic instead of *you*. */
+const EN_THIRD = new Set(["it", "him", "her", "them", "he", "she", "they"]);
+
+/**
+ * Links English *you* to a formal third-person form of `lang` (`formalYou`: es *lo, la, usted*, it *la, Lei*,
+ * pt *o, você*, de *Sie*, ...), in place, when after the matching the line has exactly one unlinked *you*
+ * (second person, not possessive), exactly one unlinked formal form, and no unlinked English third-person
+ * pronoun that could be the clitic's antecedent instead ("I'll arrest you" / "las arreste": EM gave *las* to
+ * *of*). Issue 24, lever 13e.
+ */
+export function addFormalYouLink(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[], lang: string | undefined): void {
+  if (!lang || !FORMAL[lang]) return;
+  const linkedEn = new Set(links.map((l) => l[0]));
+  const linkedTgt = new Set(links.map((l) => l[1]));
+  const yous: number[] = [];
+  for (let i = 0; i < en.length; i++) {
+    const t = en[i]!;
+    if (linkedEn.has(i) || t.upos !== "PRON") continue;
+    const w = t.text.toLowerCase();
+    if (EN_THIRD.has(w)) return;
+    if (w === "you" && t.feats.Poss !== "Yes") yous.push(i);
+  }
+  if (yous.length !== 1) return;
+  const cands: number[] = [];
+  for (let j = 0; j < tgt.length; j++) if (!linkedTgt.has(j) && formalYou(lang, tgt, j)) cands.push(j);
+  if (cands.length === 1) links.push([yous[0]!, cands[0]!]);
+}

@@ -15,7 +15,7 @@ import { streamTable } from "../io/table.js";
 import { CorpusBuilder, alignBidirectionalEncoded, MAX_SENTENCE_TOKENS, type AlignModel, type Links } from "../align/index.js";
 import { combinedPosteriors, FastAlignWordAligner, tagAnchorOptions } from "../annotate/aligner.js";
 import { addAnchors, matchLinks } from "../annotate/matching.js";
-import { addComitativeLinks, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "../annotate/tag-anchors.js";
+import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "../annotate/tag-anchors.js";
 import { loadDefaultMorph, type MorphTagger } from "../annotate/morph.js";
 import { loadDefaultCoref } from "../annotate/index.js";
 import type { AnnSentence, AnnToken, CorefResolver, SentenceAlignment, WordAligner } from "../annotate/types.js";
@@ -103,6 +103,7 @@ export class CorpusAligner implements WordAligner {
     addVerbGroupLinks(links, tagged.en, tagged.other);
     addSoleVerbLink(links, tagged.en, tagged.other);
     addComitativeLinks(links, tagged.en, tagged.other);
+    addFormalYouLink(links, tagged.en, tagged.other, tags.lang);
     return links;
   }
 
