@@ -250,14 +250,13 @@ const EN_THIRD = new Set(["it", "him", "her", "them", "he", "she", "they"]);
 /**
  * Links English *you* to a formal third-person form of `lang` (`formalYou`: es *lo, la, usted*, it *la, Lei*,
  * pt *o, você*, de *Sie*, ...), in place, when after the matching the line has exactly one unlinked *you*
- * (second person, not possessive), exactly one unlinked formal form, and no unlinked English third-person
+ * (second person, not possessive), exactly one formal form linked to no English content word or pronoun, and no unlinked English third-person
  * pronoun that could be the clitic's antecedent instead ("I'll arrest you" / "las arreste": EM gave *las* to
  * *of*). Issue 24, lever 13e.
  */
 export function addFormalYouLink(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[], lang: string | undefined): void {
   if (!lang || !FORMAL[lang]) return;
   const linkedEn = new Set(links.map((l) => l[0]));
-  const linkedTgt = new Set(links.map((l) => l[1]));
   const yous: number[] = [];
   for (let i = 0; i < en.length; i++) {
     const t = en[i]!;
@@ -267,7 +266,9 @@ export function addFormalYouLink(links: Array<[number, number]>, en: readonly An
     if (w === "you" && t.feats.Poss !== "Yes") yous.push(i);
   }
   if (yous.length !== 1) return;
+  // a formal form linked only to English function words (a preposition, article, punctuation) counts as free
+  const held = new Set(links.filter(([e]) => ["PRON", "NOUN", "PROPN", "VERB", "AUX"].includes(en[e]!.upos)).map((l) => l[1]));
   const cands: number[] = [];
-  for (let j = 0; j < tgt.length; j++) if (!linkedTgt.has(j) && formalYou(lang, tgt, j)) cands.push(j);
+  for (let j = 0; j < tgt.length; j++) if (!held.has(j) && formalYou(lang, tgt, j)) cands.push(j);
   if (cands.length === 1) links.push([yous[0]!, cands[0]!]);
 }
