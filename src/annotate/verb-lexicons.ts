@@ -269,12 +269,54 @@ function russianVerbs(): VerbLexicon {
   };
 }
 
+/**
+ * Finite forms of common Spanish irregular verbs, by hand (issue 24, lever 13f): dictionary-es lists them as
+ * words of their own, not as inflections, so the lexicon knew neither "puedo" nor "vio" nor "he" (haber)
+ * as verb forms, and "¿Lo puedo/NOUN ayudar?", "los vio/NOUN", "la he/NOUN perdido" kept their noun
+ * tags. Forms that are also common nouns (*vino*, *era*, *son*) are left out.
+ */
+const ES_IRREGULAR: Record<string, string> = {
+  haber: "he has ha hemos habéis han había habías habíamos habían habría habrías habríamos habrían habré habrás habrá habremos habrán haya hayas hayamos hayan hubiera hubieras hubiéramos hubieran hubo",
+  poder: "puedo puedes puede podemos pueden pude pudo pudimos pudieron podré podrás podrá podremos podrán podría podrías podríamos podrían pueda puedas podamos puedan pudiera pudieras pudieran",
+  ver: "veo ves vemos vi viste vio vimos vieron veía veías veíamos veían vea veas veamos vean",
+  ir: "voy vas va vamos van fui fuiste fue fuimos fueron iba ibas íbamos iban vaya vayas vayamos vayan",
+  ser: "soy eres somos eras éramos eran sea seas seamos sean fuera fueras fueran",
+  estar: "estoy estás está estamos están estuve estuvo estuvieron esté estés estén",
+  tener: "tengo tienes tiene tenemos tienen tuve tuviste tuvo tuvimos tuvieron tendré tendrás tendrá tendremos tendrán tendría tendrías tendríamos tendrían tenga tengas tengamos tengan",
+  hacer: "hago haces hace hacemos hacen hice hiciste hizo hicimos hicieron haré harás hará haremos harán haría harías haríamos harían haga hagas hagamos hagan",
+  decir: "digo dices dice decimos dicen dije dijiste dijo dijimos dijeron diré dirás dirá diremos dirán diría dirías diríamos dirían diga digas digamos digan",
+  querer: "quiero quieres quiere queremos quieren quise quiso quisimos quisieron querré querrás querrá querremos querrán querría querrías querríamos querrían quiera quieras queramos quieran quisiera quisieras quisieran",
+  saber: "sé sabes sabe sabemos saben supe supiste supo supimos supieron sabré sabrás sabrá sabremos sabrán sabría sabrías sabríamos sabrían sepa sepas sepamos sepan",
+  dar: "doy das da damos dan diste dio dimos dieron dé demos den",
+  poner: "pongo pones pone ponemos ponen puse pusiste puso pusimos pusieron pondré pondrás pondrá pondremos pondrán pondría pondrías pondrían ponga pongas pongamos pongan",
+  venir: "vengo vienes viene venimos vienen vine viniste vinimos vinieron vendré vendrás vendrá vendremos vendrán vendría vendrían venga vengas vengamos vengan",
+  traer: "traigo traje trajo trajeron traiga traigan",
+};
+
+/** A lexicon that also knows `forms` (lemma → space-separated finite forms) as finite verb forms and nothing else. */
+function withIrregulars(lex: VerbLexicon, forms: Record<string, string>): VerbLexicon {
+  const extra = new Map<string, string>();
+  for (const [lemma, list] of Object.entries(forms)) for (const f of list.split(" ")) extra.set(f, lemma);
+  const other = lex.otherWord?.bind(lex);
+  return {
+    name: lex.name,
+    size: lex.size + extra.size,
+    lemmas: (form) => {
+      const l = extra.get(form.toLowerCase());
+      const base = lex.lemmas(form);
+      return l ? [l, ...(base ?? []).filter((x) => x !== l)] : base;
+    },
+    finite: (form) => extra.has(form.toLowerCase()) || lex.finite(form),
+    ...(other ? { otherWord: (form: string) => !extra.has(form.toLowerCase()) && other(form) } : {}),
+  };
+}
+
 const LOADERS: Record<string, () => VerbLexicon> = {
   ru: russianVerbs,
   it: italianVerbs,
   fr: frenchVerbs,
   de: germanVerbs,
-  es: () => hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/, /(?:ción|ciones|miento|mientos|dor|dora|dores|doras|ble|bles|mente)$/),
+  es: () => withIrregulars(hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/, /(?:ción|ciones|miento|mientos|dor|dora|dores|doras|ble|bles|mente)$/), ES_IRREGULAR),
 
 };
 
