@@ -28,6 +28,8 @@ const GERMAN_NOM_PRONOUNS: ReadonlySet<string> = new Set(["ich", "du", "er", "wi
 const ES_BEFORE_CLITIC: ReadonlySet<string> = new Set(
   "no nunca jamás ya también tampoco si yo tú él ella usted nosotros nosotras vosotros vosotras ellos ellas ustedes".split(" "),
 );
+/** Spanish future and conditional endings, and the forms of *haber*: only verbs end so (lever 13g). */
+const ES_VERB_ONLY = /^(?:.{2,}(?:ré|rás|rá|remos|réis|rán|ría|rías|ríamos|rían)|he|has|ha|hemos|han|había|habías|habíamos|habían|haya|hayas|hayamos|hayan|hubiera|hubieras|hubieran)$/;
 /** English verbs whose "you to + verb" complement makes "you" the infinitive's subject (ClearNLP/spaCy). */
 const EN_WANT_VERBS: ReadonlySet<string> = new Set(["want", "need", "like", "love", "hate", "prefer", "expect", "wish"]);
 /** Words that may stand between "you" and its verb ("you two know", "I want you all to judge"). */
@@ -574,7 +576,9 @@ export class MorphTagger implements MorphAnnotator {
       // (French's lacks "garde", "manque"; Spanish has none: "las demandas" misfired on UD).
       // Spanish (lever 13d): in any line too where the homograph follows a word before which only a clitic
       // stands, not an article ("no la traicionará", "yo la llevaré", "si los acompañamos"; not after "que": "que la policía" cost UD Case 0.3).
-      const esClitic = this.lang === "es" && i >= 2 && ES_BEFORE_CLITIC.has(lower[i - 2]!);
+      // ... or where the word is a future or conditional, or a form of *haber*, which no noun shares
+      // ("que la echaré de menos", "que los ayudaré", "la habría dejado", "la he regañado")
+      const esClitic = this.lang === "es" && ((i >= 2 && ES_BEFORE_CLITIC.has(lower[i - 2]!)) || ES_VERB_ONLY.test(lower[i]!));
       if (prev === "DET" && ((hasVerb && this.lang !== "it" && !esClitic) || !this.pronounLabels(lower[i - 1]!))) continue;
       const lemmas = lex.lemmas(lower[i]!);
       if (!lemmas || !lex.finite(lower[i]!)) continue;
