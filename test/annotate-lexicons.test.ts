@@ -68,6 +68,10 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(tag("es", "Y yo la llevaré mañana.")).toContain("la/PRON llevaré/VERB");
     expect(tag("es", "Soy una amiga que no la traicionará.")).toContain("la/PRON traicionará/VERB");
     expect(tag("es", "Creo que la policía llegó.")).toContain("la/DET policía/NOUN");
+    // lever 13g: before a future, conditional or haber form whatever precedes
+    expect(tag("es", "Estoy seguro de que la echaré de menos.")).toContain("la/PRON echaré/VERB");
+    expect(tag("es", "Porque la he regañado tanto.")).toContain("la/PRON he/VERB");
+    expect(tag("es", "Visité la librería ayer.")).toContain("la/DET librería/NOUN");
   });
 
   it("tags the comitative pronouns (es contigo, pt convosco) as pronouns", () => {
