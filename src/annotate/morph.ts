@@ -325,13 +325,9 @@ export class MorphTagger implements MorphAnnotator {
       const pw = i > 0 ? lower[i - 1]! : "";
       // "you all", "you two", "you guys" + verb: the verb after the quantifier decides
       const j = EN_YOU_QUANT.has(lower[i + 1] ?? "") ? i + 2 : i + 1;
-      // adverbs may stand before the verb too ("You freely agreed", "you never know")
-      let v = j;
-      while (v < j + 2 && out[v]?.upos === "ADV") v++;
       const next = out[j];
-      const verb = out[v];
       let c: string | undefined;
-      if (verb && (verb.upos === "AUX" || (verb.upos === "VERB" && !lower[v]!.endsWith("ing")))) c = "Nom";
+      if (next && (next.upos === "AUX" || (next.upos === "VERB" && !lower[j]!.endsWith("ing")))) c = "Nom";
       else if (lower[j] === "to" && out[j + 1]?.upos === "VERB" && (pw === "for" || (prev?.upos === "VERB" && EN_WANT_VERBS.has(prev.lemma.toLowerCase())))) c = "Nom";
       else if (prev && (prev.upos === "ADP" || EN_PREPOSITIONS.has(pw) || prev.upos === "VERB")) c = "Acc";
       else if ((!next || next.upos === "PUNCT") && (!prev || ["PUNCT", "CCONJ", "INTJ", "ADV"].includes(prev.upos))) c = "Acc";
