@@ -250,17 +250,13 @@ const EN_THIRD = new Set(["it", "him", "her", "them", "he", "she", "they"]);
 /**
  * Links English *you* to a formal third-person form of `lang` (`formalYou`: es *lo, la, usted*, it *la, Lei*,
  * pt *o, você*, de *Sie*, ...), in place, when after the matching the line has exactly one unlinked *you*
- * (or linked to target function words only)
  * (second person, not possessive), exactly one formal form linked to no English content word or pronoun, and no unlinked English third-person
  * pronoun that could be the clitic's antecedent instead ("I'll arrest you" / "las arreste": EM gave *las* to
  * *of*). Issue 24, lever 13e.
  */
 export function addFormalYouLink(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[], lang: string | undefined): void {
   if (!lang || !FORMAL[lang]) return;
-  // an English pronoun linked only to target function words (a conjunction, preposition, article, adverb,
-  // punctuation: "you" – "si") counts as unlinked
-  const CONTENT = ["PRON", "NOUN", "PROPN", "VERB", "AUX", "ADJ"];
-  const linkedEn = new Set(links.filter(([, t]) => CONTENT.includes(tgt[t]!.upos)).map((l) => l[0]));
+  const linkedEn = new Set(links.map((l) => l[0]));
   const yous: number[] = [];
   for (let i = 0; i < en.length; i++) {
     const t = en[i]!;
