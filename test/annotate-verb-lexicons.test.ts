@@ -17,6 +17,14 @@ describe("verb lexicons (npm packages)", () => {
     expect(es.otherWord?.("tengo")).toBe(false);
     expect(es.lemmas("interpretación")).toBeUndefined();
     expect(es.lemmas("mujer")).toBeUndefined();
+    // lever 13f: irregular forms dictionary-es lists only as words of their own
+    expect(es.lemmas("puedo")).toEqual(["poder"]);
+    expect(es.lemmas("vio")).toEqual(["ver"]);
+    expect(es.lemmas("he")?.[0]).toBe("haber");
+    expect(es.finite("vio")).toBe(true);
+    expect(es.otherWord?.("puedo")).toBe(false);
+    const tags = loadDefaultMorph("es").annotate("¿Lo puedo ayudar?").tokens.map((t) => `${t.text}/${t.upos}`);
+    expect(tags).toContain("puedo/VERB");
   });
 
   it("Italian (italian-verbs-dict)", () => {

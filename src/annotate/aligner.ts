@@ -6,7 +6,7 @@
 import { alignBidirectional, posteriors, type AlignModel } from "../align/index.js";
 import type { SentenceAlignment, WordAligner } from "./types.js";
 import { addAnchors, matchLinks, matrix, type ScoreMatrix } from "./matching.js";
-import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "./tag-anchors.js";
+import { addComitativeLinks, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "./tag-anchors.js";
 import type { AnnSentence } from "./types.js";
 
 export interface FastAlignWordAlignerOptions {
@@ -84,6 +84,7 @@ export class FastAlignWordAligner implements WordAligner {
       const links = matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
       addVerbGroupLinks(links, tagged.en[k]!.tokens, tagged.other[k]!.tokens);
       addSoleVerbLink(links, tagged.en[k]!.tokens, tagged.other[k]!.tokens);
+      addComitativeLinks(links, tagged.en[k]!.tokens, tagged.other[k]!.tokens);
       return links;
     });
   }

@@ -15,13 +15,32 @@ import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
-import { VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
+import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 import { PL_PREPOSITION_CASES } from "./polish.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
 const GERMAN_NOM_PRONOUNS: ReadonlySet<string> = new Set(["ich", "du", "er", "wir"]);
+/**
+ * Spanish words after which *la, lo, las, los* before a word that only the verb lexicon knows are object
+ * clitics: negation and a few adverbs, "si", subject pronouns.
+ */
+const ES_BEFORE_CLITIC: ReadonlySet<string> = new Set(
+  "no nunca jamás ya también tampoco si yo tú él ella usted nosotros nosotras vosotros vosotras ellos ellas ustedes".split(" "),
+);
+/** Spanish future and conditional endings, and the forms of *haber*: only verbs end so (lever 13g). */
+const ES_VERB_ONLY = /^(?:.{2,}(?:ré|rás|rá|remos|réis|rán|ría|rías|ríamos|rían)|he|has|ha|hemos|han|había|habías|habíamos|habían|haya|hayas|hayamos|hayan|hubiera|hubieras|hubieran)$/;
+/** English verbs whose "you to + verb" complement makes "you" the infinitive's subject (ClearNLP/spaCy). */
+const EN_WANT_VERBS: ReadonlySet<string> = new Set(["want", "need", "like", "love", "hate", "prefer", "expect", "wish"]);
+/** Words that may stand between "you" and its verb ("you two know", "I want you all to judge"). */
+const EN_YOU_QUANT: ReadonlySet<string> = new Set(["all", "both", "two", "three", "four", "guys", "people"]);
+/** English prepositions (the tagger calls some of them SCONJ or ADV before a pronoun: "for you", "about you"). */
+const EN_PREPOSITIONS: ReadonlySet<string> = new Set(
+  ("about above across after against along among around at before behind below beneath beside besides between beyond by " +
+    "despite down during except for from in inside into like near of off on onto out outside over past since through " +
+    "throughout till to toward towards under underneath until unto up upon with within without").split(" "),
+);
 /** German prepositions that govern only the dative, or only the accusative (two-way ones left out). */
 const GERMAN_DAT_PREPS: ReadonlySet<string> = new Set(["mit", "von", "zu", "bei", "aus", "nach", "seit", "gegenüber", "außer", "entgegen"]);
 const GERMAN_ACC_PREPS: ReadonlySet<string> = new Set(["für", "durch", "gegen", "ohne", "um", "wider"]);
@@ -406,8 +425,10 @@ export class MorphTagger implements MorphAnnotator {
       if (upos === "NOUN" && this.nouns) return { upos, feats: applyNounLexicon(this.nouns, words[i]!, lemma, feats), lemma };
       return { upos, feats, lemma };
     });
+    if (this.lang === "en") this.englishYouCase(lower, out);
     if (this.lang === "de") {
-      this.germanSieCase(lower, out);
+      this.germanSieCase(words, lower, out);
+      this.germanIhrCase(lower, out);
       this.germanEuchCase(lower, out);
     }
     if (this.lang === "en" && process.env.PRONEVAL_IT_CASE !== "0") englishItCase(lower, out);
@@ -423,20 +444,64 @@ export class MorphTagger implements MorphAnnotator {
   private readonly parsedLabels = new Map<string, { upos: string; feats: Record<string, string> }>();
 
   /**
+   * English "you" is Nom or Acc by form; CTXPRO's rules (es, fr, it, ru formality) take its case from
+   * spaCy, which follows the dependency: the subject is Nom, an object or a preposition's complement Acc.
+   * Our tagger, without a parser, says Nom after prepositions and many verbs ("about you", "have I given
+   * you"). By position (issue 24, lever 13c): Nom when a verb follows, after "all", "two", "guys" at most
+   * ("I hope you may", "said you were", "you two know")
+   * or "to" + verb after a verb of wanting or "for" ("I want you to go", "for you to quit": the subject of the
+   * infinitive, as in ClearNLP's dependencies); otherwise Acc right after a preposition or a verb ("about
+   * you", "given you", "asked you to come"), or standing alone before punctuation ("You?", "Just you.",
+   * "You, sir!").
+   */
+  private englishYouCase(lower: readonly string[], out: Tagged[]): void {
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if (lower[i] !== "you" || t.upos !== "PRON") continue;
+      const prev = i > 0 ? out[i - 1]! : undefined;
+      const pw = i > 0 ? lower[i - 1]! : "";
+      // "you all", "you two", "you guys" + verb: the verb after the quantifier decides
+      const j = EN_YOU_QUANT.has(lower[i + 1] ?? "") ? i + 2 : i + 1;
+      const next = out[j];
+      let c: string | undefined;
+      if (next && (next.upos === "AUX" || (next.upos === "VERB" && !lower[j]!.endsWith("ing")))) c = "Nom";
+      else if (lower[j] === "to" && out[j + 1]?.upos === "VERB" && (pw === "for" || (prev?.upos === "VERB" && EN_WANT_VERBS.has(prev.lemma.toLowerCase())))) c = "Nom";
+      else if (prev && (prev.upos === "ADP" || EN_PREPOSITIONS.has(pw) || prev.upos === "VERB")) c = "Acc";
+      else if ((!next || next.upos === "PUNCT") && (!prev || ["PUNCT", "CCONJ", "INTJ", "ADV"].includes(prev.upos))) c = "Acc";
+      if (!c || t.feats.Case === c) continue;
+      const a = (this.table.get("you") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c);
+      if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
+    }
+  }
+
+  /**
    * German "Sie"/"sie" is Nom or Acc by form; the tagger, trained on 12k words, says Nom too often
    * ("Ich bringe Sie hinaus"). Within its clause (back to punctuation or a subordinating conjunction),
    * "sie" right after a preposition, or after an unambiguous nominative pronoun (ich, du, er, wir), is
    * the object: Acc. Measured on UD test and CTXPRO formality recall in docs/annotate.md.
+   * Lever 13b adds agreement (`germanClauseVerbs`): a clause whose finite verbs all cannot agree with it
+   * (formal "Sie" inside the line: third person plural; "sie" or a line-initial "Sie": third person singular or
+   * plural) has another subject, so "Sie" is the object ("Wer hat Sie geschickt?", "Gott segne Sie"); and a
+   * clause with a *zu*-infinitive and no finite verb has no subject ("Schön, Sie kennenzulernen").
    */
-  private germanSieCase(lower: readonly string[], out: Tagged[]): void {
-    for (let i = 1; i < out.length; i++) {
+  private germanSieCase(words: readonly string[], lower: readonly string[], out: Tagged[]): void {
+    for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
       if (lower[i] !== "sie" || t.upos !== "PRON" || t.feats.Case !== "Nom") continue;
-      let acc = out[i - 1]!.upos === "ADP";
+      let acc = i > 0 && out[i - 1]!.upos === "ADP";
       for (let k = i - 1; k >= 0 && !acc; k--) {
         const u = out[k]!.upos;
         if (u === "PUNCT" || u === "SCONJ") break;
         if (GERMAN_NOM_PRONOUNS.has(lower[k]!)) acc = true;
+      }
+      if (!acc) {
+        const v = germanClauseVerbs(lower, out, i);
+        if (!v.unknown && v.finite.size === 0) acc = v.zuInfinitive;
+        else if (!v.unknown) {
+          const initial = out.slice(0, i).every((x) => x.upos === "PUNCT");
+          const formal = words[i] === "Sie" && !initial;
+          acc = !v.finite.has("P3") && (formal || !v.finite.has("S3"));
+        }
       }
       if (!acc) continue;
       // The table's analysis that differs only in Case (person, number, gender, politeness kept).
@@ -446,6 +511,53 @@ export class MorphTagger implements MorphAnnotator {
       };
       const a = (this.table.get("sie") ?? []).find((x) => x.upos === "PRON" && same(x));
       if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
+    }
+  }
+
+  /**
+   * German "ihr" is the nominative of the second person plural or the dative of "sie" (she); the tagger
+   * leans to the dative. By agreement (`germanClauseVerbs`), lever 13b: Nom when a finite verb of its clause
+   * is second person plural and not third singular ("Seid ihr ...", "Habt ihr ...", "Könnt ihr ..."), or is
+   * either ("macht", "braucht") and "ihr" stands where the subject does: first in its clause (after a relative
+   * or interrogative pronoun or adverbs at most: "wenn ihr ... übergebt", "die ihr hören werdet", "falls/ADV ihr"), or right after that
+   * finite verb with no noun or nominative pronoun before it ("Was macht ihr?", not "Er sagt ihr").
+   * Never right after a preposition ("mit ihr"); there, and in a clause whose known finite verbs none can be
+   * second person plural ("Ich habe ihr gesagt"), a Nom from the tagger becomes the dative.
+   */
+  private germanIhrCase(lower: readonly string[], out: Tagged[]): void {
+    let nomIhrClause = -1;
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if (lower[i] !== "ihr" || t.upos !== "PRON") continue;
+      const v = germanClauseVerbs(lower, out, i);
+      if (t.feats.Case === "Nom") {
+        // and back: after a preposition, or in a clause whose known finite verbs none is second person
+        // plural ("Ich habe ihr gesagt"), the dative of "sie"
+        const prepOrNoAgreement = (i > 0 && out[i - 1]!.upos === "ADP") || (!v.unknown && v.finite.size > 0 && !v.finite.has("P2"));
+        const d = prepOrNoAgreement && (this.table.get("ihr") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === "Dat");
+        if (d) out[i] = { upos: d.upos, feats: { ...d.feats }, lemma: d.lemma };
+        else nomIhrClause = v.lo;
+        continue;
+      }
+      if ((i > 0 && out[i - 1]!.upos === "ADP") || nomIhrClause === v.lo) continue;
+      if (!v.p2.length) continue;
+      let nom = v.p2.some((k) => !germanCellsOf(lower, k)?.has("S3"));
+      if (!nom) {
+        const before = out.slice(v.lo, i);
+        // before the finite verb only a relative/interrogative pronoun or a subordinator the tagger calls ADV
+        // ("falls", "sobald"): in a main clause the verb would stand second
+        const first = before.every((x) => x.upos === "ADV" || (x.upos === "PRON" && (x.feats.PronType === "Rel" || x.feats.PronType === "Int")));
+        const afterVerb =
+          v.p2.includes(i - 1) &&
+          out.slice(v.lo, i - 1).every((x) => !(x.upos === "NOUN" || x.upos === "PROPN" || (x.upos === "PRON" && x.feats.Case === "Nom" && x.feats.Person !== undefined)));
+        nom = first || afterVerb;
+      }
+      if (!nom) continue;
+      const a = (this.table.get("ihr") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === "Nom");
+      if (a) {
+        out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: a.lemma };
+        nomIhrClause = v.lo;
+      }
     }
   }
 
@@ -612,7 +724,12 @@ export class MorphTagger implements MorphAnnotator {
       // line, or in any line for Italian, whose noun lexicon lists the nouns that are also verb forms
       // (French's lacks "garde", "manque"); Spanish in any line since lever 14 (its Hunspell word
       // list is the noun check).
-      if (prev === "DET" && ((hasVerb && this.lang !== "it" && !(clear && this.lang === "es")) || !afterClitic)) continue;
+      // Spanish (lever 13d, 13g): also where the homograph follows a word before which only a clitic stands,
+      // not an article ("no la traicionará", "yo la llevaré", "si los acompañamos"; not after "que": "que la
+      // policía" cost UD Case 0.3), or where the word is a future or conditional, or a form of *haber*, which
+      // no noun shares ("que la echaré de menos", "la habría dejado").
+      const esClitic = this.lang === "es" && ((i >= 2 && ES_BEFORE_CLITIC.has(lower[i - 2]!)) || ES_VERB_ONLY.test(lower[i]!));
+      if (prev === "DET" && ((hasVerb && this.lang !== "it" && !(clear && this.lang === "es") && !esClitic) || !afterClitic)) continue;
       // Where the word before rules out an article (a negation, a non-article clitic, a subject or wh-
       // pronoun: BEFORE_CLITIC_STRONG), the next word is the verb whatever the word lists say ("te la
       // di", "yo la presto", "non lo usi"); Spanish *haber* always ("la he leído"). Spanish, whose word
@@ -623,7 +740,7 @@ export class MorphTagger implements MorphAnnotator {
         at.add(i);
         continue;
       }
-      if (clear && hasVerb && this.lang === "es" && !strong && !SPANISH_VERB_ENDING.test(lower[i]!)) continue;
+      if (clear && hasVerb && this.lang === "es" && !strong && !esClitic && !SPANISH_VERB_ENDING.test(lower[i]!)) continue;
       const lemmas = lex.lemmas(lower[i]!);
       if (!lemmas || !lex.finite(lower[i]!)) continue;
       // After a preposition or a verb only an infinitive ("per capire", "voglio andare"; not "vedrò presto").
@@ -922,6 +1039,58 @@ const PREPOSITION_CASES_DEFAULT = process.env.PRONEVAL_PREP_CASES !== "0";
  * Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz), with its noun lexicon where
  * LEXICON_LANGS has one (`lexicon: false` leaves it off, `true` forces any that exists).
  */
+/**
+ * Person-number cells of the German verb at `k` (see `germanVerbCells`): {INF} after *zu*; for a form the
+ * dictionary lacks, a guess by its ending (-en P1/P3/INF, -st S2, -t S3/P2/PA2); undefined when none fits.
+ */
+function germanCellsOf(lower: readonly string[], k: number): ReadonlySet<string> | undefined {
+  if (k > 0 && lower[k - 1] === "zu") return new Set(["INF"]);
+  const w = lower[k]!;
+  const known = germanVerbCells().get(w);
+  if (known) return known;
+  if (/en$/.test(w)) return new Set(["P1", "P3", "INF"]);
+  if (/st$/.test(w)) return new Set(["S2"]);
+  if (/t$/.test(w)) return new Set(["S3", "P2", "PA2"]);
+  return undefined;
+}
+
+const FINITE_CELLS = new Set(["S1", "S2", "S3", "P1", "P2", "P3"]);
+
+/**
+ * The verbs (VERB/AUX) of the clause of token `i` (between punctuation, subordinating and coordinating
+ * conjunctions): `lo` its first token, `finite` the person-number cells their forms allow, `p2` the verbs
+ * that may be second person plural, `zuInfinitive` whether one is a *zu*-infinitive, `unknown` whether one
+ * has no reading at all.
+ */
+function germanClauseVerbs(lower: readonly string[], out: readonly Tagged[], i: number): { lo: number; finite: Set<string>; p2: number[]; zuInfinitive: boolean; unknown: boolean } {
+  const bound = (u: string) => u === "PUNCT" || u === "SCONJ" || u === "CCONJ";
+  let lo = i;
+  while (lo > 0 && !bound(out[lo - 1]!.upos)) lo--;
+  let hi = i + 1;
+  while (hi < out.length && !bound(out[hi]!.upos)) hi++;
+  const r = { lo, finite: new Set<string>(), p2: [] as number[], zuInfinitive: false, unknown: false };
+  for (let k = lo; k < hi; k++) {
+    if (out[k]!.upos !== "VERB" && out[k]!.upos !== "AUX") {
+      // a form that can only be second person plural counts whatever its tag ("Seid/ADP ihr", "ihr müsst/ADV")
+      const c = germanVerbCells().get(lower[k]!);
+      if (c?.has("P2") && !c.has("S3") && !c.has("INF")) {
+        r.finite.add("P2");
+        r.p2.push(k);
+      }
+      continue;
+    }
+    const cells = germanCellsOf(lower, k);
+    if (!cells) {
+      r.unknown = true;
+      continue;
+    }
+    if ((k > 0 && lower[k - 1] === "zu") || cells.has("EIZ")) r.zuInfinitive = true;
+    for (const c of cells) if (FINITE_CELLS.has(c)) r.finite.add(c);
+    if (cells.has("P2")) r.p2.push(k);
+  }
+  return r;
+}
+
 export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean; lexiconTags?: boolean } = {}): MorphTagger {
   if (!isSupportedLang(lang)) throw new InputError(`unsupported language '${lang}' (supported: en, de, es, fr, it, pl, pt, ru)`);
   const path = join(modelDir, `morph-${lang}.json.gz`);

@@ -21,6 +21,9 @@
  * many-to-many aligner (CTXPRO's awesome-align) would. And when each side has exactly one verb (VERB or AUX),
  * those two are linked (`addSoleVerbLink`: "I don't." / "No encajo.", "Oh, I will." / "Je sais."): the
  * elliptical lines of CTXPRO's auxiliary phenomenon, where the English auxiliary stands for the target verb.
+ * A comitative pronoun (es *conmigo, contigo, consigo*, pt *comigo, contigo, connosco, convosco, ...*) fuses
+ * *with* and a pronoun, so it gets both English words (`addComitativeLinks`: "I'm going with you." / "Eu vou
+ * convosco.": the matching gives *convosco* to *with* only, and the pronoun rules never see *you*).
  *
  * Person: first person must match both ways; English second person may meet a third-person target (formal
  * address: es *usted*, *lo*, it *Lei*, de *Sie*), a third-person English pronoun not a second-person one.
@@ -206,4 +209,66 @@ export function addSoleVerbLink(links: Array<[number, number]>, en: readonly Ann
   const t = only(tgt);
   if (t < 0 || links.some(([a, b]) => a === e && b === t)) return;
   links.push([e, t]);
+}
+
+/** Comitative pronouns: a preposition and a personal pronoun in one word (es, pt). */
+export const COMITATIVE: ReadonlySet<string> = new Set([
+  "conmigo", "contigo", "consigo", // es (contigo, consigo also pt)
+  "comigo", "connosco", "conosco", "convosco", // pt (conosco: Brazilian spelling)
+]);
+
+/**
+ * Links a comitative pronoun (`COMITATIVE`) to the English personal pronoun right after *with*, in place,
+ * when the pronoun is linked to that *with*, or when it has no link at all and the line has exactly one
+ * *with* + personal pronoun of compatible person (then to both words). Issue 24, lever 13a.
+ */
+export function addComitativeLinks(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[]): void {
+  const withPron: number[] = [];
+  for (let i = 0; i + 1 < en.length; i++) {
+    const p = en[i + 1]!;
+    if (en[i]!.text.toLowerCase() === "with" && p.upos === "PRON" && p.feats.Person !== undefined && p.feats.Poss !== "Yes") withPron.push(i + 1);
+  }
+  if (!withPron.length) return;
+  for (let j = 0; j < tgt.length; j++) {
+    if (!COMITATIVE.has(tgt[j]!.text.toLowerCase())) continue;
+    const mine = links.filter((l) => l[1] === j).map((l) => l[0]);
+    let add = withPron.filter((p) => mine.includes(p - 1) && !personClash(en[p]!, tgt[j]!));
+    if (!add.length && !mine.length) {
+      const fit = withPron.filter((p) => !personClash(en[p]!, tgt[j]!));
+      if (fit.length === 1) {
+        add = fit;
+        links.push([fit[0]! - 1, j]);
+      }
+    }
+    for (const p of add) if (!mine.includes(p)) links.push([p, j]);
+  }
+}
+
+/** English third-person personal pronouns that could claim a target clitic instead of *you*. */
+const EN_THIRD = new Set(["it", "him", "her", "them", "he", "she", "they"]);
+
+/**
+ * Links English *you* to a formal third-person form of `lang` (`formalYou`: es *lo, la, usted*, it *la, Lei*,
+ * pt *o, você*, de *Sie*, ...), in place, when after the matching the line has exactly one unlinked *you*
+ * (second person, not possessive), exactly one formal form linked to no English content word or pronoun, and no unlinked English third-person
+ * pronoun that could be the clitic's antecedent instead ("I'll arrest you" / "las arreste": EM gave *las* to
+ * *of*). Issue 24, lever 13e.
+ */
+export function addFormalYouLink(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[], lang: string | undefined): void {
+  if (!lang || !FORMAL[lang]) return;
+  const linkedEn = new Set(links.map((l) => l[0]));
+  const yous: number[] = [];
+  for (let i = 0; i < en.length; i++) {
+    const t = en[i]!;
+    if (linkedEn.has(i) || t.upos !== "PRON") continue;
+    const w = t.text.toLowerCase();
+    if (EN_THIRD.has(w)) return;
+    if (w === "you" && t.feats.Poss !== "Yes") yous.push(i);
+  }
+  if (yous.length !== 1) return;
+  // a formal form linked only to English function words (a preposition, article, punctuation) counts as free
+  const held = new Set(links.filter(([e]) => ["PRON", "NOUN", "PROPN", "VERB", "AUX"].includes(en[e]!.upos)).map((l) => l[1]));
+  const cands: number[] = [];
+  for (let j = 0; j < tgt.length; j++) if (!held.has(j) && formalYou(lang, tgt, j)) cands.push(j);
+  if (cands.length === 1) links.push([yous[0]!, cands[0]!]);
 }

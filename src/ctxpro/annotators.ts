@@ -15,7 +15,7 @@ import { streamTable } from "../io/table.js";
 import { CorpusBuilder, alignBidirectionalEncoded, MAX_SENTENCE_TOKENS, type AlignModel, type Links } from "../align/index.js";
 import { combinedPosteriors, FastAlignWordAligner, tagAnchorOptions } from "../annotate/aligner.js";
 import { addAnchors, matchLinks } from "../annotate/matching.js";
-import { addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "../annotate/tag-anchors.js";
+import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "../annotate/tag-anchors.js";
 import { loadDefaultMorph, type MorphTagger } from "../annotate/morph.js";
 import { loadDefaultCoref } from "../annotate/index.js";
 import type { AnnSentence, AnnToken, CorefResolver, SentenceAlignment, WordAligner } from "../annotate/types.js";
@@ -102,6 +102,8 @@ export class CorpusAligner implements WordAligner {
     const links = matchLinks(m, { threshold: this.opts.threshold ?? 0.1 });
     addVerbGroupLinks(links, tagged.en, tagged.other);
     addSoleVerbLink(links, tagged.en, tagged.other);
+    addComitativeLinks(links, tagged.en, tagged.other);
+    addFormalYouLink(links, tagged.en, tagged.other, tags.lang);
     return links;
   }
 
