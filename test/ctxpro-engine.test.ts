@@ -309,14 +309,16 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
     // Not as a fallback antecedent.
     expect(matchDocument(doc("adj2", "es", adj), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toEqual([]);
   });
-  it("animacy: a pronoun tagged in a case the set has no rule for takes the set's one rule for its form (pl jej Gen)", () => {
+  it("animacy: with uncoveredCase, a pronoun tagged in a case the set has no rule for takes the set's one rule for its form (pl jej Gen; off by default, lever 16a)", () => {
     const pl: Array<[string, string, string]> = [
       [`I/I/PRON/Case=Nom like/like/VERB my/my/PRON/Poss=Yes job/job/NOUN/Number=Sing ${P}`, `Lubię/lubić/VERB moją/mój/DET pracę/praca/NOUN/Case=Acc|Gender=Fem|Number=Sing ${P}`, "1-0 2-1 3-2 4-3"],
       [`I/I/PRON/Case=Nom need/need/VERB it/it/PRON/Case=Acc ${P}`, `Potrzebuję/potrzebować/VERB jej/on/PRON/Case=Gen|Gender=Fem|Number=Sing ${P}`, "1-0 2-1 3-2"],
     ];
     const chain = [{ mentions: [{ sent: 0, start: 2, end: 4, head: 3 }, { sent: 1, start: 2, end: 3, head: 2 }] }];
-    const items = matchDocument(doc("pl", "pl", pl, chain), [loadRuleSet("PL_ANIMACY", "pl")]).get("PL_ANIMACY")!;
+    const items = matchDocument(doc("pl", "pl", pl, chain), [loadRuleSet("PL_ANIMACY", "pl")], { uncoveredCase: true }).get("PL_ANIMACY")!;
     expect(items.map((x) => [x.rule, x.expected, x["src pronoun"]])).toEqual([["DAT.FEM.SING", "it", "jej"]]);
+    // Off by default: a Gen-tagged jej gives no DAT animacy item.
+    expect(matchDocument(doc("pl", "pl", pl, chain), [loadRuleSet("PL_ANIMACY", "pl")]).get("PL_ANIMACY")).toEqual([]);
     // The gender set keeps GEN.FEM.SING for jej, so there the tagged case decides.
     const g = matchDocument(doc("pl", "pl", pl, chain), [loadRuleSet("PL_GENDER", "pl")]).get("PL_GENDER")!;
     expect(g.map((x) => x.rule)).toEqual(["GEN.FEM.SING"]);
