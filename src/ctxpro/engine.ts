@@ -75,7 +75,7 @@ const VERB_GROUP = new Set(["VERB", "AUX", "ADV", "PART"]);
  * it and the pronoun ("It would be a shame if you cooked it", "it's love that makes it precious"), or
  * `m` is the subject of the verb the pronoun follows, with only verbs, adverbs and particles between
  * ("Love makes it precious", "the dog wants to eat it": a non-reflexive object pronoun is not bound by
- * its own clause's subject).
+ * its own clause's subject) and is not itself the object of a verb or adposition.
  */
 export function ownClauseAntecedent(en: readonly AnnToken[], m: { start: number; end: number; head: number }, e: number): boolean {
   if (m.end > e || e === 0) return false;
@@ -83,6 +83,9 @@ export function ownClauseAntecedent(en: readonly AnnToken[], m: { start: number;
   let k = m.start - 1;
   while (k >= 0 && (PREDICATE_PRE.has(en[k].upos) || en[k].feats.Poss === "Yes")) k--;
   if (k >= 0 && VERBS.has(en[k].upos) && en[k].lemma.toLowerCase() === "be" && !between.some((t) => t.upos === "PUNCT" || t.upos === "CCONJ")) return true;
+  // A subject: not the object of a verb or adposition before it ("taking orders, not giving them", "made the salad, left it").
+  const before = m.start > 0 ? en[m.start - 1].upos : "";
+  if (VERBS.has(before) || before === "ADP") return false;
   return en[e - 1].upos === "VERB" && between.length > 0 && between.every((t) => VERB_GROUP.has(t.upos));
 }
 
@@ -310,7 +313,8 @@ function fallbackMentions(rule: PronounRule, idx: DocIndex, i: number, e: number
  * pronoun the tagger puts in a dropped case has no rule left (pl *jej* Gen/Dat, *niego* Acc/Gen: "Potrzebuję
  * jej" came out Gen, the set has only DAT.FEM.SING for *jej*). For a rule whose aligned form no other rule
  * of the set has, the cases the set's rules cover for that form: a target pronoun tagged only in other
- * cases still takes the rule, since the item tests the English form, not the case (lever 14c).
+ * cases still takes the rule, since the item tests the English form, not the case (lever 14c; only with
+ * EngineOptions.uncoveredCase since lever 16a, since most such *jej* are genitives and the DAT label is wrong).
  */
 function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
   const out = new Map<PronounRule, Set<string>>();
