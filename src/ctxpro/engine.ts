@@ -43,6 +43,12 @@ export interface EngineOptions {
   fallbackAntecedent?: boolean;
   /** English common-noun lemmas that name a person: never a fallback antecedent of *it* (identify passes the resolver's). */
   personNoun?: (lemma: string) => boolean;
+  /**
+   * ANIMACY: a target pronoun tagged only in cases its set has no rule for takes the set's one rule for
+   * its form (lever 14c). Default off since lever 16a: a wrong case label (pl genitive *jej* given DAT)
+   * makes the item questionable.
+   */
+  uncoveredCase?: boolean;
 }
 
 /** Verbs whose object *it* mostly stands for an event or a proposition, not a thing. */
@@ -56,6 +62,31 @@ function propositionalObject(en: readonly AnnToken[], e: number): boolean {
     if (t.upos !== "ADP" && t.upos !== "PART") return false;
   }
   return false;
+}
+
+/** Tags that may stand between a copula and its predicate noun phrase ("is a very old", "was never my"). */
+const PREDICATE_PRE = new Set(["DET", "ADJ", "ADV", "NUM"]);
+/** Tags that may stand between a clause's subject and the verb whose object the pronoun is ("has never wanted to sell"). */
+const VERB_GROUP = new Set(["VERB", "AUX", "ADV", "PART"]);
+
+/**
+ * Whether mention `m`, earlier in the same English sentence as the object pronoun at `e`, cannot be its
+ * antecedent (lever 16b): `m` is the predicate noun of *be* and no comma or coordinator stands between
+ * it and the pronoun ("It would be a shame if you cooked it", "it's love that makes it precious"), or
+ * `m` is the subject of the verb the pronoun follows, with only verbs, adverbs and particles between
+ * ("Love makes it precious", "the dog wants to eat it": a non-reflexive object pronoun is not bound by
+ * its own clause's subject) and is not itself the object of a verb or adposition.
+ */
+export function ownClauseAntecedent(en: readonly AnnToken[], m: { start: number; end: number; head: number }, e: number): boolean {
+  if (m.end > e || e === 0) return false;
+  const between = en.slice(m.end, e);
+  let k = m.start - 1;
+  while (k >= 0 && (PREDICATE_PRE.has(en[k].upos) || en[k].feats.Poss === "Yes")) k--;
+  if (k >= 0 && VERBS.has(en[k].upos) && en[k].lemma.toLowerCase() === "be" && !between.some((t) => t.upos === "PUNCT" || t.upos === "CCONJ")) return true;
+  // A subject: not the object of a verb or adposition before it ("taking orders, not giving them", "made the salad, left it").
+  const before = m.start > 0 ? en[m.start - 1].upos : "";
+  if (VERBS.has(before) || before === "ADP") return false;
+  return en[e - 1].upos === "VERB" && between.length > 0 && between.every((t) => VERB_GROUP.has(t.upos));
 }
 
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
@@ -282,7 +313,8 @@ function fallbackMentions(rule: PronounRule, idx: DocIndex, i: number, e: number
  * pronoun the tagger puts in a dropped case has no rule left (pl *jej* Gen/Dat, *niego* Acc/Gen: "Potrzebuję
  * jej" came out Gen, the set has only DAT.FEM.SING for *jej*). For a rule whose aligned form no other rule
  * of the set has, the cases the set's rules cover for that form: a target pronoun tagged only in other
- * cases still takes the rule, since the item tests the English form, not the case (lever 14c).
+ * cases still takes the rule, since the item tests the English form, not the case (lever 14c; only with
+ * EngineOptions.uncoveredCase since lever 16a, since most such *jej* are genitives and the DAT label is wrong).
  */
 function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
   const out = new Map<PronounRule, Set<string>>();
@@ -340,6 +372,8 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         }
       }
     }
+    // ... nor its own clause's subject or a copula's predicate noun before it (an object pronoun, lever 16b).
+    if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && ownClauseAntecedent(en, ante, e)) continue;
     const clash = { noun: false };
     let found = ante && alignedHead(rule, idx, ante, clash);
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
@@ -545,7 +579,7 @@ export function matchDocument(doc: AnnotatedParallelDoc, sets: RuleSet[], opts: 
       const items = out.get(set.name)!;
       for (const rule of set.rules) {
         let item: CtxproItem | undefined;
-        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, opts.fallbackAntecedent ?? false, uncovered.get(set)!.get(rule), opts.personNoun);
+        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, opts.fallbackAntecedent ?? false, opts.uncoveredCase ? uncovered.get(set)!.get(rule) : undefined, opts.personNoun);
         else if (rule.type === "auxiliary") item = auxiliaryItem(rule, idx, i, lo);
         else item = inflectionItem(rule, idx, i, lo, mode);
         if (!item) continue;
