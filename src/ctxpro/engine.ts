@@ -245,6 +245,15 @@ function longestRun(indices: number[]): [number, number] {
   return best;
 }
 
+/**
+ * Whether a rule mapping singular English *it* to a plural target pronoun (label number PLUR) has a
+ * plural target antecedent C_t; other rules always pass (lever 17a).
+ */
+export function pluralItAgrees(rule: Pick<PronounRule, "englishForm" | "label">, ct: AnnToken): boolean {
+  if (rule.englishForm !== "it" || !/\.PLUR(\.|$)/.test(rule.label)) return true;
+  return values(ct, "Number").includes("Plur");
+}
+
 /** A target token tagged ADJ that carries gender and number and has no noun or proper noun beside it. */
 function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
   if (!ts[k].feats.Gender || !ts[k].feats.Number) return false;
@@ -402,6 +411,10 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     }
     if (!ante || !found) continue;
     const { ct, a, b } = found;
+    // A plural target pronoun for singular English *it* needs a plural antecedent (lever 17a): CTXPRO's es
+    // rules ACC.MASC.PLUR / ACC.FEM.PLUR (*it* -> *los* / *las*, singular antecedent) are not applied as
+    // released, since *las* for "the letter" (*la carta*) disagrees with the antecedent it names.
+    if (!pluralItAgrees(rule, ct)) continue;
     const cs = doc.en[ante.sent].tokens[ante.head];
     // The English pronoun and the English head agree in number (plural *they* ≠ "my brother" of "my brother and sister").
     if (!numberAgrees(te, cs)) continue;
