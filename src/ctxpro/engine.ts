@@ -254,10 +254,21 @@ export function pluralItAgrees(rule: Pick<PronounRule, "englishForm" | "label">,
   return values(ct, "Number").includes("Plur");
 }
 
-/** A target token tagged ADJ that carries gender and number and has no noun or proper noun beside it. */
-function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
+/** Tags skipped when looking for the noun or verb an adjective belongs to ("coisa tão importante", "è molto bella"). */
+const ADJ_RUN = new Set(["ADJ", "ADV"]);
+
+/**
+ * A target token tagged ADJ that carries gender and number and stands as a noun: no noun or proper noun
+ * beside it, nor across adjectives and adverbs ("uma coisa tão importante", "pensieri notturni", lever 17b).
+ */
+export function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
   if (!ts[k].feats.Gender || !ts[k].feats.Number) return false;
-  return !NOUNS.has(ts[k - 1]?.upos ?? "") && !NOUNS.has(ts[k + 1]?.upos ?? "");
+  let j = k - 1;
+  while (j >= 0 && ADJ_RUN.has(ts[j].upos)) j--;
+  if (j >= 0 && NOUNS.has(ts[j].upos)) return false;
+  j = k + 1;
+  while (j < ts.length && ADJ_RUN.has(ts[j].upos)) j++;
+  return !(j < ts.length && NOUNS.has(ts[j].upos));
 }
 
 /**
