@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
-import { pluralItAgrees, standsAsNoun } from "../src/ctxpro/engine.js";
+import { pluralItAgrees, relativeClauseHead, standsAsNoun } from "../src/ctxpro/engine.js";
 
 describe("lever 17a: plural target pronoun for English *it*", () => {
   const carta = sent("carta/carta/NOUN/Gender=Fem|Number=Sing").tokens[0];
@@ -26,5 +26,19 @@ describe("lever 17b: an ADJ-tagged target token counts as a noun only with no no
     expect(standsAsNoun(ts, 1)).toBe(true);
     const nf = sent("los/el/DET reporteros/reportero/ADJ").tokens;
     expect(standsAsNoun(nf, 1)).toBe(false);
+  });
+});
+
+describe("lever 17c: the head noun of the relative clause the object pronoun stands in", () => {
+  const en = sent("Go/go/VERB find/find/VERB a/a/DET place/place/NOUN that/that/PRON will/will/AUX nurture/nurture/VERB it/it/PRON").tokens;
+  it("is refused", () => {
+    expect(relativeClauseHead(en, { end: 4 }, 7)).toBe(true);
+  });
+  it("but not across punctuation, nor a contact clause or a noun right before the pronoun", () => {
+    const comma = sent("the/the/DET place/place/NOUN ,/,/PUNCT that/that/PRON nurtures/nurture/VERB it/it/PRON").tokens;
+    expect(relativeClauseHead(comma, { end: 2 }, 5)).toBe(false);
+    const contact = sent("When/when/SCONJ they/they/PRON get/get/VERB the/the/DET stuff/stuff/NOUN they/they/PRON send/send/VERB it/it/PRON").tokens;
+    expect(relativeClauseHead(contact, { end: 5 }, 7)).toBe(false);
+    expect(relativeClauseHead(en, { end: 7 }, 7)).toBe(false);
   });
 });

@@ -89,6 +89,27 @@ export function ownClauseAntecedent(en: readonly AnnToken[], m: { start: number;
   return en[e - 1].upos === "VERB" && between.length > 0 && between.every((t) => VERB_GROUP.has(t.upos));
 }
 
+/** Words opening an English relative clause after its head noun ("the book that I read", "the man who ..."). */
+const RELATIVIZERS = new Set(["that", "which", "who", "whom"]);
+
+/**
+ * Whether mention `m`, earlier in the same English sentence as the object pronoun at `e`, is the head
+ * noun of a relative clause the pronoun stands in (lever 17c): right after `m` comes a relativizer
+ * (*that, which, who, whom*), then only words that are no punctuation or conjunction up to the pronoun,
+ * among them a verb ("a place that will nurture it", "the owners who make them mean"): the pronoun is an
+ * object inside the clause, and the clause's head is its subject or a gap, not the pronoun. Contact
+ * clauses ("the way you're living it") are not taken: a noun followed by a subject pronoun is as often a
+ * clause boundary without a comma ("When they get the stuff they'll send it") or a dislocation.
+ */
+export function relativeClauseHead(en: readonly AnnToken[], m: { end: number }, e: number): boolean {
+  if (m.end >= e) return false;
+  const first = en[m.end].text.toLowerCase();
+  if (!RELATIVIZERS.has(first)) return false;
+  const between = en.slice(m.end + 1, e);
+  if (between.some((t) => t.upos === "PUNCT" || t.upos === "CCONJ" || t.upos === "SCONJ")) return false;
+  return between.some((t) => VERBS.has(t.upos));
+}
+
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
 const FALLBACK_SENTENCES = 1;
 /** Tags that may stand inside an English noun phrase before its head. */
@@ -394,6 +415,8 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     }
     // ... nor its own clause's subject or a copula's predicate noun before it (an object pronoun, lever 16b).
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && ownClauseAntecedent(en, ante, e)) continue;
+    // ... nor the head noun of a relative clause the object pronoun stands in (lever 17c).
+    if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && relativeClauseHead(en, ante, e)) continue;
     const clash = { noun: false };
     let found = ante && alignedHead(rule, idx, ante, clash);
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
