@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
-import { pluralItAgrees, relativeClauseHead, standsAsNoun } from "../src/ctxpro/engine.js";
+import { genitiveHost, pluralItAgrees, relativeClauseHead, standsAsNoun } from "../src/ctxpro/engine.js";
 
 describe("lever 17a: plural target pronoun for English *it*", () => {
   const carta = sent("carta/carta/NOUN/Gender=Fem|Number=Sing").tokens[0];
@@ -40,5 +40,19 @@ describe("lever 17c: the head noun of the relative clause the object pronoun sta
     const contact = sent("When/when/SCONJ they/they/PRON get/get/VERB the/the/DET stuff/stuff/NOUN they/they/PRON send/send/VERB it/it/PRON").tokens;
     expect(relativeClauseHead(contact, { end: 5 }, 7)).toBe(false);
     expect(relativeClauseHead(en, { end: 7 }, 7)).toBe(false);
+  });
+});
+
+describe("lever 17d: the noun a de / di phrase modifies", () => {
+  it("is found across articles, possessives and adjectives", () => {
+    const ts = sent("tu/tu/DET alianza/alianza/NOUN de/de/ADP boda/boda/NOUN").tokens;
+    expect(genitiveHost(ts, 3)).toBe(1);
+    const it2 = sent("il/il/DET modellino/modellino/NOUN di/di/ADP un/uno/DET razzo/razzo/NOUN").tokens;
+    expect(genitiveHost(it2, 4)).toBe(1);
+  });
+  it("is absent without such a phrase", () => {
+    const ts = sent("tomó/tomar/VERB el/el/DET arma/arma/NOUN en/en/ADP casa/casa/NOUN").tokens;
+    expect(genitiveHost(ts, 4)).toBeUndefined();
+    expect(genitiveHost(ts, 2)).toBeUndefined();
   });
 });

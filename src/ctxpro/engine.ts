@@ -275,6 +275,23 @@ export function pluralItAgrees(rule: Pick<PronounRule, "englishForm" | "label">,
   return values(ct, "Number").includes("Plur");
 }
 
+/** Romance prepositions (and their contractions with the article) that link a noun to its noun complement. */
+const OF_ADPS = new Set(["de", "di", "do", "da", "del", "della", "dello", "dell'", "dei", "degli", "delle", "dos", "das"]);
+
+/**
+ * The noun whose *de / di* complement target token k is (lever 17d): before k, across determiners,
+ * adjectives and possessives, a preposition of OF_ADPS, and right before it (across adjectives) a noun;
+ * undefined otherwise.
+ */
+export function genitiveHost(ts: readonly AnnToken[], k: number): number | undefined {
+  let j = k - 1;
+  while (j >= 0 && (ts[j].upos === "DET" || ts[j].upos === "ADJ" || (ts[j].upos === "PRON" && ts[j].feats.Poss === "Yes"))) j--;
+  if (j < 0 || ts[j].upos !== "ADP" || !OF_ADPS.has(ts[j].text.toLowerCase())) return undefined;
+  j--;
+  while (j >= 0 && ts[j].upos === "ADJ") j--;
+  return j >= 0 && ts[j].upos === "NOUN" ? j : undefined;
+}
+
 /** Tags skipped when looking for the noun or verb an adjective belongs to ("coisa tão importante", "è molto bella"). */
 const ADJ_RUN = new Set(["ADJ", "ADV"]);
 
@@ -311,6 +328,15 @@ function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { 
     for (let c = a; c < b; c++) if (ts[c].upos === rule.alignedCorefPos) cands.push(c);
   }
   if (cands.length !== 1) return undefined;
+  // An English noun compound ("wedding ring", "birth certificate", "model rocket") whose head was aligned
+  // to the complement of a *de / di* phrase that renders the modifier ("alianza de boda", "acta de
+  // nacimiento", "modellino di razzo"): C_t is the noun the phrase modifies (lever 17d). Not for a
+  // single-noun mention, whose translation may add a head of its own ("need love" = "bisogno d'amore").
+  const enToks = doc.en[ante.sent].tokens;
+  if (ante.head > ante.start && NOUNS.has(enToks[ante.head - 1].upos)) {
+    const outer = genitiveHost(ts, cands[0]);
+    if (outer !== undefined) cands = [outer];
+  }
   let ct = ts[cands[0]];
   // A noun the target tagger called an adjective ("los reporteros/ADJ", "i nervi/ADJ"): the one token
   // aligned to the English noun head, tagged ADJ with gender and number, with no noun beside it, is
