@@ -89,6 +89,27 @@ export function ownClauseAntecedent(en: readonly AnnToken[], m: { start: number;
   return en[e - 1].upos === "VERB" && between.length > 0 && between.every((t) => VERB_GROUP.has(t.upos));
 }
 
+/** Words opening an English relative clause after its head noun ("the book that I read", "the man who ..."). */
+const RELATIVIZERS = new Set(["that", "which", "who", "whom"]);
+
+/**
+ * Whether mention `m`, earlier in the same English sentence as the object pronoun at `e`, is the head
+ * noun of a relative clause the pronoun stands in (lever 17c): right after `m` comes a relativizer
+ * (*that, which, who, whom*), then only words that are no punctuation or conjunction up to the pronoun,
+ * among them a verb ("a place that will nurture it", "the owners who make them mean"): the pronoun is an
+ * object inside the clause, and the clause's head is its subject or a gap, not the pronoun. Contact
+ * clauses ("the way you're living it") are not taken: a noun followed by a subject pronoun is as often a
+ * clause boundary without a comma ("When they get the stuff they'll send it") or a dislocation.
+ */
+export function relativeClauseHead(en: readonly AnnToken[], m: { end: number }, e: number): boolean {
+  if (m.end >= e) return false;
+  const first = en[m.end].text.toLowerCase();
+  if (!RELATIVIZERS.has(first)) return false;
+  const between = en.slice(m.end + 1, e);
+  if (between.some((t) => t.upos === "PUNCT" || t.upos === "CCONJ" || t.upos === "SCONJ")) return false;
+  return between.some((t) => VERBS.has(t.upos));
+}
+
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
 const FALLBACK_SENTENCES = 1;
 /** Tags that may stand inside an English noun phrase before its head. */
@@ -245,10 +266,47 @@ function longestRun(indices: number[]): [number, number] {
   return best;
 }
 
-/** A target token tagged ADJ that carries gender and number and has no noun or proper noun beside it. */
-function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
+/**
+ * Whether a rule mapping singular English *it* to a plural target pronoun (label number PLUR) has a
+ * plural target antecedent C_t; other rules always pass (lever 17a).
+ */
+export function pluralItAgrees(rule: Pick<PronounRule, "englishForm" | "label">, ct: AnnToken): boolean {
+  if (rule.englishForm !== "it" || !/\.PLUR(\.|$)/.test(rule.label)) return true;
+  return values(ct, "Number").includes("Plur");
+}
+
+/** Romance prepositions (and their contractions with the article) that link a noun to its noun complement. */
+const OF_ADPS = new Set(["de", "di", "do", "da", "del", "della", "dello", "dell'", "dei", "degli", "delle", "dos", "das"]);
+
+/**
+ * The noun whose *de / di* complement target token k is (lever 17d): before k, across determiners,
+ * adjectives and possessives, a preposition of OF_ADPS, and right before it (across adjectives) a noun;
+ * undefined otherwise.
+ */
+export function genitiveHost(ts: readonly AnnToken[], k: number): number | undefined {
+  let j = k - 1;
+  while (j >= 0 && (ts[j].upos === "DET" || ts[j].upos === "ADJ" || (ts[j].upos === "PRON" && ts[j].feats.Poss === "Yes"))) j--;
+  if (j < 0 || ts[j].upos !== "ADP" || !OF_ADPS.has(ts[j].text.toLowerCase())) return undefined;
+  j--;
+  while (j >= 0 && ts[j].upos === "ADJ") j--;
+  return j >= 0 && ts[j].upos === "NOUN" ? j : undefined;
+}
+
+/** Tags skipped when looking for the noun or verb an adjective belongs to ("coisa tão importante", "è molto bella"). */
+const ADJ_RUN = new Set(["ADJ", "ADV"]);
+
+/**
+ * A target token tagged ADJ that carries gender and number and stands as a noun: no noun or proper noun
+ * beside it, nor across adjectives and adverbs ("uma coisa tão importante", "pensieri notturni", lever 17b).
+ */
+export function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
   if (!ts[k].feats.Gender || !ts[k].feats.Number) return false;
-  return !NOUNS.has(ts[k - 1]?.upos ?? "") && !NOUNS.has(ts[k + 1]?.upos ?? "");
+  let j = k - 1;
+  while (j >= 0 && ADJ_RUN.has(ts[j].upos)) j--;
+  if (j >= 0 && NOUNS.has(ts[j].upos)) return false;
+  j = k + 1;
+  while (j < ts.length && ADJ_RUN.has(ts[j].upos)) j++;
+  return !(j < ts.length && NOUNS.has(ts[j].upos));
 }
 
 /**
@@ -270,6 +328,15 @@ function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { 
     for (let c = a; c < b; c++) if (ts[c].upos === rule.alignedCorefPos) cands.push(c);
   }
   if (cands.length !== 1) return undefined;
+  // An English noun compound ("wedding ring", "birth certificate", "model rocket") whose head was aligned
+  // to the complement of a *de / di* phrase that renders the modifier ("alianza de boda", "acta de
+  // nacimiento", "modellino di razzo"): C_t is the noun the phrase modifies (lever 17d). Not for a
+  // single-noun mention, whose translation may add a head of its own ("need love" = "bisogno d'amore").
+  const enToks = doc.en[ante.sent].tokens;
+  if (ante.head > ante.start && NOUNS.has(enToks[ante.head - 1].upos)) {
+    const outer = genitiveHost(ts, cands[0]);
+    if (outer !== undefined) cands = [outer];
+  }
   let ct = ts[cands[0]];
   // A noun the target tagger called an adjective ("los reporteros/ADJ", "i nervi/ADJ"): the one token
   // aligned to the English noun head, tagged ADJ with gender and number, with no noun beside it, is
@@ -374,6 +441,8 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     }
     // ... nor its own clause's subject or a copula's predicate noun before it (an object pronoun, lever 16b).
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && ownClauseAntecedent(en, ante, e)) continue;
+    // ... nor the head noun of a relative clause the object pronoun stands in (lever 17c).
+    if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && relativeClauseHead(en, ante, e)) continue;
     const clash = { noun: false };
     let found = ante && alignedHead(rule, idx, ante, clash);
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
@@ -402,6 +471,10 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     }
     if (!ante || !found) continue;
     const { ct, a, b } = found;
+    // A plural target pronoun for singular English *it* needs a plural antecedent (lever 17a): CTXPRO's es
+    // rules ACC.MASC.PLUR / ACC.FEM.PLUR (*it* -> *los* / *las*, singular antecedent) are not applied as
+    // released, since *las* for "the letter" (*la carta*) disagrees with the antecedent it names.
+    if (!pluralItAgrees(rule, ct)) continue;
     const cs = doc.en[ante.sent].tokens[ante.head];
     // The English pronoun and the English head agree in number (plural *they* ≠ "my brother" of "my brother and sister").
     if (!numberAgrees(te, cs)) continue;
