@@ -2,20 +2,21 @@
 // pronouns get a substitution, what R' is, and what the scorer is asked to compare.
 import { describe, expect, it } from "vitest";
 import { compareMany } from "../src/metric/pairs.js";
-import { alignedSubstitutions, lcsLinks, referenceAlignedCompare } from "../src/metric/ref-aligned.js";
+import { lcsLinks } from "../src/metric/decide.js";
+import { alignedSubstitutions, referenceAlignedCompare } from "../src/metric/ref-aligned.js";
 import { pronouns } from "../src/text/pronouns.js";
 import { FixedScorer } from "./fixed-scorer.js";
 
 const inv = pronouns();
-const isPronoun = (w: string): boolean => inv.has(w);
 const words = (s: string): string[] => s.toLowerCase().split(" ");
+const links = (ref: string[], sys: string[]): Array<[number, number]> => lcsLinks(ref, sys, (i) => inv.has(ref[i]!), (j) => inv.has(sys[j]!));
 
 describe("lcsLinks", () => {
   it("anchors identical words and pairs pronouns in order between anchors", () => {
     const ref = words("she said that it was late");
     const sys = words("he said this was late");
     // LCS: said, was, late; gaps: [she]/[he] and [that it]/[this].
-    expect(lcsLinks(ref, sys, isPronoun)).toEqual([
+    expect(links(ref, sys)).toEqual([
       [0, 0],
       [1, 1],
       [2, 2], // that ~ this (first pronoun of each side in the gap)
@@ -26,7 +27,7 @@ describe("lcsLinks", () => {
   it("leaves a pronoun with no counterpart in its gap unlinked", () => {
     const ref = words("we saw the film");
     const sys = words("saw the film");
-    expect(lcsLinks(ref, sys, isPronoun)).toEqual([
+    expect(links(ref, sys)).toEqual([
       [1, 0],
       [2, 1],
       [3, 2],

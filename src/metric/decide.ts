@@ -72,33 +72,44 @@ function sentenceTokens(s: ScoredSide): string[] {
   return s.tokens.slice(s.sentStart).map((t) => t.toLowerCase());
 }
 
-/** Per-pronoun decisions between two sides (see the header). */
-export function pronounDecisions(a: ScoredSide, b: ScoredSide): PronounDecision[] {
-  const ta = sentenceTokens(a);
-  const tb = sentenceTokens(b);
-  const pa = new Map(a.pronouns.map((p) => [p.index, p]));
-  const pb = new Map(b.pronouns.map((p) => [p.index, p]));
-  const out: PronounDecision[] = [];
+/**
+ * Token links of two sentences: the LCS anchors, plus, in each stretch between anchors, the pronouns of a
+ * paired in order with those of b (`isPronA(i)`, `isPronB(j)` say which tokens are pronouns). Shared by
+ * the per-pronoun decisions below and the reference-aligned mode's LCS aligner (ref-aligned.ts).
+ */
+export function lcsLinks(a: readonly string[], b: readonly string[], isPronA: (i: number) => boolean, isPronB: (j: number) => boolean): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
   const gap = (a0: number, a1: number, b0: number, b1: number): void => {
     const xs: number[] = [];
     const ys: number[] = [];
-    for (let i = a0; i < a1; i++) if (pa.has(i)) xs.push(i);
-    for (let j = b0; j < b1; j++) if (pb.has(j)) ys.push(j);
-    for (let k = 0; k < Math.min(xs.length, ys.length); k++) {
-      const x = pa.get(xs[k]!)!;
-      const y = pb.get(ys[k]!)!;
-      if (x.token.toLowerCase() === y.token.toLowerCase()) continue;
-      out.push({ aIndex: x.index, bIndex: y.index, aToken: x.token, bToken: y.token, diff: y.contribution - x.contribution });
-    }
+    for (let i = a0; i < a1; i++) if (isPronA(i)) xs.push(i);
+    for (let j = b0; j < b1; j++) if (isPronB(j)) ys.push(j);
+    for (let k = 0; k < Math.min(xs.length, ys.length); k++) out.push([xs[k]!, ys[k]!]);
   };
   let pi = 0;
   let pj = 0;
-  for (const [i, j] of lcsPairs(ta, tb)) {
+  for (const [i, j] of lcsPairs(a, b)) {
     gap(pi, i, pj, j);
+    out.push([i, j]);
     pi = i + 1;
     pj = j + 1;
   }
-  gap(pi, ta.length, pj, tb.length);
+  gap(pi, a.length, pj, b.length);
+  return out;
+}
+
+/** Per-pronoun decisions between two sides (see the header). */
+export function pronounDecisions(a: ScoredSide, b: ScoredSide): PronounDecision[] {
+  const pa = new Map(a.pronouns.map((p) => [p.index, p]));
+  const pb = new Map(b.pronouns.map((p) => [p.index, p]));
+  const out: PronounDecision[] = [];
+  // Anchors are identical tokens, so a pronoun anchored to a pronoun is the same word and no decision.
+  for (const [i, j] of lcsLinks(sentenceTokens(a), sentenceTokens(b), (i) => pa.has(i), (j) => pb.has(j))) {
+    const x = pa.get(i);
+    const y = pb.get(j);
+    if (!x || !y || x.token.toLowerCase() === y.token.toLowerCase()) continue;
+    out.push({ aIndex: x.index, bIndex: y.index, aToken: x.token, bToken: y.token, diff: y.contribution - x.contribution });
+  }
   return out;
 }
 

@@ -13,7 +13,7 @@ import { alignBidirectional } from "../align/index.js";
 import { substituteCase } from "../mine/pairs.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenize } from "../text/tokenize.js";
-import { compareSides, lcsPairs, type PronounDecision, type SideComparison } from "./decide.js";
+import { compareSides, lcsLinks, type PronounDecision, type SideComparison } from "./decide.js";
 import type { PronounScorer, ScoredSide } from "./scorer.js";
 
 export interface AlignedItem {
@@ -34,28 +34,6 @@ export interface AlignedSubstitution {
 /** How reference and system are aligned: fast_align trained on the items, or the monolingual LCS. */
 export type RefAligner = "fast_align" | "lcs";
 
-/** Reference/system token links of one item from the LCS: anchors, plus pronouns paired in order between anchors. */
-export function lcsLinks(ref: readonly string[], sys: readonly string[], isPronoun: (w: string) => boolean): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  const gap = (a0: number, a1: number, b0: number, b1: number): void => {
-    const xs: number[] = [];
-    const ys: number[] = [];
-    for (let i = a0; i < a1; i++) if (isPronoun(ref[i]!)) xs.push(i);
-    for (let j = b0; j < b1; j++) if (isPronoun(sys[j]!)) ys.push(j);
-    for (let q = 0; q < Math.min(xs.length, ys.length); q++) out.push([xs[q]!, ys[q]!]);
-  };
-  let pi = 0;
-  let pj = 0;
-  for (const [i, j] of lcsPairs(ref, sys)) {
-    gap(pi, i, pj, j);
-    out.push([i, j]);
-    pi = i + 1;
-    pj = j + 1;
-  }
-  gap(pi, ref.length, pj, sys.length);
-  return out;
-}
-
 /** Substitutions of each item (fast_align trained on all items together, or the LCS per item). */
 export async function alignedSubstitutions(items: AlignedItem[], aligner: RefAligner = "fast_align"): Promise<AlignedSubstitution[][]> {
   const inv = pronouns();
@@ -64,9 +42,8 @@ export async function alignedSubstitutions(items: AlignedItem[], aligner: RefAli
   const src = refTok.map((t) => t.map((x) => x.text.toLowerCase()));
   const tgt = sysTok.map((t) => t.map((x) => x.text.toLowerCase()));
   const res = aligner === "fast_align" ? await alignBidirectional(src, tgt, { symmetrize: "grow-diag-final-and", exactTensionGradient: true }) : null;
-  const isPronoun = (w: string): boolean => inv.has(w);
   return items.map((it, k) => {
-    const links = !src[k]!.length || !tgt[k]!.length ? [] : res ? res.symmetrized.get(k) : lcsLinks(src[k]!, tgt[k]!, isPronoun);
+    const links = !src[k]!.length || !tgt[k]!.length ? [] : res ? res.symmetrized.get(k) : lcsLinks(src[k]!, tgt[k]!, (i) => inv.has(src[k]![i]!), (j) => inv.has(tgt[k]![j]!));
     const refSame = new Set<number>();
     const sysSame = new Set<number>();
     for (const [i, j] of links)
