@@ -263,6 +263,17 @@ describe("masked-pronoun data and training", () => {
     expect(pmi.lm.logPrior).not.toBeNull();
     expect(q!.score).toBeCloseTo(direct.score - pmi.lm.logPrior![1]! - pmi.lm.logPrior![18]!, 5);
     pmi.dispose();
+    // margin: each pronoun's PMI minus the best PMI of a pronoun sharing its case, capped at 0.
+    const mg = await loadZeroShotScorer(join(dir, "a"), { backend: "cpu", aggregate: "margin" });
+    const [m] = await scoreSidesWith(mg, [side]);
+    expect(signature(mg)).toMatch(/model:pronoun-lm-zeroshot-margin@/);
+    m!.pronouns.forEach((p, k) => {
+      expect(p.score).toBeCloseTo(q!.pronouns[k]!.score, 5);
+      expect(p.contribution).toBeCloseTo(Math.min(0, p.score - direct.altPmi![k]!), 5);
+      expect(p.contribution).toBeLessThanOrEqual(0);
+    });
+    expect(m!.score).toBeCloseTo(m!.pronouns[0]!.contribution + m!.pronouns[1]!.contribution, 6);
+    mg.dispose();
   });
 
   it("the frozen+lp ranker on top starts exactly at the zero-shot ranking", async () => {

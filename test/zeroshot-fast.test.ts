@@ -1,12 +1,13 @@
 import { describe, it, expect, beforeAll } from "vitest";
 import * as tf from "@tensorflow/tfjs";
 import { PronounLm, N_PRONOUNS } from "../src/pretrain/model.js";
-import { singlePassLogProbs } from "../src/pretrain/single-pass.js";
+import { singlePassLogDists, singlePassLogProbs } from "../src/pretrain/single-pass.js";
+import { pronouns } from "../src/text/pronouns.js";
 import { zeroShotScores } from "../src/pretrain/zeroshot.js";
 import { prepareSide } from "../src/nn/inputs.js";
 import { selectBackend } from "../src/nn/backend.js";
 import { Rng } from "../src/nn/prng.js";
-import type { EmbeddingTable } from "../src/nn/glove.js";
+import { Vocab, type EmbeddingTable } from "../src/nn/glove.js";
 
 const words = ["i", "he", "it", "she", "they", "her", "him", "them", "we", "you", "the", "house", "saw", "walked", "to", "sister", "."];
 
@@ -91,6 +92,37 @@ describe("exact single-pass zero-shot scoring", () => {
     }
     expect(slow[1]!.score).toBe(0);
     expect(slow[6]!.logProbs.length).toBe(5);
+    lm.dispose();
+  });
+
+  it("full distributions: normalised rows holding the labels' log-probabilities; each pronoun's best confusable alternative", () => {
+    const lm = randomLm(5, 6);
+    lm.logPrior = Float32Array.from({ length: N_PRONOUNS }, (_, k) => -1 - k / 10);
+    const side = prepareSide({ context: ["the sister saw him ."], sentence: "she saw her , they walked to it ." }, { contextSentences: 2, maxLen: 128 });
+    const [z] = zeroShotScores(lm, [side]);
+    const vocab = new Vocab(lm.table.words);
+    const rows = Int32Array.from(side.tokens, (t) => vocab.row(t));
+    const ws = [{ rows, masks: side.pronounPos, labels: z!.labels }];
+    const d = singlePassLogDists(lm, ws)[0]!;
+    const lp = singlePassLogProbs(lm, ws)[0]!;
+    expect(d.length).toBe(side.pronounPos.length * N_PRONOUNS);
+    side.pronounPos.forEach((_, k) => {
+      let total = 0;
+      for (let q = 0; q < N_PRONOUNS; q++) total += Math.exp(d[k * N_PRONOUNS + q]!);
+      expect(Math.abs(total - 1)).toBeLessThan(1e-4);
+      expect(d[k * N_PRONOUNS + z!.labels[k]!]).toBeCloseTo(lp[k]!, 5);
+    });
+    const inv = pronouns();
+    expect(inv.confusable(inv.indexOf("his"))).toContain(inv.indexOf("her"));
+    expect(inv.confusable(inv.indexOf("his"))).not.toContain(inv.indexOf("he"));
+    expect(inv.confusable(inv.indexOf("it"))).not.toContain(inv.indexOf("it"));
+    // Against the reference implementation: one masked pass per alternative.
+    z!.labels.forEach((l, k) => {
+      const alts = inv.confusable(l);
+      const slow = lm.logProbs(alts.map((q) => ({ rows, mask: side.pronounPos[k]!, label: q })));
+      expect(z!.altPmi![k]).toBeCloseTo(Math.max(...alts.map((q, j) => slow[j]! - lm.logPrior![q]!)), 4);
+      expect(z!.altLogProbs![k]).toBeCloseTo(Math.max(...slow), 4);
+    });
     lm.dispose();
   });
 });

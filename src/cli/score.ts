@@ -6,6 +6,7 @@ import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../
 import { CONTEXT_MODES } from "../nn/inputs.js";
 import { ProgressLine, bar } from "../nn/progress.js";
 import type { ContextMode } from "../mine/pair-format.js";
+import type { ZeroShotAggregate } from "../pretrain/zeroshot.js";
 
 export function parseContext(v: unknown): ContextMode | undefined {
   if (v === undefined) return undefined;
@@ -83,6 +84,13 @@ export function parseAggregate(v: unknown): Aggregate {
   return a as Aggregate;
 }
 
+/** `--zero-shot-aggregate` of meta-eval (pmi, sum or margin; masked-pronoun models only). */
+export function parseZeroShotAggregate(v: unknown): ZeroShotAggregate {
+  const a = String(v ?? "pmi");
+  if (a !== "pmi" && a !== "sum" && a !== "margin") throw new InputError(`--zero-shot-aggregate must be pmi, sum or margin, got '${a}'`);
+  return a;
+}
+
 export function registerScore(program: Command): void {
   tableOptions(
     scoringOptions(
@@ -90,7 +98,7 @@ export function registerScore(program: Command): void {
       "systems",
     )
       .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
-      .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum", "pmi")
+      .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum | margin", "pmi")
       .option("--segments", "per-segment rows instead of the system table", false),
     "everything (segments, pronouns, summaries, signature)",
   )

@@ -50,15 +50,18 @@ export class ZeroShotScorer implements PronounScorer {
   async scorePrepared(prepared: PreparedSide[], opts: ScoreOptions = {}): Promise<ScoredSide[]> {
     const { unique: uniqueSides, slot } = dedupePrepared(prepared);
     const res = zeroShotScores(this.lm, uniqueSides, opts.batchSize ?? 128, opts.onBatch ? (done, total) => opts.onBatch!(Math.round((done / Math.max(1, total)) * uniqueSides.length)) : undefined);
-    const prior = this.aggregate === "pmi" ? this.lm.logPrior : null;
+    const prior = this.aggregate !== "sum" ? this.lm.logPrior : null;
     return prepared.map((p, k) => {
       const r = res[slot[k]!]!;
+      const pronouns = p.pronounPos.map((pos, j) => {
+        const v = r.logProbs[j]! - (prior ? prior[r.labels[j]!]! : 0);
+        // margin: how far the best pronoun that could stand here is above this one (0 if none is).
+        const c = this.aggregate === "margin" ? Math.min(0, v - (prior ? r.altPmi! : r.altLogProbs!)[j]!) : v;
+        return { token: p.tokens[pos]!, index: pos - p.sentStart, score: v, contribution: c };
+      });
       return {
-        score: prior ? r.pmi : r.score,
-        pronouns: p.pronounPos.map((pos, j) => {
-          const v = r.logProbs[j]! - (prior ? prior[r.labels[j]!]! : 0);
-          return { token: p.tokens[pos]!, index: pos - p.sentStart, score: v, contribution: v };
-        }),
+        score: pronouns.reduce((a, x) => a + x.contribution, 0),
+        pronouns,
         tokens: p.tokens,
         sentStart: p.sentStart,
         truncatedContext: p.truncated,
@@ -77,7 +80,7 @@ export async function loadZeroShotScorer(dir?: string, opts: LoadScorerOptions &
   const d = dir ?? defaultPronounLmDir();
   const { config, lm } = loadPronounLm(d);
   const agg = opts.aggregate ?? "sum";
-  if (agg === "pmi" && !lm.logPrior) {
+  if (agg !== "sum" && !lm.logPrior) {
     lm.dispose();
     throw new InputError("this model has no pronoun prior (pronounLogPrior in config.json): PMI scoring is unavailable; use sum", join(d, "config.json"));
   }
@@ -87,6 +90,6 @@ export async function loadZeroShotScorer(dir?: string, opts: LoadScorerOptions &
 /** CLI helper: `--zero-shot [dir]` and `--zero-shot-aggregate sum|pmi` of score / eval. */
 export async function loadZeroShotFromCli(dirOpt: unknown, aggregate: unknown, backend: string): Promise<ZeroShotScorer> {
   const agg = String(aggregate ?? "sum");
-  if (agg !== "sum" && agg !== "pmi") throw new InputError(`unknown --zero-shot-aggregate '${agg}' (expected sum or pmi)`);
+  if (agg !== "sum" && agg !== "pmi" && agg !== "margin") throw new InputError(`unknown --zero-shot-aggregate '${agg}' (expected sum, pmi or margin)`);
   return loadZeroShotScorer(dirOpt === true || dirOpt === undefined ? undefined : String(dirOpt), { backend, aggregate: agg });
 }

@@ -27,7 +27,16 @@ export interface MultiMaskWindow {
  * computed once per distinct word. Returns, per window, log P(label) at each masked position.
  */
 export function singlePassLogProbs(lm: PronounLm, ws: MultiMaskWindow[]): Float32Array[] {
-  const out = ws.map((w) => new Float32Array(w.masks.length));
+  const dist = singlePassLogDists(lm, ws);
+  return ws.map((w, i) => Float32Array.from(w.labels, (l, k) => dist[i]![k * N_PRONOUNS + l]!));
+}
+
+/**
+ * As singlePassLogProbs, but the whole distribution: per window, masks.length rows of the
+ * N_PRONOUNS log-probabilities (row k = masked position masks[k]). The labels are not read.
+ */
+export function singlePassLogDists(lm: PronounLm, ws: MultiMaskWindow[]): Float32Array[] {
+  const out = ws.map((w) => new Float32Array(w.masks.length * N_PRONOUNS));
   const h = lm.hidden;
   const first = new Int32Array(ws.length + 1);
   ws.forEach((w, i) => {
@@ -44,8 +53,6 @@ export function singlePassLogProbs(lm: PronounLm, ws: MultiMaskWindow[]): Float3
     // Backward: step s reads token n-1-s; the state after token m+1 is at depth n-2-m.
     { W: p("lstm/Wb"), U: p("lstm/Ub"), b: p("lstm/bb"), steps: (w: MultiMaskWindow) => w.rows.length - 1 - Math.min(...w.masks), token: (w: MultiMaskWindow, s: number) => w.rows.length - 1 - s, depth: (w: MultiMaskWindow, m: number) => w.rows.length - 2 - m },
   ];
-  const labels = new Int32Array(N);
-  ws.forEach((w, i) => w.labels.forEach((l, k) => (labels[first[i]! + k] = l)));
   const V = lm.encoder.table.words.length + 2;
   const outs: Float32Array[] = [];
   for (const dir of dirs) {
@@ -117,11 +124,11 @@ export function singlePassLogProbs(lm: PronounLm, ws: MultiMaskWindow[]): Float3
   }
   const lpT = tf.tidy(() => {
     const logits = tf.add(tf.matMul(tf.tensor2d(feat, [N, 2 * h]), lm.params.get("lm/W")! as tf.Tensor2D), lm.params.get("lm/b")!);
-    return tf.sum(tf.mul(tf.logSoftmax(logits), tf.oneHot(tf.tensor1d(labels, "int32"), N_PRONOUNS)), 1);
+    return tf.logSoftmax(logits);
   });
   const lp = lpT.dataSync() as Float32Array;
   lpT.dispose();
-  ws.forEach((w, i) => out[i]!.set(lp.subarray(first[i]!, first[i]! + w.masks.length)));
+  ws.forEach((w, i) => out[i]!.set(lp.subarray(first[i]! * N_PRONOUNS, (first[i]! + w.masks.length) * N_PRONOUNS)));
   return out;
 }
 

@@ -4,7 +4,8 @@ import type { PreparedSide } from "../nn/inputs.js";
 import { Vocab } from "../nn/glove.js";
 import { preparePairs, accuracyReport, type EvalReport } from "../nn/evaluate.js";
 import type { MaskedWindow, PronounLm } from "./model.js";
-import { singlePassLogProbs, type MultiMaskWindow } from "./single-pass.js";
+import { singlePassLogDists, type MultiMaskWindow } from "./single-pass.js";
+import { N_PRONOUNS } from "./model.js";
 
 export interface ZeroShotSide {
   /** Sum over the sentence's pronouns of log P(pronoun | window with it masked); 0 without pronouns. */
@@ -15,9 +16,20 @@ export interface ZeroShotSide {
   pmi: number;
   /** Pronoun classes (0..41), parallel to logProbs. */
   labels: number[];
+  /**
+   * Per pronoun, the best log-probability among the pronouns that could stand there instead
+   * (PronounInventory.confusable); altPmi the same for log P - log prior. Single-pass only.
+   */
+  altLogProbs?: number[];
+  altPmi?: number[];
 }
 
-export type ZeroShotAggregate = "sum" | "pmi";
+/**
+ * sum: log P of each pronoun; pmi: minus its corpus log-prior; margin: a pronoun's PMI minus the
+ * best PMI of a pronoun that could stand there instead, capped at 0 (0 = the model would not
+ * change it), so pronouns the model agrees with add nothing whatever their number.
+ */
+export type ZeroShotAggregate = "sum" | "pmi" | "margin";
 
 export type ZeroShotMethod = "single-pass" | "masked";
 
@@ -41,6 +53,7 @@ export function zeroShotScores(
   const vocab = new Vocab(lm.table.words);
   const out: ZeroShotSide[] = sides.map((s) => ({ score: 0, pmi: 0, logProbs: new Array<number>(s.pronounPos.length).fill(0), labels: s.pronounPos.map((p) => inv.indexOf(s.tokens[p]!)) }));
   if (method === "single-pass") {
+    const alts = inv.list.map((_, i) => inv.confusable(i));
     const jobs: Array<{ side: number; w: MultiMaskWindow }> = [];
     sides.forEach((s, i) => {
       if (s.pronounPos.length === 0) return;
@@ -52,8 +65,14 @@ export function zeroShotScores(
     const chunk = 32 * batchSize;
     for (let b = 0; b < jobs.length; b += chunk) {
       const part = jobs.slice(b, b + chunk);
-      const lp = singlePassLogProbs(lm, part.map((j) => j.w));
-      part.forEach((j, q) => (out[j.side]!.logProbs = Array.from(lp[q]!)));
+      const dist = singlePassLogDists(lm, part.map((j) => j.w));
+      part.forEach((j, q) => {
+        const d = dist[q]!;
+        const o = out[j.side]!;
+        o.logProbs = o.labels.map((l, k) => d[k * N_PRONOUNS + l]!);
+        o.altLogProbs = o.labels.map((l, k) => bestOf(d, k * N_PRONOUNS, alts[l]!, null));
+        o.altPmi = o.labels.map((l, k) => bestOf(d, k * N_PRONOUNS, alts[l]!, lm.logPrior));
+      });
       onBatch?.(Math.min(b + chunk, jobs.length), jobs.length);
     }
   } else {
@@ -79,6 +98,16 @@ export function zeroShotScores(
   return out;
 }
 
+/** Best log P (minus the prior when given) among the classes `alts` of a distribution row at `at`. */
+function bestOf(d: Float32Array, at: number, alts: number[], prior: Float32Array | null): number {
+  let best = -Infinity;
+  for (const q of alts) {
+    const v = d[at + q]! - (prior ? prior[q]! : 0);
+    if (v > best) best = v;
+  }
+  return best;
+}
+
 function compareRows(a: Int32Array, b: Int32Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
@@ -86,7 +115,7 @@ function compareRows(a: Int32Array, b: Int32Array): number {
 }
 
 /** Zero-shot accuracy on a pair file's pairs (positive strictly above negative), by kind etc. */
-export function zeroShotEval(lm: PronounLm, pairs: PairRecord[], mode: ContextMode, prep: { contextSentences: number; maxLen: number }, onBatch?: (done: number, total: number) => void): Record<ZeroShotAggregate, EvalReport> {
+export function zeroShotEval(lm: PronounLm, pairs: PairRecord[], mode: ContextMode, prep: { contextSentences: number; maxLen: number }, onBatch?: (done: number, total: number) => void): Record<"sum" | "pmi", EvalReport> {
   const { pos, neg } = preparePairs(pairs, mode, prep);
   const s = zeroShotScores(lm, pos.concat(neg), 128, onBatch);
   const n = pairs.length;

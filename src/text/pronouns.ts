@@ -42,6 +42,20 @@ export class PronounInventory {
   get size(): number {
     return this.list.length;
   }
+
+  /**
+   * The pronouns that could stand in the place of pronoun i (indices, i excluded): those sharing
+   * one of its cases (*it* nom/acc: *he, they, which, that, him, itself*...; *his* gen: *her,
+   * their, its*...). What a translation could have put there instead.
+   */
+  confusable(i: number): number[] {
+    const c = new Set(this.list[i]!.case);
+    const out: number[] = [];
+    this.list.forEach((p, j) => {
+      if (j !== i && p.case.some((x) => c.has(x))) out.push(j);
+    });
+    return out;
+  }
 }
 
 let cached: PronounInventory | undefined;
