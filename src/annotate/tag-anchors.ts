@@ -119,14 +119,17 @@ export function personClash(en: AnnToken, tgt: AnnToken): boolean {
 /**
  * An English pronoun in the nominative (a subject: *I, he, she, we, they*, and *you, it* where the English
  * tagger's case rules call them subjects) and a target pronoun that is accusative only (es *lo, la, los, las*,
- * it *lo, li*, fr *le, les*): a subject is not rendered as a direct-object clitic, and no accusative rule takes
- * an English nominative. The caller leaves out a target pronoun after a preposition, a disjunctive form whose
- * rules take any English case (es "para ti", "a ti también": *ti* is tagged Acc). Issue 24, lever 20b
- * (PRONEVAL_CASE_CLASH=0 off).
+ * it *lo, li*, fr *le, les*): a subject is not rendered as a direct-object clitic. Only where the target
+ * language is known and its accusative rules take an English accusative only (`CASE_CLASH_LANGS`: es, it, fr;
+ * CTXPRO's pt and de rules take any English case, and their items link *o, a* and *te, euch* to English
+ * subjects: "The owner wanted it taken" / "queria que a levassem", "que não te preocupes"); the caller also
+ * leaves out a target pronoun after a preposition, a disjunctive form whose rules take any English case (es
+ * "para ti", "a ti también": *ti* is tagged Acc). Issue 24, lever 20b (PRONEVAL_CASE_CLASH=0 off).
  */
 export function caseClash(en: AnnToken, tgt: AnnToken): boolean {
   return CASE_CLASH && en.feats.Case === "Nom" && tgt.feats.Case === "Acc";
 }
+const CASE_CLASH_LANGS: ReadonlySet<string> = new Set(["es", "it", "fr"]);
 const CASE_CLASH = process.env.PRONEVAL_CASE_CLASH !== "0";
 
 /**
@@ -145,6 +148,7 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
   const penalty = opts.penalty ?? 0.2;
   const bonus = opts.bonus ?? 0.1;
   const lang = opts.lang;
+  const clitics = lang !== undefined && CASE_CLASH_LANGS.has(lang);
   const tc = new Uint8Array(cols);
   for (let j = 0; j < cols; j++) tc[j] = classOf(tgt[j]!);
   for (let i = 0; i < rows; i++) {
@@ -155,7 +159,7 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
       const b = tc[j]!;
       if (INCOMPATIBLE[a * NCLASS + b]) data[row + j] *= penalty;
       else if (a === P && (b === P || b === D)) {
-        if (personClash(en[i]!, tgt[j]!) || (b === P && tgt[j - 1]?.upos !== "ADP" && caseClash(en[i]!, tgt[j]!))) data[row + j] *= b === P ? penalty : 1;
+        if (personClash(en[i]!, tgt[j]!) || (b === P && clitics && tgt[j - 1]?.upos !== "ADP" && caseClash(en[i]!, tgt[j]!))) data[row + j] *= b === P ? penalty : 1;
         else if (lang !== undefined && youMeetsThird(en[i]!, tgt[j]!) && !formalYou(lang, tgt, j)) {
           // lever 12e: a third-person pronoun that is no formal form of the language is penalised like a clash
           if (b === P && tgt[j]!.feats.Person === "3" && FORMAL[lang]) data[row + j] *= penalty;
