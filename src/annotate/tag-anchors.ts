@@ -261,6 +261,10 @@ export function addComitativeLinks(links: Array<[number, number]>, en: readonly 
   }
 }
 
+/** Target parts of speech whose link does not hold an English *you* (lever 20c). */
+const FUNCTION_TARGET: ReadonlySet<string> = new Set(["ADP", "ADV", "SCONJ", "CCONJ", "PUNCT", "DET", "PART"]);
+const YOU_FREE_WITH_ES = process.env.PRONEVAL_FORMAL_YOU_FREE !== "0";
+
 /** English third-person personal pronouns that could claim a target clitic instead of *you*. */
 const EN_THIRD = new Set(["it", "him", "her", "them", "he", "she", "they"]);
 
@@ -274,17 +278,29 @@ const EN_THIRD = new Set(["it", "him", "her", "them", "he", "she", "they"]);
 export function addFormalYouLink(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[], lang: string | undefined): void {
   if (!lang || !FORMAL[lang]) return;
   const linkedEn = new Set(links.map((l) => l[0]));
-  const yous: number[] = [];
+  // lever 20c: a *you* linked only to target function words ("carried you" / "a", "keep you" / "más") is free too
+  const contentLinked = new Set(links.filter(([, j]) => !(YOU_FREE_WITH_ES && FUNCTION_TARGET.has(tgt[j]!.upos))).map((l) => l[0]));
+  const unlinked: number[] = [];
+  const free: number[] = [];
   for (let i = 0; i < en.length; i++) {
     const t = en[i]!;
-    if (linkedEn.has(i) || t.upos !== "PRON") continue;
+    if (t.upos !== "PRON") continue;
     const w = t.text.toLowerCase();
-    if (EN_THIRD.has(w)) return;
-    if (w === "you" && t.feats.Poss !== "Yes") yous.push(i);
+    if (!linkedEn.has(i) && EN_THIRD.has(w)) return;
+    if (w !== "you" || t.feats.Poss === "Yes") continue;
+    if (!linkedEn.has(i)) unlinked.push(i);
+    if (!contentLinked.has(i)) free.push(i);
   }
+  // the line's only unlinked *you*; failing any, its only *you* linked to function words alone
+  const yous = unlinked.length ? unlinked : free;
   if (yous.length !== 1) return;
-  // a formal form linked only to English function words (a preposition, article, punctuation) counts as free
-  const held = new Set(links.filter(([e]) => ["PRON", "NOUN", "PROPN", "VERB", "AUX"].includes(en[e]!.upos)).map((l) => l[1]));
+  // a formal form linked only to English function words (a preposition, article, punctuation) counts as free,
+  // and (lever 20c) one linked to an English subject pronoun whose case rules it out ("I" / "Los dejaré": caseClash)
+  const held = new Set(
+    links
+      .filter(([e, j]) => ["PRON", "NOUN", "PROPN", "VERB", "AUX"].includes(en[e]!.upos) && !(YOU_FREE_WITH_ES && CASE_CLASH_LANGS.has(lang) && en[e]!.upos === "PRON" && caseClash(en[e]!, tgt[j]!)))
+      .map((l) => l[1]),
+  );
   const cands: number[] = [];
   for (let j = 0; j < tgt.length; j++) if (!held.has(j) && formalYou(lang, tgt, j)) cands.push(j);
   if (cands.length === 1) links.push([yous[0]!, cands[0]!]);
