@@ -151,6 +151,11 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(youCase("I'm guessing you two know each other.")).toBe("Nom");
     expect(youCase("Did he encourage you to read them?")).toBe("Acc");
     expect(youCase("Can you hear me?")).toBe("Nom");
+    // lever 20d: clause-initial before a comma, with a verb later in the sentence
+    expect(youCase("You, take him to county.")).toBe("Nom");
+    expect(youCase("And you, by coming here, have crossed the line.")).toBe("Nom");
+    expect(youCase("You, sir!")).toBe("Acc");
+    expect(youCase("Thank you, sir, I will.")).toBe("Acc");
   });
 
   it("leaves article + noun alone", () => {

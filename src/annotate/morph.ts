@@ -58,6 +58,16 @@ function esAgreementClitic(article: string, form: string, lemmas: readonly strin
 const EN_WANT_VERBS: ReadonlySet<string> = new Set(["want", "need", "like", "love", "hate", "prefer", "expect", "wish"]);
 /** Words that may stand between "you" and its verb ("you two know", "I want you all to judge"). */
 const EN_YOU_QUANT: ReadonlySet<string> = new Set(["all", "both", "two", "three", "four", "guys", "people"]);
+/** Lever 20d (englishYouCase): PRONEVAL_YOU_COMMA=0 off. */
+const EN_YOU_COMMA = process.env.PRONEVAL_YOU_COMMA !== "0";
+/** Whether a verb or auxiliary follows position `j` before the sentence's end mark (. ! ? ...). */
+function verbLater(lower: readonly string[], out: readonly Tagged[], j: number): boolean {
+  for (let k = j + 1; k < out.length; k++) {
+    if (/^[.!?…]+$/.test(lower[k]!)) return false;
+    if (out[k]!.upos === "VERB" || out[k]!.upos === "AUX") return true;
+  }
+  return false;
+}
 /** English prepositions (the tagger calls some of them SCONJ or ADV before a pronoun: "for you", "about you"). */
 const EN_PREPOSITIONS: ReadonlySet<string> = new Set(
   ("about above across after against along among around at before behind below beneath beside besides between beyond by " +
@@ -475,7 +485,8 @@ export class MorphTagger implements MorphAnnotator {
    * or "to" + verb after a verb of wanting or "for" ("I want you to go", "for you to quit": the subject of the
    * infinitive, as in ClearNLP's dependencies); otherwise Acc right after a preposition or a verb ("about
    * you", "given you", "asked you to come"), or standing alone before punctuation ("You?", "Just you.",
-   * "You, sir!").
+   * "You, sir!"); but clause-initial before a comma with a verb later in the sentence Nom ("You, take him",
+   * "And you, by coming here, have crossed"; lever 20d).
    */
   private englishYouCase(lower: readonly string[], out: Tagged[]): void {
     for (let i = 0; i < out.length; i++) {
@@ -490,6 +501,9 @@ export class MorphTagger implements MorphAnnotator {
       if (next && (next.upos === "AUX" || (next.upos === "VERB" && !lower[j]!.endsWith("ing")))) c = "Nom";
       else if (lower[j] === "to" && out[j + 1]?.upos === "VERB" && (pw === "for" || (prev?.upos === "VERB" && EN_WANT_VERBS.has(prev.lemma.toLowerCase())))) c = "Nom";
       else if (prev && (prev.upos === "ADP" || EN_PREPOSITIONS.has(pw) || prev.upos === "VERB")) c = "Acc";
+      // lever 20d: clause-initial "you" before a comma with a verb later in the sentence is its subject or a vocative
+      // that spaCy parses as one ("You, take him to county", "And you, by coming here, have crossed"); "You, sir!" stays Acc
+      else if (EN_YOU_COMMA && lower[j] === "," && (!prev || ["PUNCT", "CCONJ", "INTJ"].includes(prev.upos)) && verbLater(lower, out, j)) c = "Nom";
       else if ((!next || next.upos === "PUNCT") && (!prev || ["PUNCT", "CCONJ", "INTJ", "ADV"].includes(prev.upos))) c = "Acc";
       if (!c || t.feats.Case === c) continue;
       const a = (this.table.get("you") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c);
