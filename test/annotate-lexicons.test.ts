@@ -74,6 +74,24 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(tag("es", "Visité la librería ayer.")).toContain("la/DET librería/NOUN");
   });
 
+  it("es: a clitic homograph whose article reading the agreement rules out (lever 20a)", () => {
+    // present and imperfect subjunctive after que (-ar -e, -er/-ir -a, -ara)
+    expect(tag("es", "Si no me deja que la ayude...")).toContain("la/PRON ayude/VERB");
+    expect(tag("es", "¿O quieren que los arreste?")).toContain("los/PRON arreste/VERB");
+    expect(tag("es", "Necesitará que la proteja de los indeseables.")).toContain("la/PRON proteja/VERB");
+    expect(tag("es", "Mientras se arreglaba para seducirme y que la ayudara.")).toContain("la/PRON ayudara/VERB");
+    // los/las before a form without -s: no noun agrees ("dejo", "extraño" are nouns too)
+    expect(tag("es", "¡Los dejo!")).toContain("Los/PRON dejo/VERB");
+    expect(tag("es", "Claro que los extraño a todos.")).toContain("los/PRON extraño/VERB");
+    // first person singular after la
+    expect(tag("es", "Por tanto la felicito, querida Olga.")).toContain("la/PRON felicito/VERB");
+    // articles stay: nouns of the word list, plurals, the 3rd singular present indicative
+    expect(tag("es", "Creo que la policía llegó.")).toContain("la/DET policía/NOUN");
+    expect(tag("es", "Dijo que los ataques siguieron.")).toContain("los/DET ataques/NOUN");
+    expect(tag("es", "Vimos que la calle estaba vacía.")).toContain("la/DET calle/NOUN");
+    expect(tag("es", "Sé que la parte difícil llegó.")).toContain("la/DET parte/NOUN");
+  });
+
   it("tags the comitative pronouns (es contigo, pt convosco) as pronouns", () => {
     expect(tag("es", "Quiero ir contigo.")).toContain("contigo/PRON");
     expect(tag("pt", "Levem-me convosco.")).toContain("convosco/PRON");
@@ -133,6 +151,11 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(youCase("I'm guessing you two know each other.")).toBe("Nom");
     expect(youCase("Did he encourage you to read them?")).toBe("Acc");
     expect(youCase("Can you hear me?")).toBe("Nom");
+    // lever 20d: clause-initial before a comma, with a verb later in the sentence
+    expect(youCase("You, take him to county.")).toBe("Nom");
+    expect(youCase("And you, by coming here, have crossed the line.")).toBe("Nom");
+    expect(youCase("You, sir!")).toBe("Acc");
+    expect(youCase("Thank you, sir, I will.")).toBe("Acc");
   });
 
   it("leaves article + noun alone", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromArrays, matchLinks } from "../src/annotate/matching.js";
-import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, formalYou, personClash } from "../src/annotate/tag-anchors.js";
+import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, caseClash, formalYou, personClash } from "../src/annotate/tag-anchors.js";
 import { FastAlignWordAligner } from "../src/annotate/aligner.js";
 import { CorpusAligner } from "../src/ctxpro/annotators.js";
 import type { AnnToken } from "../src/annotate/types.js";
@@ -175,6 +175,57 @@ describe("tag anchors", () => {
     const l4: Array<[number, number]> = [[1, 2], [2, 3]];
     addFormalYouLink(l4, en, es, "es");
     expect(l4).toHaveLength(2);
+  });
+
+  it("a clitic held by an English subject of clashing case, or a you linked to function words only, counts as free (lever 20c)", () => {
+    const withCase = (t: AnnToken[], k: number, c: string) => (t[k]!.feats.Case = c, t);
+    // "I 'm leaving you soon ." / "Los dejaré pronto ." : EM gave Los to I and you to pronto
+    const en = withCase(withCase(toks("I/PRON/1 'm/AUX leaving/VERB you/PRON/2 soon/ADV ./PUNCT"), 0, "Nom"), 3, "Acc");
+    const es = withCase(toks("Los/PRON/3 dejaré/VERB pronto/ADV ./PUNCT"), 0, "Acc");
+    const l: Array<[number, number]> = [[0, 0], [2, 1], [3, 2], [5, 3]];
+    addFormalYouLink(l, en, es, "es");
+    expect(l).toContainEqual([3, 0]);
+    // a you linked to a content word (here the verb) is not free
+    const l2: Array<[number, number]> = [[0, 0], [3, 1], [5, 3]];
+    addFormalYouLink(l2, en, es, "es");
+    expect(l2).toHaveLength(3);
+    // an unlinked you is preferred: with one unlinked and one linked to a function word, the unlinked one
+    const en2 = toks("you/PRON/2 know/VERB I/PRON/1 love/VERB you/PRON/2");
+    const es2 = withCase(toks("sabes/VERB que/SCONJ la/PRON/3 quiero/VERB"), 2, "Acc");
+    const l3: Array<[number, number]> = [[0, 1], [1, 0], [3, 3]];
+    addFormalYouLink(l3, en2, es2, "es");
+    expect(l3).toContainEqual([4, 2]);
+    expect(l3).not.toContainEqual([0, 2]);
+  });
+
+  it("case clash: an English nominative and an accusative-only target pronoun, es/it/fr only (lever 20b)", () => {
+    const nom = { text: "I", lemma: "i", upos: "PRON", feats: { Case: "Nom", Person: "1" } };
+    const acc = { text: "lo", lemma: "lo", upos: "PRON", feats: { Case: "Acc", Person: "3" } };
+    expect(caseClash(nom, acc)).toBe(true);
+    expect(caseClash({ ...nom, feats: { Case: "Acc" } }, acc)).toBe(false);
+    expect(caseClash(nom, { ...acc, feats: { Case: "Acc,Dat", Person: "2" } })).toBe(false); // te
+    // "It would be easier if I didn't hold you" / "si no lo hubiera tenido": EM prefers It - lo
+    const en = toks("It/PRON/3 hold/VERB you/PRON/2");
+    en[0]!.feats.Case = "Nom";
+    en[2]!.feats.Case = "Acc";
+    const es = toks("no/ADV lo/PRON/3 tenido/VERB");
+    es[1]!.feats.Case = "Acc";
+    const m = () => fromArrays([[0.01, 0.4, 0.01], [0.01, 0.01, 0.6], [0.01, 0.3, 0.01]]);
+    const youTo = (lang?: string) => {
+      const x = m();
+      addTagAnchors(x, en, es, lang ? { lang } : {});
+      return matchLinks(x).find(([i]) => i === 2)?.[1];
+    };
+    expect(youTo("es")).toBe(1);
+    expect(youTo("pt")).not.toBe(1); // pt rules take any English case: no clash there
+    // after a preposition (a disjunctive: "para ti") no clash
+    const es2 = toks("para/ADP ti/PRON/2 tenido/VERB");
+    es2[1]!.feats.Case = "Acc";
+    const en2 = toks("for/ADP you/PRON/2 have/VERB");
+    en2[1]!.feats.Case = "Nom";
+    const x = fromArrays([[0.5, 0.01, 0.01], [0.01, 0.4, 0.01], [0.01, 0.01, 0.6]]);
+    addTagAnchors(x, en2, es2, { lang: "es" });
+    expect(matchLinks(x)).toContainEqual([1, 1]);
   });
 
   it("rejects tokens that do not fit the matrix", () => {

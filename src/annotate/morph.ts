@@ -31,10 +31,43 @@ const ES_BEFORE_CLITIC: ReadonlySet<string> = new Set(
 );
 /** Spanish future and conditional endings, and the forms of *haber*: only verbs end so (lever 13g). */
 const ES_VERB_ONLY = /^(?:.{2,}(?:ré|rás|rá|remos|réis|rán|ría|rías|ríamos|rían)|he|has|ha|hemos|han|había|habías|habíamos|habían|haya|hayas|hayamos|hayan|hubiera|hubieras|hubieran)$/;
+/**
+ * Spanish (issue 24, lever 20a): whether the article's own agreement rules out reading an object-clitic
+ * homograph (*la, lo, las, los*) as the article of the word after it, which the verb lexicon knows as a
+ * finite form (`lemmas`). "plural": *los, las* before a form without a final -s, which no noun phrase
+ * has ("los dejo", "las avise", "que los arreste"); "shape": a form whose ending only verbs have for that
+ * lemma: the present subjunctive (-ar verbs *-e, -en*: "que la ayude", "la acompañe"; -er/-ir verbs
+ * *-a, -an*: "que la proteja", "la vea"), the imperfect subjunctive *-ara, -aran, -ase, -asen* ("que la
+ * ayudara"), a third person plural (*-n*: nouns pluralise with -s) and, after *la, lo*, the first person
+ * singular present (*-o*: "la felicito", "la desposo"; nouns after *la* are feminine). Left out: the
+ * third person singular present indicative ("la reforma", "la demanda", "la parte"), which deverbal
+ * nouns share and dictionary-es's word list often lacks; the caller still applies the noun check to "shape".
+ */
+function esAgreementClitic(article: string, form: string, lemmas: readonly string[]): "plural" | "shape" | undefined {
+  if (article !== "la" && article !== "lo" && article !== "las" && article !== "los") return undefined;
+  if (form.length < 3) return undefined;
+  if ((article === "las" || article === "los") && !form.endsWith("s")) return "plural";
+  if (/(?:ara|aran|ase|asen)$/.test(form) && lemmas.some((l) => l.endsWith("ar"))) return "shape";
+  if (/n$/.test(form)) return "shape";
+  if (/e$/.test(form) && lemmas.some((l) => l.endsWith("ar"))) return "shape";
+  if (/a$/.test(form) && lemmas.some((l) => l.endsWith("er") || l.endsWith("ir") || l.endsWith("ír"))) return "shape";
+  if (/o$/.test(form) && (article === "la" || article === "lo")) return "shape";
+  return undefined;
+}
 /** English verbs whose "you to + verb" complement makes "you" the infinitive's subject (ClearNLP/spaCy). */
 const EN_WANT_VERBS: ReadonlySet<string> = new Set(["want", "need", "like", "love", "hate", "prefer", "expect", "wish"]);
 /** Words that may stand between "you" and its verb ("you two know", "I want you all to judge"). */
 const EN_YOU_QUANT: ReadonlySet<string> = new Set(["all", "both", "two", "three", "four", "guys", "people"]);
+/** Lever 20d (englishYouCase): PRONEVAL_YOU_COMMA=0 off. */
+const EN_YOU_COMMA = process.env.PRONEVAL_YOU_COMMA !== "0";
+/** Whether a verb or auxiliary follows position `j` before the sentence's end mark (. ! ? ...). */
+function verbLater(lower: readonly string[], out: readonly Tagged[], j: number): boolean {
+  for (let k = j + 1; k < out.length; k++) {
+    if (/^[.!?…]+$/.test(lower[k]!)) return false;
+    if (out[k]!.upos === "VERB" || out[k]!.upos === "AUX") return true;
+  }
+  return false;
+}
 /** English prepositions (the tagger calls some of them SCONJ or ADV before a pronoun: "for you", "about you"). */
 const EN_PREPOSITIONS: ReadonlySet<string> = new Set(
   ("about above across after against along among around at before behind below beneath beside besides between beyond by " +
@@ -452,7 +485,8 @@ export class MorphTagger implements MorphAnnotator {
    * or "to" + verb after a verb of wanting or "for" ("I want you to go", "for you to quit": the subject of the
    * infinitive, as in ClearNLP's dependencies); otherwise Acc right after a preposition or a verb ("about
    * you", "given you", "asked you to come"), or standing alone before punctuation ("You?", "Just you.",
-   * "You, sir!").
+   * "You, sir!"); but clause-initial before a comma with a verb later in the sentence Nom ("You, take him",
+   * "And you, by coming here, have crossed"; lever 20d).
    */
   private englishYouCase(lower: readonly string[], out: Tagged[]): void {
     for (let i = 0; i < out.length; i++) {
@@ -467,6 +501,9 @@ export class MorphTagger implements MorphAnnotator {
       if (next && (next.upos === "AUX" || (next.upos === "VERB" && !lower[j]!.endsWith("ing")))) c = "Nom";
       else if (lower[j] === "to" && out[j + 1]?.upos === "VERB" && (pw === "for" || (prev?.upos === "VERB" && EN_WANT_VERBS.has(prev.lemma.toLowerCase())))) c = "Nom";
       else if (prev && (prev.upos === "ADP" || EN_PREPOSITIONS.has(pw) || prev.upos === "VERB")) c = "Acc";
+      // lever 20d: clause-initial "you" before a comma with a verb later in the sentence is its subject or a vocative
+      // that spaCy parses as one ("You, take him to county", "And you, by coming here, have crossed"); "You, sir!" stays Acc
+      else if (EN_YOU_COMMA && lower[j] === "," && (!prev || ["PUNCT", "CCONJ", "INTJ"].includes(prev.upos)) && verbLater(lower, out, j)) c = "Nom";
       else if ((!next || next.upos === "PUNCT") && (!prev || ["PUNCT", "CCONJ", "INTJ", "ADV"].includes(prev.upos))) c = "Acc";
       if (!c || t.feats.Case === c) continue;
       const a = (this.table.get("you") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c);
@@ -663,6 +700,9 @@ export class MorphTagger implements MorphAnnotator {
    */
   cliticVerbAll = process.env.PRONEVAL_CLITIC_VERB_ALL !== "0";
 
+  /** Lever 20a: Spanish clitic homographs read by the article's agreement (esAgreementClitic); PRONEVAL_ES_AGREE=0 turns it off. */
+  esAgreement = process.env.PRONEVAL_ES_AGREE !== "0";
+
   /**
    * Re-read NOUN-tagged words that the verb lexicon knows only as verb forms (see verbOnlyForms): in
    * every line ("all", default), only in lines without a verb ("verbless"), or not at all ("off");
@@ -728,14 +768,15 @@ export class MorphTagger implements MorphAnnotator {
       // not an article ("no la traicionará", "yo la llevaré", "si los acompañamos"; not after "que": "que la
       // policía" cost UD Case 0.3), or where the word is a future or conditional, or a form of *haber*, which
       // no noun shares ("que la echaré de menos", "la habría dejado").
-      const esClitic = this.lang === "es" && ((i >= 2 && ES_BEFORE_CLITIC.has(lower[i - 2]!)) || ES_VERB_ONLY.test(lower[i]!));
+      const esAgree = this.lang === "es" && clear && this.esAgreement ? esAgreementClitic(lower[i - 1]!, lower[i]!, lex.lemmas(lower[i]!) ?? []) : undefined;
+      const esClitic = this.lang === "es" && ((i >= 2 && ES_BEFORE_CLITIC.has(lower[i - 2]!)) || ES_VERB_ONLY.test(lower[i]!) || esAgree !== undefined);
       if (prev === "DET" && ((hasVerb && this.lang !== "it" && !(clear && this.lang === "es") && !esClitic) || !afterClitic)) continue;
       // Where the word before rules out an article (a negation, a non-article clitic, a subject or wh-
       // pronoun: BEFORE_CLITIC_STRONG), the next word is the verb whatever the word lists say ("te la
       // di", "yo la presto", "non lo usi"); Spanish *haber* always ("la he leído"). Spanish, whose word
       // list lacks many deverbal nouns ("la reforma", "las demandas", "la presencia"), re-reads in a
       // line with a verb only there or before a verb-only ending ("la abriré", "la mantuvo", "la cargaste").
-      const strong = clear && cliticContext(this.lang, lower, pos, i - 1);
+      const strong = clear && (cliticContext(this.lang, lower, pos, i - 1) || esAgree === "plural");
       if (clear && this.lang === "es" && HABER_FORMS.has(lower[i]!)) {
         at.add(i);
         continue;

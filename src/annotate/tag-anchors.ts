@@ -117,6 +117,22 @@ export function personClash(en: AnnToken, tgt: AnnToken): boolean {
 }
 
 /**
+ * An English pronoun in the nominative (a subject: *I, he, she, we, they*, and *you, it* where the English
+ * tagger's case rules call them subjects) and a target pronoun that is accusative only (es *lo, la, los, las*,
+ * it *lo, li*, fr *le, les*): a subject is not rendered as a direct-object clitic. Only where the target
+ * language is known and its accusative rules take an English accusative only (`CASE_CLASH_LANGS`: es, it, fr;
+ * CTXPRO's pt and de rules take any English case, and their items link *o, a* and *te, euch* to English
+ * subjects: "The owner wanted it taken" / "queria que a levassem", "que não te preocupes"); the caller also
+ * leaves out a target pronoun after a preposition, a disjunctive form whose rules take any English case (es
+ * "para ti", "a ti también": *ti* is tagged Acc). Issue 24, lever 20b (PRONEVAL_CASE_CLASH=0 off).
+ */
+export function caseClash(en: AnnToken, tgt: AnnToken): boolean {
+  return CASE_CLASH && en.feats.Case === "Nom" && tgt.feats.Case === "Acc";
+}
+const CASE_CLASH_LANGS: ReadonlySet<string> = new Set(["es", "it", "fr"]);
+const CASE_CLASH = process.env.PRONEVAL_CASE_CLASH !== "0";
+
+/**
  * English *you* (second person, not possessive) and a target that is third person or an article: the pairs
  * that lever 12a limits to formal forms.
  */
@@ -132,6 +148,7 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
   const penalty = opts.penalty ?? 0.2;
   const bonus = opts.bonus ?? 0.1;
   const lang = opts.lang;
+  const clitics = lang !== undefined && CASE_CLASH_LANGS.has(lang);
   const tc = new Uint8Array(cols);
   for (let j = 0; j < cols; j++) tc[j] = classOf(tgt[j]!);
   for (let i = 0; i < rows; i++) {
@@ -142,7 +159,7 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
       const b = tc[j]!;
       if (INCOMPATIBLE[a * NCLASS + b]) data[row + j] *= penalty;
       else if (a === P && (b === P || b === D)) {
-        if (personClash(en[i]!, tgt[j]!)) data[row + j] *= b === P ? penalty : 1;
+        if (personClash(en[i]!, tgt[j]!) || (b === P && clitics && tgt[j - 1]?.upos !== "ADP" && caseClash(en[i]!, tgt[j]!))) data[row + j] *= b === P ? penalty : 1;
         else if (lang !== undefined && youMeetsThird(en[i]!, tgt[j]!) && !formalYou(lang, tgt, j)) {
           // lever 12e: a third-person pronoun that is no formal form of the language is penalised like a clash
           if (b === P && tgt[j]!.feats.Person === "3" && FORMAL[lang]) data[row + j] *= penalty;
@@ -244,6 +261,10 @@ export function addComitativeLinks(links: Array<[number, number]>, en: readonly 
   }
 }
 
+/** Target parts of speech whose link does not hold an English *you* (lever 20c). */
+const FUNCTION_TARGET: ReadonlySet<string> = new Set(["ADP", "ADV", "SCONJ", "CCONJ", "PUNCT", "DET", "PART"]);
+const YOU_FREE_WITH_ES = process.env.PRONEVAL_FORMAL_YOU_FREE !== "0";
+
 /** English third-person personal pronouns that could claim a target clitic instead of *you*. */
 const EN_THIRD = new Set(["it", "him", "her", "them", "he", "she", "they"]);
 
@@ -257,17 +278,29 @@ const EN_THIRD = new Set(["it", "him", "her", "them", "he", "she", "they"]);
 export function addFormalYouLink(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[], lang: string | undefined): void {
   if (!lang || !FORMAL[lang]) return;
   const linkedEn = new Set(links.map((l) => l[0]));
-  const yous: number[] = [];
+  // lever 20c: a *you* linked only to target function words ("carried you" / "a", "keep you" / "más") is free too
+  const contentLinked = new Set(links.filter(([, j]) => !(YOU_FREE_WITH_ES && FUNCTION_TARGET.has(tgt[j]!.upos))).map((l) => l[0]));
+  const unlinked: number[] = [];
+  const free: number[] = [];
   for (let i = 0; i < en.length; i++) {
     const t = en[i]!;
-    if (linkedEn.has(i) || t.upos !== "PRON") continue;
+    if (t.upos !== "PRON") continue;
     const w = t.text.toLowerCase();
-    if (EN_THIRD.has(w)) return;
-    if (w === "you" && t.feats.Poss !== "Yes") yous.push(i);
+    if (!linkedEn.has(i) && EN_THIRD.has(w)) return;
+    if (w !== "you" || t.feats.Poss === "Yes") continue;
+    if (!linkedEn.has(i)) unlinked.push(i);
+    if (!contentLinked.has(i)) free.push(i);
   }
+  // the line's only unlinked *you*; failing any, its only *you* linked to function words alone
+  const yous = unlinked.length ? unlinked : free;
   if (yous.length !== 1) return;
-  // a formal form linked only to English function words (a preposition, article, punctuation) counts as free
-  const held = new Set(links.filter(([e]) => ["PRON", "NOUN", "PROPN", "VERB", "AUX"].includes(en[e]!.upos)).map((l) => l[1]));
+  // a formal form linked only to English function words (a preposition, article, punctuation) counts as free,
+  // and (lever 20c) one linked to an English subject pronoun whose case rules it out ("I" / "Los dejaré": caseClash)
+  const held = new Set(
+    links
+      .filter(([e, j]) => ["PRON", "NOUN", "PROPN", "VERB", "AUX"].includes(en[e]!.upos) && !(YOU_FREE_WITH_ES && CASE_CLASH_LANGS.has(lang) && en[e]!.upos === "PRON" && caseClash(en[e]!, tgt[j]!)))
+      .map((l) => l[1]),
+  );
   const cands: number[] = [];
   for (let j = 0; j < tgt.length; j++) if (!held.has(j) && formalYou(lang, tgt, j)) cands.push(j);
   if (cands.length === 1) links.push([yous[0]!, cands[0]!]);
