@@ -163,6 +163,9 @@ interface Tagged {
   feats: Record<string, string>;
 }
 
+/** Parts of speech of a noun phrase's words (MorphTagger.tagWords' `nominal`). */
+const NOMINAL_UPOS = new Set(["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"]);
+
 export class MorphTagger implements MorphAnnotator {
   readonly lang: string;
   private readonly tagger: Tagger;
@@ -394,19 +397,21 @@ export class MorphTagger implements MorphAnnotator {
     return tokenize(sentence, this.lang as Lang, this.lexicon);
   }
 
-  annotate(sentence: string): AnnSentence {
+  annotate(sentence: string, opts: { nominal?: ReadonlySet<number> } = {}): AnnSentence {
     const toks = this.tokenize(sentence);
-    const tagged = this.tagWords(toks.map((t) => t.text));
+    const tagged = this.tagWords(toks.map((t) => t.text), opts);
     const tokens: AnnToken[] = toks.map((t, i) => ({ text: t.text, start: t.start, end: t.end, ...tagged[i]! }));
     return { text: sentence, tokens };
   }
 
   /** Tags already tokenised words (used for evaluation on gold tokenisation). */
-  tagWords(words: readonly string[]): Tagged[] {
+  tagWords(words: readonly string[], opts: { nominal?: ReadonlySet<number> } = {}): Tagged[] {
     const lower = words.map((w) => w.toLowerCase());
-    let labels = this.tagger.tag(words, (i) => this.allowedFor(words, lower, i));
+    const nominal = opts.nominal?.size ? opts.nominal : undefined;
+    const allowed = nominal ? (i: number) => this.nominalOnly(i, nominal, this.allowedFor(words, lower, i)) : (i: number) => this.allowedFor(words, lower, i);
+    let labels = this.tagger.tag(words, allowed);
     if (this.prepositionCases && this.withoutLocative && this.strayLocative(lower, labels)) {
-      labels = this.tagger.tag(words, (i) => this.noLocative(lower, i, this.allowedFor(words, lower, i)));
+      labels = this.tagger.tag(words, (i) => this.noLocative(lower, i, allowed(i)));
     }
     this.verbAfterClitic(words, lower, labels);
     this.verbOnlyForms(words, lower, labels);
@@ -821,6 +826,19 @@ export class MorphTagger implements MorphAnnotator {
     const keep = labels.map((l) => this.labelIndex.get(l)!);
     const forced = this.tagger.tag(words, (k) => (at.includes(k) ? this.nounIds! : [keep[k]!]));
     for (const k of at) labels[k] = forced[k]!;
+  }
+
+  private nominalIds: Set<number> | undefined;
+  /**
+   * For a word of `nominal` (a word the caller knows heads or modifies a noun phrase: identify's re-read of
+   * a verb-less line, lever 19a), the labels of `ids` (all when undefined) of a noun, proper noun, pronoun,
+   * adjective, determiner or numeral; `ids` unchanged where none is left or the word is not in the set.
+   */
+  private nominalOnly(i: number, nominal: ReadonlySet<number>, ids: readonly number[] | undefined): readonly number[] | undefined {
+    if (!nominal.has(i)) return ids;
+    this.nominalIds ??= new Set(this.tagger.labels.map((l, k) => (NOMINAL_UPOS.has(this.parseLabel(l).upos) ? k : -1)).filter((k) => k >= 0));
+    const kept = (ids ?? this.allLabelIds()).filter((k) => this.nominalIds!.has(k));
+    return kept.length ? kept : ids;
   }
 
   private nounIds: number[] | undefined;
