@@ -17,7 +17,7 @@ import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type 
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
-import { PL_PREPOSITION_CASES } from "./polish.js";
+import { PL_PREPOSITION_CASES, plEndingCases } from "./polish.js";
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
@@ -267,7 +267,10 @@ export class MorphTagger implements MorphAnnotator {
     if (this.lang === "ru" && this.labelTest && lower[i] === "нет" && answerNo(words, i)) return this.particleLabels();
     const own = this.allowed.get(lower[i]!);
     // Without a dictionary (Polish), a preposition alone restricts the next word's case-bearing labels.
-    if (own || !this.labelTest) return this.prepositionOnly(words, lower, i, own);
+    if (own || !this.labelTest) {
+      const ids = this.prepositionOnly(words, lower, i, own);
+      return own || !this.endingCases ? ids : this.byEnding(lower[i]!, ids);
+    }
     const word = words[i]!;
     const gov = this.governingCases(words, lower, i);
     const key = gov ? `${gov.join(",")}\t${word}` : word;
@@ -292,6 +295,30 @@ export class MorphTagger implements MorphAnnotator {
       this.lexiconAllowedCache.set(key, ids);
     }
     return ids ?? undefined;
+  }
+
+  /**
+   * The cases an open-class word's ending leaves (Polish: plEndingCases, lever 19b); undefined: none known.
+   * PRONEVAL_ENDING_CASES=0 leaves it off.
+   */
+  endingCases: ((lower: string) => readonly string[] | undefined) | undefined;
+  private readonly endingCache = new WeakMap<readonly number[], Map<string, readonly number[] | null>>();
+  /** `ids` (all labels when undefined) less the case-bearing labels whose Case the word's ending rules out, when a case-bearing one is left. */
+  private byEnding(lower: string, ids: readonly number[] | undefined): readonly number[] | undefined {
+    const cases = this.endingCases!(lower);
+    if (!cases) return ids;
+    const from = ids ?? this.allLabelIds();
+    let byCases = this.endingCache.get(from);
+    if (!byCases) this.endingCache.set(from, (byCases = new Map()));
+    const key = cases.join(",");
+    let out = byCases.get(key);
+    if (out === undefined) {
+      const caseOf = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case;
+      const kept = from.filter((k) => caseOf(k) === undefined || cases.includes(caseOf(k)!));
+      out = kept.some((k) => caseOf(k) !== undefined) ? kept : null;
+      byCases.set(key, out);
+    }
+    return out ?? ids;
   }
 
   private readonly govCache = new Map<string, number[] | null>();
@@ -1117,6 +1144,7 @@ export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opt
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
   if (opts.verbs ?? (VERB_LEXICON_DEFAULT && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
   if (lang === "pl" && PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = PL_PREPOSITION_CASES;
+  if (lang === "pl" && process.env.PRONEVAL_ENDING_CASES !== "0") tagger.endingCases = plEndingCases;
   if (lang === "ru" && (opts.lexiconTags ?? LEXICON_TAGS_DEFAULT)) {
     tagger.labelTest = azLabelTest;
     if (PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = RU_PREPOSITION_CASES;

@@ -16,3 +16,31 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
   ...["za"].map((p) => [p, ["Acc", "Ins", "Gen"]] as const),
   ...["pod", "pode", "nad", "nade", "przed", "przede", "między", "pomiędzy", "poza", "ponad"].map((p) => [p, ["Acc", "Ins"]] as const),
 ]);
+
+/**
+ * Polish: the cases an open-class word's ending leaves (UD Case values), for MorphTagger.endingCases
+ * (lever 19b): a few endings that are one case only, and the cases no declined word ending in a given
+ * letter takes. `undefined`: the ending decides nothing. Only for words the closed-class table does not
+ * list (pronouns and determiners keep the table's analyses).
+ *
+ * - *-ymi, -imi* (adjectives, plural) and *-ami* (nouns, plural; 5 letters or more), *-łmi, -ćmi, -źmi,
+ *   -ńmi, -śmi* (*przyjaciółmi, dziećmi, ludźmi, końmi, gośćmi*): Ins;
+ * - *-emu* (adjectives and pronouns, singular; 4 letters or more) and *-owi* (masculine nouns; 5 letters or
+ *   more): Dat;
+ * - *-ą* (feminine singular of adjectives and nouns): Acc or Ins (Loc and Voc never);
+ * - *-a*: no Ins, Dat or Loc (feminine nouns end in *-ą* in the instrumental, *-e, -i, -y* in the dative
+ *   and locative; masculine *-a* is Gen or Acc);
+ * - *-ę*: no Gen, Dat, Ins or Loc (feminine Acc, neuter Nom/Acc: *imię, zwierzę*).
+ */
+export function plEndingCases(lower: string): readonly string[] | undefined {
+  if (!/^\p{Ll}+$/u.test(lower)) return undefined;
+  if (/(ymi|imi)$/.test(lower) && lower.length >= 5) return ["Ins"];
+  if (/ami$/.test(lower) && lower.length >= 5) return ["Ins"];
+  if (/[łćźńś]mi$/.test(lower)) return ["Ins"];
+  if (/emu$/.test(lower) && lower.length >= 4) return ["Dat"];
+  if (/owi$/.test(lower) && lower.length >= 5) return ["Dat"];
+  if (/ą$/.test(lower)) return ["Acc", "Ins"];
+  if (/a$/.test(lower)) return ["Nom", "Gen", "Acc", "Voc"];
+  if (/ę$/.test(lower)) return ["Nom", "Acc", "Voc"];
+  return undefined;
+}
