@@ -17,7 +17,12 @@ import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type 
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
-import { PL_PREPOSITION_CASES, plEndingCases } from "./polish.js";
+import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases } from "./polish.js";
+
+/** Parts of speech after a possessive *jej* (its noun phrase). */
+const PL_POSSESSED = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
+/** Polish dative-only personal pronouns (with one of them in the clause, *jej* is not the dative object). */
+const PL_DATIVE_PRONOUNS = new Set(["mi", "mu", "ci", "nam", "wam", "im", "jemu", "tobie", "sobie", "niemu"]);
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
@@ -464,6 +469,7 @@ export class MorphTagger implements MorphAnnotator {
       this.germanEuchCase(lower, out);
     }
     if (this.lang === "en" && process.env.PRONEVAL_IT_CASE !== "0") englishItCase(lower, out);
+    if (this.lang === "pl" && process.env.PRONEVAL_PL_DATIVE !== "0") this.polishJejCase(lower, out);
     return out;
   }
 
@@ -600,6 +606,39 @@ export class MorphTagger implements MorphAnnotator {
    * verb, Dat if one of the clause's verbs is in `GERMAN_DAT_VERBS` ("Ich danke euch", "Darf ich euch
    * zeigen ..."), otherwise Acc ("Ich sehe euch"). Issue 24, lever 12c.
    */
+  /**
+   * Polish *jej* (Gen or Dat of *ona*) as the object of a verb that governs the dative (plDativeVerb: *pomóc
+   * jej*, *Ufam jej*, *Pozwól jej się gotować*, *udało jej się*) is Dat (lever 19c): in its clause (between
+   * punctuation and conjunctions), not after a preposition, not before a noun, adjective, numeral or
+   * determiner (the possessive *jej nazwę*), and with no other dative pronoun there (*mi jej dać*: then
+   * *jej* is the thing given). Other *jej* keep the tagger's case. PRONEVAL_PL_DATIVE=0 leaves it off.
+   */
+  private polishJejCase(lower: readonly string[], out: Tagged[]): void {
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if (lower[i] !== "jej" || t.upos !== "PRON" || t.feats.Case === "Dat" || t.feats.Poss === "Yes") continue;
+      if (i > 0 && out[i - 1]!.upos === "ADP") continue;
+      const next = out[i + 1];
+      if (next && PL_POSSESSED.has(next.upos)) continue;
+      const bound = (u: string) => u === "PUNCT" || u === "SCONJ" || u === "CCONJ";
+      let lo = i;
+      while (lo > 0 && !bound(out[lo - 1]!.upos)) lo--;
+      let hi = i;
+      while (hi + 1 < out.length && !bound(out[hi + 1]!.upos)) hi++;
+      const clause = lower.slice(lo, hi + 1);
+      if (clause.some((w) => PL_DATIVE_PRONOUNS.has(w))) continue;
+      const sie = clause.includes("się");
+      let dat = false;
+      for (let k = lo; k <= hi && !dat; k++) {
+        const u = out[k]!.upos;
+        if ((u === "VERB" || u === "AUX") && plDativeVerb(lower[k]!, out[k]!.lemma, sie)) dat = true;
+      }
+      if (!dat) continue;
+      const a = (this.table.get("jej") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === "Dat" && x.feats.Poss !== "Yes");
+      if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
+    }
+  }
+
   private germanEuchCase(lower: readonly string[], out: Tagged[]): void {
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;

@@ -44,3 +44,89 @@ export function plEndingCases(lower: string): readonly string[] | undefined {
   if (/ę$/.test(lower)) return ["Nom", "Acc", "Voc"];
   return undefined;
 }
+
+/**
+ * Polish verbs whose object in the dative is the only object they take with a third-person pronoun
+ * (lever 19c): *pomóc jej*, *ufam jej*, *przyglądać się jej*. Lemmas, and the stems their forms begin with
+ * where the lemmatizer misses the lemma (imperatives and vowel alternations: *pozwól*, *pomóż*, *wierzono*).
+ * General grammar (the verbs of dative rection in Polish grammars), not read off any test item. Verbs marked
+ * `sie` govern the dative only with *się* in the clause (*oprzeć się jej*, but *oprzeć ją*).
+ */
+const PL_DATIVE: ReadonlyArray<{ lemma: string; stems?: readonly string[]; sie?: boolean }> = [
+  { lemma: "pomóc", stems: ["pomóc", "pomóż", "pomoż", "pomog", "pomóg"] },
+  { lemma: "pomagać", stems: ["pomaga", "pomagaj"] },
+  { lemma: "pozwolić", stems: ["pozwol", "pozwól"] },
+  { lemma: "pozwalać", stems: ["pozwala"] },
+  { lemma: "kazać", stems: ["kaza", "każ"] },
+  { lemma: "rozkazać", stems: ["rozkaza", "rozkaż"] },
+  { lemma: "ufać", stems: ["ufa", "ufał", "ufaj"] },
+  { lemma: "zaufać", stems: ["zaufa"] },
+  { lemma: "wierzyć", stems: ["wierz"] },
+  { lemma: "uwierzyć", stems: ["uwierz"] },
+  { lemma: "dziękować", stems: ["dzięku", "dziękow"] },
+  { lemma: "podziękować", stems: ["podzięku", "podziękow"] },
+  { lemma: "powiedzieć", stems: ["powiedz", "powiedział", "powiem", "powiesz", "powie"] },
+  { lemma: "mówić", stems: ["mówi", "mów"] },
+  { lemma: "odpowiedzieć", stems: ["odpowiedz", "odpowiem", "odpowie"] },
+  { lemma: "odpowiadać", stems: ["odpowiada"] },
+  { lemma: "służyć", stems: ["służ"] },
+  { lemma: "szkodzić", stems: ["szkodz", "szkodź"] },
+  { lemma: "zaszkodzić", stems: ["zaszkodz", "zaszkodź"] },
+  { lemma: "przeszkadzać", stems: ["przeszkadza"] },
+  { lemma: "przeszkodzić", stems: ["przeszkodz", "przeszkodź"] },
+  { lemma: "sprzyjać", stems: ["sprzyja"] },
+  { lemma: "ulegać", stems: ["ulega"] },
+  { lemma: "ulec", stems: ["ulegn", "uległ"] },
+  { lemma: "zagrażać", stems: ["zagraża"] },
+  { lemma: "zagrozić", stems: ["zagroz", "zagroż"] },
+  { lemma: "grozić", stems: ["groz", "groż"] },
+  { lemma: "towarzyszyć", stems: ["towarzysz"] },
+  { lemma: "przeciwdziałać", stems: ["przeciwdziała"] },
+  { lemma: "zapobiec", stems: ["zapobie", "zapobiegn"] },
+  { lemma: "zapobiegać", stems: ["zapobiega"] },
+  { lemma: "sprostać", stems: ["sprosta"] },
+  { lemma: "podołać", stems: ["podoła"] },
+  { lemma: "dorównać", stems: ["dorówna"] },
+  { lemma: "wybaczyć", stems: ["wybacz"] },
+  { lemma: "przebaczyć", stems: ["przebacz"] },
+  { lemma: "współczuć", stems: ["współczu"] },
+  { lemma: "kibicować", stems: ["kibicu", "kibicow"] },
+  { lemma: "przypisać", stems: ["przypisa", "przypisz"] },
+  { lemma: "przypisywać", stems: ["przypisuj", "przypisywa"] },
+  { lemma: "nadać", stems: ["nadał", "nada"] },
+  { lemma: "nadawać", stems: ["nadaj", "nadawa"] },
+  { lemma: "zawdzięczać", stems: ["zawdzięcza"] },
+  { lemma: "udać", stems: ["udał", "uda"], sie: true },
+  { lemma: "przyglądać", stems: ["przygląda"], sie: true },
+  { lemma: "przyjrzeć", stems: ["przyjrz", "przyjrze"], sie: true },
+  { lemma: "przypatrywać", stems: ["przypatru", "przypatryw"], sie: true },
+  { lemma: "przysłuchiwać", stems: ["przysłuchu", "przysłuchiw"], sie: true },
+  { lemma: "podobać", stems: ["podoba"], sie: true },
+  { lemma: "spodobać", stems: ["spodoba"], sie: true },
+  { lemma: "oprzeć", stems: ["oprze", "oprz", "opar", "opór"], sie: true },
+  { lemma: "opierać", stems: ["opiera"], sie: true },
+  { lemma: "poddać", stems: ["podda"], sie: true },
+  { lemma: "poddawać", stems: ["poddaj", "poddawa"], sie: true },
+  { lemma: "sprzeciwić", stems: ["sprzeciw"], sie: true },
+  { lemma: "przeciwstawić", stems: ["przeciwstaw"], sie: true },
+  { lemma: "dziwić", stems: ["dziw"], sie: true },
+  { lemma: "przydać", stems: ["przyda"], sie: true },
+  { lemma: "należeć", stems: ["należ"], sie: true },
+  { lemma: "kłaniać", stems: ["kłania"], sie: true },
+  { lemma: "wydawać", stems: ["wydaje", "wydawa"], sie: true },
+];
+const DATIVE_BY_LEMMA = new Map(PL_DATIVE.map((v) => [v.lemma, v]));
+
+/**
+ * Whether a Polish verb (its lowercase form and the tagger's lemma) governs the dative of a pronoun object
+ * (PL_DATIVE); `sie`: whether *się* stands in the clause.
+ */
+export function plDativeVerb(form: string, lemma: string, sie: boolean): boolean {
+  const byLemma = DATIVE_BY_LEMMA.get(lemma.toLowerCase());
+  if (byLemma) return !byLemma.sie || sie;
+  for (const v of PL_DATIVE) {
+    if (v.sie && !sie) continue;
+    if (v.stems?.some((s) => form.startsWith(s) || form.startsWith("nie" + s))) return true;
+  }
+  return false;
+}
