@@ -168,6 +168,8 @@ interface Tagged {
   feats: Record<string, string>;
 }
 
+/** Parts of speech whose case an adjectival ending decides (plEndingCases' `adjectival`). */
+const ADJECTIVAL_UPOS = new Set(["ADJ", "DET", "NUM", "PRON"]);
 /** Parts of speech of a noun phrase's words (MorphTagger.tagWords' `nominal`). */
 const NOMINAL_UPOS = new Set(["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"]);
 
@@ -306,20 +308,22 @@ export class MorphTagger implements MorphAnnotator {
    * The cases an open-class word's ending leaves (Polish: plEndingCases, lever 19b); undefined: none known.
    * PRONEVAL_ENDING_CASES=0 leaves it off.
    */
-  endingCases: ((lower: string) => readonly string[] | undefined) | undefined;
+  endingCases: ((lower: string) => { cases: readonly string[]; adjectival?: boolean } | undefined) | undefined;
   private readonly endingCache = new WeakMap<readonly number[], Map<string, readonly number[] | null>>();
   /** `ids` (all labels when undefined) less the case-bearing labels whose Case the word's ending rules out, when a case-bearing one is left. */
   private byEnding(lower: string, ids: readonly number[] | undefined): readonly number[] | undefined {
-    const cases = this.endingCases!(lower);
-    if (!cases) return ids;
+    const rule = this.endingCases!(lower);
+    if (!rule) return ids;
+    const { cases, adjectival } = rule;
     const from = ids ?? this.allLabelIds();
     let byCases = this.endingCache.get(from);
     if (!byCases) this.endingCache.set(from, (byCases = new Map()));
-    const key = cases.join(",");
+    const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}`;
     let out = byCases.get(key);
     if (out === undefined) {
       const caseOf = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case;
-      const kept = from.filter((k) => caseOf(k) === undefined || cases.includes(caseOf(k)!));
+      const scoped = (k: number) => !adjectival || ADJECTIVAL_UPOS.has(this.parseLabel(this.tagger.labels[k]!).upos);
+      const kept = from.filter((k) => caseOf(k) === undefined || !scoped(k) || cases.includes(caseOf(k)!));
       out = kept.some((k) => caseOf(k) !== undefined) ? kept : null;
       byCases.set(key, out);
     }

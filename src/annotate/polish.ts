@@ -19,31 +19,46 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
 
 /**
  * Polish: the cases an open-class word's ending leaves (UD Case values), for MorphTagger.endingCases
- * (lever 19b): a few endings that are one case only, and the cases no declined word ending in a given
- * letter takes. `undefined`: the ending decides nothing. Only for words the closed-class table does not
- * list (pronouns and determiners keep the table's analyses).
+ * (lever 19b): endings that only some cases have. `adjectival`: the restriction holds for adjective,
+ * determiner, numeral and pronoun labels only (nouns and names may end so in the nominative: *Andrzej, kolej,
+ * Joachim, Zurich*). `undefined`: the ending decides nothing. Only for words the closed-class table does not
+ * list.
  *
  * - *-ymi, -imi* (adjectives, plural) and *-ami* (nouns, plural; 5 letters or more), *-łmi, -ćmi, -źmi,
  *   -ńmi, -śmi* (*przyjaciółmi, dziećmi, ludźmi, końmi, gośćmi*): Ins;
  * - *-emu* (adjectives and pronouns, singular; 4 letters or more) and *-owi* (masculine nouns; 5 letters or
  *   more): Dat;
- * - *-ą* (feminine singular of adjectives and nouns): Acc or Ins (Loc and Voc never);
+ * - *-ego* (adjectives, masculine/neuter singular; 4 letters or more): Gen or Acc;
+ * - *-ym* (adjectives, masculine/neuter singular, dative plural; 4 letters or more): Ins, Loc or Dat;
+ *   adjectival *-im* the same;
+ * - adjectival *-ej*: Gen, Dat or Loc; adjectival *-ych, -ich*: Gen, Loc or Acc;
+ * - *-ą* (feminine singular of adjectives and nouns): Acc or Ins;
  * - *-a*: no Ins, Dat or Loc (feminine nouns end in *-ą* in the instrumental, *-e, -i, -y* in the dative
  *   and locative; masculine *-a* is Gen or Acc);
- * - *-ę*: no Gen, Dat, Ins or Loc (feminine Acc, neuter Nom/Acc: *imię, zwierzę*).
+ * - *-ę*: Nom, Acc or Voc (feminine Acc, neuter Nom/Acc: *imię, zwierzę*);
+ * - consonant + *-u* (masculine nouns; 5 letters or more): Gen, Dat, Loc or Voc (not *menu, tabu*).
  */
-export function plEndingCases(lower: string): readonly string[] | undefined {
+export function plEndingCases(lower: string): { cases: readonly string[]; adjectival?: boolean } | undefined {
   if (!/^\p{Ll}+$/u.test(lower)) return undefined;
-  if (/(ymi|imi)$/.test(lower) && lower.length >= 5) return ["Ins"];
-  if (/ami$/.test(lower) && lower.length >= 5) return ["Ins"];
-  if (/[łćźńś]mi$/.test(lower)) return ["Ins"];
-  if (/emu$/.test(lower) && lower.length >= 4) return ["Dat"];
-  if (/owi$/.test(lower) && lower.length >= 5) return ["Dat"];
-  if (/ą$/.test(lower)) return ["Acc", "Ins"];
-  if (/a$/.test(lower)) return ["Nom", "Gen", "Acc", "Voc"];
-  if (/ę$/.test(lower)) return ["Nom", "Acc", "Voc"];
+  const n = lower.length;
+  if (/(ymi|imi)$/.test(lower) && n >= 5) return { cases: ["Ins"] };
+  if (/ami$/.test(lower) && n >= 5) return { cases: ["Ins"] };
+  if (/[łćźńś]mi$/.test(lower)) return { cases: ["Ins"] };
+  if (/emu$/.test(lower) && n >= 4) return { cases: ["Dat"] };
+  if (/owi$/.test(lower) && n >= 5) return { cases: ["Dat"] };
+  if (/ego$/.test(lower) && n >= 4 && !PL_EGO_NOUNS.has(lower)) return { cases: ["Gen", "Acc"] };
+  if (/ym$/.test(lower) && n >= 4) return { cases: ["Ins", "Loc", "Dat"] };
+  if (/im$/.test(lower) && n >= 4) return { cases: ["Ins", "Loc", "Dat"], adjectival: true };
+  if (/ej$/.test(lower) && n >= 4) return { cases: ["Gen", "Dat", "Loc"], adjectival: true };
+  if (/[yi]ch$/.test(lower) && n >= 5) return { cases: ["Gen", "Loc", "Acc"], adjectival: true };
+  if (/ą$/.test(lower)) return { cases: ["Acc", "Ins"] };
+  if (/a$/.test(lower)) return { cases: ["Nom", "Gen", "Acc", "Voc"] };
+  if (/ę$/.test(lower)) return { cases: ["Nom", "Acc", "Voc"] };
+  if (/[bcdfghjklłmnprstwzżźćńś]u$/.test(lower) && n >= 5) return { cases: ["Gen", "Dat", "Loc", "Voc"] };
   return undefined;
 }
+/** Nouns and names in *-ego* that are not adjectival forms. */
+const PL_EGO_NOUNS = new Set(["diego", "lego"]);
 
 /**
  * Polish verbs whose object in the dative is the only object they take with a third-person pronoun
