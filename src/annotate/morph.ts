@@ -17,7 +17,7 @@ import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type 
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
-import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases } from "./polish.js";
+import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, type PlEnding } from "./polish.js";
 
 /** Parts of speech after a possessive *jej* (its noun phrase). */
 const PL_POSSESSED = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
@@ -308,22 +308,23 @@ export class MorphTagger implements MorphAnnotator {
    * The cases an open-class word's ending leaves (Polish: plEndingCases, lever 19b); undefined: none known.
    * PRONEVAL_ENDING_CASES=0 leaves it off.
    */
-  endingCases: ((lower: string) => { cases: readonly string[]; adjectival?: boolean } | undefined) | undefined;
+  endingCases: ((lower: string) => PlEnding | undefined) | undefined;
   private readonly endingCache = new WeakMap<readonly number[], Map<string, readonly number[] | null>>();
   /** `ids` (all labels when undefined) less the case-bearing labels whose Case the word's ending rules out, when a case-bearing one is left. */
   private byEnding(lower: string, ids: readonly number[] | undefined): readonly number[] | undefined {
     const rule = this.endingCases!(lower);
     if (!rule) return ids;
-    const { cases, adjectival } = rule;
+    const { cases, adjectival, noVerb } = rule;
     const from = ids ?? this.allLabelIds();
     let byCases = this.endingCache.get(from);
     if (!byCases) this.endingCache.set(from, (byCases = new Map()));
-    const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}`;
+    const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}${noVerb ? "\tnoverb" : ""}`;
     let out = byCases.get(key);
     if (out === undefined) {
       const caseOf = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case;
       const scoped = (k: number) => !adjectival || ADJECTIVAL_UPOS.has(this.parseLabel(this.tagger.labels[k]!).upos);
-      const kept = from.filter((k) => caseOf(k) === undefined || !scoped(k) || cases.includes(caseOf(k)!));
+      const verb = (k: number) => /^(VERB|AUX)(\||$)/.test(this.tagger.labels[k]!);
+      const kept = from.filter((k) => (caseOf(k) === undefined ? !(noVerb && verb(k)) : !scoped(k) || cases.includes(caseOf(k)!)));
       out = kept.some((k) => caseOf(k) !== undefined) ? kept : null;
       byCases.set(key, out);
     }

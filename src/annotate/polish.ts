@@ -29,6 +29,8 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * - *-emu* (adjectives and pronouns, singular; 4 letters or more) and *-owi* (masculine nouns; 5 letters or
  *   more): Dat;
  * - *-ego* (adjectives, masculine/neuter singular; 4 letters or more): Gen or Acc;
+ * - no verb form ends in the endings above (*-ymi, -imi, -ami, -mi* after a soft consonant, *-emu, -owi,
+ *   -ego*), so words ending so are no VERB or AUX either (*przyjaciółmi/VERB* in "jesteśmy przyjaciółmi");
  * - *-ym* (adjectives, masculine/neuter singular, dative plural; 4 letters or more): Ins, Loc or Dat;
  *   adjectival *-im* the same;
  * - adjectival *-ej*: Gen, Dat or Loc; adjectival *-ych, -ich*: Gen, Loc or Acc;
@@ -38,15 +40,15 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * - *-ę*: Nom, Acc or Voc (feminine Acc, neuter Nom/Acc: *imię, zwierzę*);
  * - consonant + *-u* (masculine nouns; 5 letters or more): Gen, Dat, Loc or Voc (not *menu, tabu*).
  */
-export function plEndingCases(lower: string): { cases: readonly string[]; adjectival?: boolean } | undefined {
+export function plEndingCases(lower: string): PlEnding | undefined {
   if (!/^\p{Ll}+$/u.test(lower)) return undefined;
   const n = lower.length;
-  if (/(ymi|imi)$/.test(lower) && n >= 5) return { cases: ["Ins"] };
-  if (/ami$/.test(lower) && n >= 5) return { cases: ["Ins"] };
-  if (/[łćźńś]mi$/.test(lower)) return { cases: ["Ins"] };
-  if (/emu$/.test(lower) && n >= 4) return { cases: ["Dat"] };
-  if (/owi$/.test(lower) && n >= 5) return { cases: ["Dat"] };
-  if (/ego$/.test(lower) && n >= 4 && !PL_EGO_NOUNS.has(lower)) return { cases: ["Gen", "Acc"] };
+  if (/(ymi|imi)$/.test(lower) && n >= 5) return { cases: ["Ins"], noVerb: true };
+  if (/ami$/.test(lower) && n >= 5) return { cases: ["Ins"], noVerb: true };
+  if (/[łćźńś]mi$/.test(lower)) return { cases: ["Ins"], noVerb: true };
+  if (/emu$/.test(lower) && n >= 4) return { cases: ["Dat"], noVerb: true };
+  if (/owi$/.test(lower) && n >= 5) return { cases: ["Dat"], noVerb: true };
+  if (/ego$/.test(lower) && n >= 4 && !PL_EGO_NOUNS.has(lower)) return { cases: ["Gen", "Acc"], noVerb: true };
   if (/ym$/.test(lower) && n >= 4) return { cases: ["Ins", "Loc", "Dat"] };
   if (/im$/.test(lower) && n >= 4) return { cases: ["Ins", "Loc", "Dat"], adjectival: true };
   if (/ej$/.test(lower) && n >= 4) return { cases: ["Gen", "Dat", "Loc"], adjectival: true };
@@ -56,6 +58,12 @@ export function plEndingCases(lower: string): { cases: readonly string[]; adject
   if (/ę$/.test(lower)) return { cases: ["Nom", "Acc", "Voc"] };
   if (/[bcdfghjklłmnprstwzżźćńś]u$/.test(lower) && n >= 5) return { cases: ["Gen", "Dat", "Loc", "Voc"] };
   return undefined;
+}
+/** What a Polish ending leaves: its cases; `adjectival`: for adjectival labels only; `noVerb`: no verb form ends so. */
+export interface PlEnding {
+  cases: readonly string[];
+  adjectival?: boolean;
+  noVerb?: boolean;
 }
 /** Nouns and names in *-ego* that are not adjectival forms. */
 const PL_EGO_NOUNS = new Set(["diego", "lego"]);
