@@ -341,7 +341,7 @@ export class MorphTagger implements MorphAnnotator {
   private prepositionOnly(words: readonly string[], lower: readonly string[], i: number, own: readonly number[] | undefined): readonly number[] | undefined {
     const gov = this.governingCases(words, lower, i);
     if (!gov) return own;
-    const key = `${gov.join(",")}\t${own ? lower[i] : ""}`;
+    const key = `${gov.join(",")}\t${own ? lower[i] : ""}\t${this.lang === "pl" && lower[i - 1] === "ze" ? "ze" : ""}`;
     let ids = this.govCache.get(key);
     if (ids === undefined) {
       const from = own ?? this.tagger.labels.map((_, k) => k);
@@ -349,7 +349,12 @@ export class MorphTagger implements MorphAnnotator {
         const c = this.parseLabel(this.tagger.labels[k]!).feats.Case;
         return c !== undefined && gov.includes(c);
       });
-      ids = cased.length ? from.filter((k) => this.parseLabel(this.tagger.labels[k]!).feats.Case === undefined || cased.includes(k)) : null;
+      // Polish: no verb or interjection right after a preposition either (lever 19f: "Bez nadziei/INTJ",
+      // "z morale/VERB"); verbal nouns (*do zobaczenia*) are NOUN in UD. Not after *ze*, which subtitles
+      // written without diacritics use for *że* ("Chyba ze przejdzie").
+      const noVerb = this.lang === "pl" && lower[i - 1] !== "ze";
+      const caseless = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case === undefined && !(noVerb && /^(VERB|AUX|INTJ)(\||$)/.test(this.tagger.labels[k]!));
+      ids = cased.length ? from.filter((k) => caseless(k) || cased.includes(k)) : null;
       this.govCache.set(key, ids);
     }
     return ids ?? own;
