@@ -314,15 +314,18 @@ export class MorphTagger implements MorphAnnotator {
   private byEnding(lower: string, ids: readonly number[] | undefined): readonly number[] | undefined {
     const rule = this.endingCases!(lower);
     if (!rule) return ids;
-    const { cases, adjectival, noVerb } = rule;
+    const { cases, adjectival, notAdj, noVerb } = rule;
     const from = ids ?? this.allLabelIds();
     let byCases = this.endingCache.get(from);
     if (!byCases) this.endingCache.set(from, (byCases = new Map()));
-    const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}${noVerb ? "\tnoverb" : ""}`;
+    const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}${notAdj ? "\tnotadj" : ""}${noVerb ? "\tnoverb" : ""}`;
     let out = byCases.get(key);
     if (out === undefined) {
       const caseOf = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case;
-      const scoped = (k: number) => !adjectival || ADJECTIVAL_UPOS.has(this.parseLabel(this.tagger.labels[k]!).upos);
+      const scoped = (k: number) => {
+        const u = this.parseLabel(this.tagger.labels[k]!).upos;
+        return adjectival ? ADJECTIVAL_UPOS.has(u) : notAdj ? u !== "ADJ" : true;
+      };
       const verb = (k: number) => /^(VERB|AUX)(\||$)/.test(this.tagger.labels[k]!);
       const kept = from.filter((k) => (caseOf(k) === undefined ? !(noVerb && verb(k)) : !scoped(k) || cases.includes(caseOf(k)!)));
       out = kept.some((k) => caseOf(k) !== undefined) ? kept : null;
