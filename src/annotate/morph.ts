@@ -21,6 +21,8 @@ import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, type PlEnding } from
 
 /** Parts of speech after a possessive *jej* (its noun phrase). */
 const PL_POSSESSED = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
+/** Lever 19c's genitive side (PRONEVAL_PL_JEJ_GEN=1): *jej* with a verb in its clause that governs no dative is Gen. */
+const PL_JEJ_GENITIVE = process.env.PRONEVAL_PL_JEJ_GEN === "1";
 /** Polish dative-only personal pronouns (with one of them in the clause, *jej* is not the dative object). */
 const PL_DATIVE_PRONOUNS = new Set(["mi", "mu", "ci", "nam", "wam", "im", "jemu", "tobie", "sobie", "niemu"]);
 
@@ -629,7 +631,7 @@ export class MorphTagger implements MorphAnnotator {
   private polishJejCase(lower: readonly string[], out: Tagged[]): void {
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
-      if (lower[i] !== "jej" || t.upos !== "PRON" || t.feats.Case === "Dat" || t.feats.Poss === "Yes") continue;
+      if (lower[i] !== "jej" || t.upos !== "PRON" || t.feats.Poss === "Yes") continue;
       if (i > 0 && out[i - 1]!.upos === "ADP") continue;
       const next = out[i + 1];
       if (next && PL_POSSESSED.has(next.upos)) continue;
@@ -642,12 +644,18 @@ export class MorphTagger implements MorphAnnotator {
       if (clause.some((w) => PL_DATIVE_PRONOUNS.has(w))) continue;
       const sie = clause.includes("się");
       let dat = false;
+      let verb = false;
       for (let k = lo; k <= hi && !dat; k++) {
         const u = out[k]!.upos;
-        if ((u === "VERB" || u === "AUX") && plDativeVerb(lower[k]!, out[k]!.lemma, sie)) dat = true;
+        if (u !== "VERB" && u !== "AUX") continue;
+        verb = true;
+        if (plDativeVerb(lower[k]!, out[k]!.lemma, sie)) dat = true;
       }
-      if (!dat) continue;
-      const a = (this.table.get("jej") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === "Dat" && x.feats.Poss !== "Yes");
+      // Off by default: the object of any other verb is genitive (negation, genitive verbs: *Nie możesz jej
+      // dotknąć*, *szukać jej*); the tagger reads such *jej* Gen or Dat about at random.
+      const c = dat ? "Dat" : verb && PL_JEJ_GENITIVE ? "Gen" : undefined;
+      if (!c || t.feats.Case === c) continue;
+      const a = (this.table.get("jej") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c && x.feats.Poss !== "Yes");
       if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
     }
   }
