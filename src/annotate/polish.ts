@@ -38,7 +38,8 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * - *-ą* (feminine singular of adjectives and nouns): Acc or Ins;
  * - *-a*: no Ins, Dat or Loc (feminine nouns end in *-ą* in the instrumental, *-e, -i, -y* in the dative
  *   and locative; masculine *-a* is Gen or Acc);
- * - *-ę*: Nom, Acc or Voc (feminine Acc, neuter Nom/Acc: *imię, zwierzę*);
+ * - *-ę*: Acc (feminine singular: *próbę, nazwę*); Nom, Acc or Voc for the neuter nouns in *-ę* (*imię, ramię,
+ *   zwierzę, szczenię, książę*, PL_NEUTER_E) and words in *-ię* (*ziemię* Acc beside *imię* Nom);
  * - consonant + *-u* (masculine nouns; 5 letters or more): Gen, Dat, Loc or Voc (not *menu, tabu*; not the
  *   numerals *kilku, wielu, -nastu, -dziestu* nor *po prostu, po polsku, po niemiecku*).
  *
@@ -60,7 +61,7 @@ export function plEndingCases(lower: string): PlEnding | undefined {
   if (/[yi]ch$/.test(lower) && n >= 5) return { cases: ["Gen", "Loc", "Acc"], adjectival: true };
   if (/ą$/.test(lower)) return { cases: ["Acc", "Ins"] };
   if (/a$/.test(lower)) return { cases: ["Nom", "Gen", "Acc", "Voc"] };
-  if (/ę$/.test(lower)) return { cases: ["Nom", "Acc", "Voc"] };
+  if (/ę$/.test(lower)) return PL_NEUTER_E.test(lower) ? { cases: ["Nom", "Acc", "Voc"] } : { cases: ["Acc"] };
   if (/[bcdfghjklłmnprstwzżźćńś]u$/.test(lower) && n >= 5 && !/(stu|sku|cku)$/.test(lower)) return { cases: ["Gen", "Dat", "Loc", "Voc"] };
   return undefined;
 }
@@ -81,6 +82,8 @@ export interface PlEnding {
  */
 const PL_ENDING_EXCEPTIONS = new Set(["diego", "lego", "olbrzymi", "rodzimi", "więcej", "trzej", "czterej", "trochę", "kilku", "wielu", "paru", "ilu", "tylu",
   "rękoma", "oczyma", "uszyma", "dwoma", "dwiema", "trzema", "czterema", "oboma", "obiema"]);
+/** Nouns whose nominative ends in *-ę* (neuter *-mię* and the young of animals; *książę*), and any word in *-ię*. */
+const PL_NEUTER_E = /(ię|zwierzę|cielę|źrebię|kurczę|pisklę|niemowlę|książę|dziewczę|chłopię|orlę|lwię|jagnię|szczenię|kocię|prosię|kaczę|gąsię)$/;
 /** Genitives of nouns in *-em* (*problemu, systemu*), which look like adjectival datives in *-emu*. */
 const PL_EM_NOUN_U = /(problem|system|krem|harem|totem|tandem|modem|tlen|poemat)u$/;
 
