@@ -170,6 +170,14 @@ interface Tagged {
   feats: Record<string, string>;
 }
 
+/** Re-tagging a sentence with what the caller knows of some words (identify, lever 19). */
+export interface RetagOptions {
+  /** Words that head or modify a noun phrase: nominal labels only (lever 19a). */
+  nominal?: ReadonlySet<number>;
+  /** Names in their base form: PROPN in the nominative (lever 19j). */
+  names?: ReadonlySet<number>;
+}
+
 /** Parts of speech whose case an adjectival ending decides (plEndingCases' `adjectival`). */
 const ADJECTIVAL_UPOS = new Set(["ADJ", "DET", "NUM", "PRON"]);
 /** Parts of speech of a noun phrase's words (MorphTagger.tagWords' `nominal`). */
@@ -444,7 +452,7 @@ export class MorphTagger implements MorphAnnotator {
     return tokenize(sentence, this.lang as Lang, this.lexicon);
   }
 
-  annotate(sentence: string, opts: { nominal?: ReadonlySet<number> } = {}): AnnSentence {
+  annotate(sentence: string, opts: RetagOptions = {}): AnnSentence {
     const toks = this.tokenize(sentence);
     const tagged = this.tagWords(toks.map((t) => t.text), opts);
     const tokens: AnnToken[] = toks.map((t, i) => ({ text: t.text, start: t.start, end: t.end, ...tagged[i]! }));
@@ -452,10 +460,15 @@ export class MorphTagger implements MorphAnnotator {
   }
 
   /** Tags already tokenised words (used for evaluation on gold tokenisation). */
-  tagWords(words: readonly string[], opts: { nominal?: ReadonlySet<number> } = {}): Tagged[] {
+  tagWords(words: readonly string[], opts: RetagOptions = {}): Tagged[] {
     const lower = words.map((w) => w.toLowerCase());
     const nominal = opts.nominal?.size ? opts.nominal : undefined;
-    const allowed = nominal ? (i: number) => this.nominalOnly(i, nominal, this.allowedFor(words, lower, i)) : (i: number) => this.allowedFor(words, lower, i);
+    const names = opts.names?.size ? opts.names : undefined;
+    const allowed = (i: number) => {
+      const ids = this.allowedFor(words, lower, i);
+      if (names?.has(i)) return this.nominativeNames();
+      return nominal ? this.nominalOnly(i, nominal, ids) : ids;
+    };
     let labels = this.tagger.tag(words, allowed);
     if (this.prepositionCases && this.withoutLocative && this.strayLocative(lower, labels)) {
       labels = this.tagger.tag(words, (i) => this.noLocative(lower, i, allowed(i)));
@@ -913,6 +926,17 @@ export class MorphTagger implements MorphAnnotator {
     const keep = labels.map((l) => this.labelIndex.get(l)!);
     const forced = this.tagger.tag(words, (k) => (at.includes(k) ? this.nounIds! : [keep[k]!]));
     for (const k of at) labels[k] = forced[k]!;
+  }
+
+  private nameIds: number[] | undefined;
+  /** PROPN labels in the nominative (all PROPN labels if the model has none; undefined if it has no PROPN label). */
+  private nominativeNames(): readonly number[] | undefined {
+    if (!this.nameIds) {
+      const propn = this.tagger.labels.map((l, k) => (this.parseLabel(l).upos === "PROPN" ? k : -1)).filter((k) => k >= 0);
+      const nom = propn.filter((k) => this.parseLabel(this.tagger.labels[k]!).feats.Case === "Nom");
+      this.nameIds = nom.length ? nom : propn;
+    }
+    return this.nameIds.length ? this.nameIds : undefined;
   }
 
   private nominalIds: Set<number> | undefined;

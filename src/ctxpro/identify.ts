@@ -305,11 +305,34 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
   if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && process.env.PRONEVAL_NOMINAL_RETAG !== "0") {
     for (let i = 0; i < tgt.length; i++) {
       const at = misTaggedNominals(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!);
-      if (at.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at });
+      const names = copiedNames(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, ann.morph.tgt.prepositionCases);
+      if (at.size || names.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names });
     }
   }
   const coref = ann.coref.resolve(en);
   return { id: doc.id, lang, en, tgt, alignment, coref };
+}
+
+/**
+ * Target words of a verb-less English line written exactly as the English proper noun every link of theirs
+ * goes to (pl "Oh, Charlie/PRON.", "Cześć, Ed/PROPN|Gen", "Jerry/NUM"): a name left in its base form,
+ * which for a Polish name is the nominative (any other case adds an ending: *Eda, Edowi*) and for a foreign
+ * name that Polish does not decline is its one form; the tagger, which has seen few foreign names, reads
+ * them as pronouns, numerals or genitives. Re-tagged PROPN in the nominative (lever 19j); not right after a
+ * preposition, whose case an undeclined name takes ("Z Gennaro?", "Do Cleveland?").
+ */
+export function copiedNames(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, prepositions?: ReadonlyMap<string, unknown>): Set<number> {
+  const at = new Set<number>();
+  if (en.some((t) => VERB_TAGS.has(t.upos))) return at;
+  tgt.forEach((t, j) => {
+    if (!/^\p{Lu}/u.test(t.text) || (t.upos === "PROPN" && t.feats.Case === "Nom")) return;
+    // After a preposition an undeclined name takes the preposition's case ("Do Cleveland", "Z Gennaro").
+    const prev = tgt[j - 1];
+    if (prev && (prev.upos === "ADP" || prepositions?.has(prev.text.toLowerCase()))) return;
+    const ls = links.filter((l) => l[1] === j);
+    if (ls.length && ls.every((l) => en[l[0]]!.upos === "PROPN" && en[l[0]]!.text === t.text)) at.add(j);
+  });
+  return at;
 }
 
 /** Languages whose target lines identify re-tags where misTaggedNominals finds words (lever 19a: Polish, no dictionary). */
