@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
 import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases } from "../src/annotate/polish.js";
-import { misTaggedNominals } from "../src/ctxpro/identify.js";
+import { copiedNames, misTaggedNominals } from "../src/ctxpro/identify.js";
 import type { AnnToken } from "../src/annotate/types.js";
 
 describe("Polish: cases a preposition governs", () => {
@@ -39,7 +39,7 @@ describe("locative only after a preposition, in a line with a verb (pl, ru)", ()
   });
 });
 
-describe("Polish endings (lever 19b, 19d-19g)", () => {
+describe("Polish endings (lever 19b, 19d-19h)", () => {
   it("one-case endings, and the cases other endings rule out", () => {
     expect(plEndingCases("przyjaciółmi")).toEqual({ cases: ["Ins"], noVerb: true });
     expect(plEndingCases("innymi")?.cases).toEqual(["Ins"]);
@@ -48,7 +48,9 @@ describe("Polish endings (lever 19b, 19d-19g)", () => {
     expect(plEndingCases("dobrego")?.cases).toEqual(["Gen", "Acc"]);
     expect(plEndingCases("boginią")?.cases).toEqual(["Acc", "Ins"]);
     expect(plEndingCases("słoma")?.cases).not.toContain("Ins");
-    expect(plEndingCases("próbę")?.cases).toEqual(["Nom", "Acc", "Voc"]);
+    expect(plEndingCases("próbę")?.cases).toEqual(["Acc"]);
+    expect(plEndingCases("imię")?.cases).toEqual(["Nom", "Acc", "Voc"]);
+    expect(plEndingCases("zwierzę")?.cases).toEqual(["Nom", "Acc", "Voc"]);
     expect(plEndingCases("egzaminu")?.cases).toEqual(["Gen", "Dat", "Loc", "Voc"]);
     expect(plEndingCases("tej")).toBeUndefined(); // 3 letters
     expect(plEndingCases("mojej")).toEqual({ cases: ["Gen", "Dat", "Loc"], adjectival: true });
@@ -127,5 +129,25 @@ describe("identify: Polish words tagged VERB in a verb-less line are re-read as 
     expect(["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"]).toContain(read.upos);
     expect(read.feats.Case).toBe("Ins");
     expect(plain.upos === "VERB" || plain.feats.Case === "Ins").toBe(true);
+  });
+});
+
+describe("identify: a Polish word written as the linked English proper noun is a name in the nominative (lever 19j)", () => {
+  const t = (text: string, upos: string, feats: Record<string, string> = {}): AnnToken => ({ text, start: 0, end: 0, upos, feats, lemma: text });
+  it("in a verb-less line, not after a preposition", () => {
+    const en = [t("Oh", "INTJ"), t(",", "PUNCT"), t("Charlie", "PROPN"), t(".", "PUNCT")];
+    const pl = [t("Oh", "VERB"), t(",", "PUNCT"), t("Charlie", "PRON", { Case: "Acc" }), t(".", "PUNCT")];
+    expect([...copiedNames(en, pl, [[0, 0], [2, 2]])]).toEqual([2]);
+    const withZ = [t("Z", "ADP"), t("Gennaro", "PROPN", { Case: "Gen" }), t("?", "PUNCT")];
+    expect(copiedNames([t("With", "ADP"), t("Gennaro", "PROPN"), t("?", "PUNCT")], withZ, [[0, 0], [1, 1]]).size).toBe(0);
+    // another form (declined) or an English line with a verb: left alone
+    expect(copiedNames([t("Max", "PROPN")], [t("Maxowi", "NOUN", { Case: "Dat" })], [[0, 0]]).size).toBe(0);
+    expect(copiedNames([t("Call", "VERB"), t("Charlie", "PROPN")], [t("Zadzwoń", "VERB"), t("Charlie", "PRON")], [[0, 0], [1, 1]]).size).toBe(0);
+  });
+  it("the tagger's names option gives PROPN in the nominative", () => {
+    const pl = loadDefaultMorph("pl");
+    const read = pl.annotate("- Charlie.", { names: new Set([1]) }).tokens[1]!;
+    expect(read.upos).toBe("PROPN");
+    expect(read.feats.Case).toBe("Nom");
   });
 });
