@@ -33,6 +33,9 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * - no verb form ends in *-ymi, -imi, -ami*, soft consonant + *-mi*, *-emu* or *-ego*, so words ending so are
  *   no VERB or AUX either (*przyjaciółmi/VERB* in "jesteśmy przyjaciółmi");
  * - *-ym* (adjectives, masculine/neuter singular, dative plural; 4 letters or more): Ins, Loc or Dat;
+ * - *-om* (nouns, dative plural; 6 letters or more; not *poziom, syndrom, idiom*, PL_OM_NOUNS): Dat, no verb;
+ * - *-em* (nouns, instrumental singular; *problem, system* Nom/Acc; adjectival place names *w Zakopanem* Loc;
+ *   4 letters or more): not Gen, Dat or Voc (lever 19l: "Z Benem/PROPN|Gen" before);
  *   adjectival *-im* the same;
  * - adjectival *-ej*: Gen, Dat or Loc; adjectival *-ych, -ich*: Gen, Loc or Acc;
  * - *-ą* (feminine singular of adjectives and nouns): Acc or Ins;
@@ -56,6 +59,8 @@ export function plEndingCases(lower: string): PlEnding | undefined {
   if (/owi$/.test(lower) && n >= 5) return { cases: ["Dat"], notAdj: true };
   if (/ego$/.test(lower) && n >= 4) return { cases: ["Gen", "Acc"], noVerb: true };
   if (/ym$/.test(lower) && n >= 4) return { cases: ["Ins", "Loc", "Dat"] };
+  if (/om$/.test(lower) && n >= 6 && !PL_OM_NOUNS.test(lower)) return { cases: ["Dat"], noVerb: true };
+  if (/em$/.test(lower) && n >= 4) return { cases: ["Nom", "Acc", "Ins", "Loc"] };
   if (/im$/.test(lower) && n >= 4) return { cases: ["Ins", "Loc", "Dat"], adjectival: true };
   if (/ej$/.test(lower) && n >= 4) return { cases: ["Gen", "Dat", "Loc"], adjectival: true };
   if (/[yi]ch$/.test(lower) && n >= 5) return { cases: ["Gen", "Loc", "Acc"], adjectival: true };
@@ -84,6 +89,8 @@ const PL_ENDING_EXCEPTIONS = new Set(["diego", "lego", "olbrzymi", "rodzimi", "w
   "rękoma", "oczyma", "uszyma", "dwoma", "dwiema", "trzema", "czterema", "oboma", "obiema"]);
 /** Nouns whose nominative ends in *-ę* (neuter *-mię* and the young of animals; *książę*), and any word in *-ię*. */
 const PL_NEUTER_E = /(ię|zwierzę|cielę|źrebię|kurczę|pisklę|niemowlę|książę|dziewczę|chłopię|orlę|lwię|jagnię|szczenię|kocię|prosię|kaczę|gąsię)$/;
+/** Nouns whose nominative ends in *-om* (the dative plural ending otherwise). */
+const PL_OM_NOUNS = /(poziom|syndrom|symptom|idiom|kondom|pogrom|chromosom|agronom|ekonom|astronom|metronom|palindrom|hipodrom|aerodrom|kilogram)$/;
 /** Genitives of nouns in *-em* (*problemu, systemu*), which look like adjectival datives in *-emu*. */
 const PL_EM_NOUN_U = /(problem|system|krem|harem|totem|tandem|modem|tlen|poemat)u$/;
 
