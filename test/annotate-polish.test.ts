@@ -39,7 +39,7 @@ describe("locative only after a preposition, in a line with a verb (pl, ru)", ()
   });
 });
 
-describe("Polish endings (lever 19b, 19d-19h)", () => {
+describe("Polish endings (lever 19b, 19d-19h, 19l)", () => {
   it("one-case endings, and the cases other endings rule out", () => {
     expect(plEndingCases("przyjaciółmi")).toEqual({ cases: ["Ins"], noVerb: true });
     expect(plEndingCases("innymi")?.cases).toEqual(["Ins"]);
@@ -54,6 +54,9 @@ describe("Polish endings (lever 19b, 19d-19h)", () => {
     expect(plEndingCases("egzaminu")?.cases).toEqual(["Gen", "Dat", "Loc", "Voc"]);
     expect(plEndingCases("tej")).toBeUndefined(); // 3 letters
     expect(plEndingCases("mojej")).toEqual({ cases: ["Gen", "Dat", "Loc"], adjectival: true });
+    expect(plEndingCases("rodzicom")).toEqual({ cases: ["Dat"], noVerb: true });
+    expect(plEndingCases("poziom")).toBeUndefined();
+    expect(plEndingCases("benem")?.cases).toEqual(["Nom", "Acc", "Ins", "Loc"]);
   });
   it("exceptions: -em nouns' genitives, numerals, instrumentals in -ma, olbrzymi, names", () => {
     expect(plEndingCases("problemu")?.cases).toEqual(["Gen", "Dat", "Loc", "Voc"]);
