@@ -170,6 +170,9 @@ interface Tagged {
   feats: Record<string, string>;
 }
 
+/** Forms of Polish *być* (be) that a predicate noun or adjective follows. */
+const PL_BYC = new Set(["być", "jest", "są", "jestem", "jesteś", "jesteśmy", "jesteście", "był", "była", "było", "byli", "były", "byłem", "byłam", "byłeś", "byłaś", "byliśmy", "byłyśmy", "byliście", "byłyście", "będzie", "będą", "będę", "będziesz", "będziemy", "będziecie", "bądź", "bądźcie", "byłby", "byłaby", "byłoby", "byliby", "byłyby", "zostać", "został", "została", "zostanie", "zostaniesz"]);
+
 /** Re-tagging a sentence with what the caller knows of some words (identify, lever 19). */
 export interface RetagOptions {
   /** Words that head or modify a noun phrase: nominal labels only (lever 19a). */
@@ -286,7 +289,11 @@ export class MorphTagger implements MorphAnnotator {
     // Without a dictionary (Polish), a preposition alone restricts the next word's case-bearing labels.
     if (own || !this.labelTest) {
       const ids = this.prepositionOnly(words, lower, i, own);
-      return own || !this.endingCases ? ids : this.byEnding(lower[i]!, ids);
+      if (own || !this.endingCases) return ids;
+      const byEnding = this.byEnding(lower[i]!, ids);
+      // Polish: a word in *-ą* right after a form of *być* is the predicate's instrumental (or accusative),
+      // not a third-person plural verb ("jesteście drużyną/VERB", "być ofiarą/VERB"; lever 19m).
+      return i > 0 && PL_BYC.has(lower[i - 1]!) && /\p{Ll}{3,}ą$/u.test(lower[i]!) ? this.withoutVerbLabels(byEnding) : byEnding;
     }
     const word = words[i]!;
     const gov = this.governingCases(words, lower, i);
@@ -342,6 +349,18 @@ export class MorphTagger implements MorphAnnotator {
       byCases.set(key, out);
     }
     return out ?? ids;
+  }
+
+  private readonly noVerbCache = new WeakMap<readonly number[], readonly number[]>();
+  /** `ids` (all labels when undefined) less VERB and AUX labels (unchanged if nothing else is left). */
+  private withoutVerbLabels(ids: readonly number[] | undefined): readonly number[] | undefined {
+    const from = ids ?? this.allLabelIds();
+    let out = this.noVerbCache.get(from);
+    if (!out) {
+      out = from.filter((k) => !/^(VERB|AUX)(\||$)/.test(this.tagger.labels[k]!));
+      this.noVerbCache.set(from, out);
+    }
+    return out.length ? out : ids;
   }
 
   private readonly govCache = new Map<string, number[] | null>();
