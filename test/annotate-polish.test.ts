@@ -73,6 +73,8 @@ describe("Polish endings (lever 19b, 19d-19h, 19l)", () => {
     expect(tok("Jakiemu znajomemu?", "znajomemu").feats.Case).toBe("Dat");
     expect(tok("Chyba że już nie jesteśmy przyjaciółmi.", "przyjaciółmi").upos).not.toBe("VERB");
     expect(tok("- Innymi?", "Innymi").feats.Case).toBe("Ins");
+    // after a form of *być*, a word in *-ą* is no verb (lever 19m)
+    expect(tok("Jesteście drużyną z Osaki?", "drużyną").upos).not.toBe("VERB");
   });
   it("no verb or interjection right after a preposition, except after *ze* (subtitles' *że*)", () => {
     const pl = loadDefaultMorph("pl");
