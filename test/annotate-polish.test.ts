@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { PL_PREPOSITION_CASES } from "../src/annotate/polish.js";
+import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases } from "../src/annotate/polish.js";
+import { copiedNames, misTaggedNominals } from "../src/ctxpro/identify.js";
+import type { AnnToken } from "../src/annotate/types.js";
 
 describe("Polish: cases a preposition governs", () => {
   it("table", () => {
@@ -34,5 +36,123 @@ describe("locative only after a preposition, in a line with a verb (pl, ru)", ()
     const ru = loadDefaultMorph("ru");
     ru.withoutLocative = false;
     expect(ru.annotate("Мне нравится эта песня.").tokens[0]!.feats.Case).toBe("Loc");
+  });
+});
+
+describe("Polish endings (lever 19b, 19d-19h, 19l)", () => {
+  it("one-case endings, and the cases other endings rule out", () => {
+    expect(plEndingCases("przyjaciółmi")).toEqual({ cases: ["Ins"], noVerb: true });
+    expect(plEndingCases("innymi")?.cases).toEqual(["Ins"]);
+    expect(plEndingCases("znajomemu")?.cases).toEqual(["Dat"]);
+    expect(plEndingCases("maxowi")).toEqual({ cases: ["Dat"], notAdj: true });
+    expect(plEndingCases("dobrego")?.cases).toEqual(["Gen", "Acc"]);
+    expect(plEndingCases("boginią")?.cases).toEqual(["Acc", "Ins"]);
+    expect(plEndingCases("słoma")?.cases).not.toContain("Ins");
+    expect(plEndingCases("próbę")?.cases).toEqual(["Acc"]);
+    expect(plEndingCases("imię")?.cases).toEqual(["Nom", "Acc", "Voc"]);
+    expect(plEndingCases("zwierzę")?.cases).toEqual(["Nom", "Acc", "Voc"]);
+    expect(plEndingCases("egzaminu")?.cases).toEqual(["Gen", "Dat", "Loc", "Voc"]);
+    expect(plEndingCases("tej")).toBeUndefined(); // 3 letters
+    expect(plEndingCases("mojej")).toEqual({ cases: ["Gen", "Dat", "Loc"], adjectival: true });
+    expect(plEndingCases("rodzicom")).toEqual({ cases: ["Dat"], noVerb: true });
+    expect(plEndingCases("poziom")).toBeUndefined();
+    expect(plEndingCases("benem")?.cases).toEqual(["Nom", "Acc", "Ins", "Loc"]);
+  });
+  it("exceptions: -em nouns' genitives, numerals, instrumentals in -ma, olbrzymi, names", () => {
+    expect(plEndingCases("problemu")?.cases).toEqual(["Gen", "Dat", "Loc", "Voc"]);
+    expect(plEndingCases("kilku")).toBeUndefined();
+    expect(plEndingCases("prostu")).toBeUndefined();
+    expect(plEndingCases("rękoma")).toBeUndefined();
+    expect(plEndingCases("olbrzymi")).toBeUndefined();
+    expect(plEndingCases("diego")).toBeUndefined();
+    expect(plEndingCases("menu")).toBeUndefined();
+  });
+  it("the shipped tagger applies them to open-class words", () => {
+    const pl = loadDefaultMorph("pl");
+    const tok = (s: string, w: string) => pl.annotate(s).tokens.find((t) => t.text === w)!;
+    expect(tok("Jakiemu znajomemu?", "znajomemu").feats.Case).toBe("Dat");
+    expect(tok("Chyba że już nie jesteśmy przyjaciółmi.", "przyjaciółmi").upos).not.toBe("VERB");
+    expect(tok("- Innymi?", "Innymi").feats.Case).toBe("Ins");
+    // after a form of *być*, a word in *-ą* is no verb (lever 19m)
+    expect(tok("Jesteście drużyną z Osaki?", "drużyną").upos).not.toBe("VERB");
+  });
+  it("no verb or interjection right after a preposition, except after *ze* (subtitles' *że*)", () => {
+    const pl = loadDefaultMorph("pl");
+    const tok = (s: string, w: string) => pl.annotate(s).tokens.find((t) => t.text === w)!;
+    expect(tok("Bez nadziei.", "nadziei").upos).not.toBe("INTJ");
+    expect(tok("Bez nadziei.", "nadziei").feats.Case).toBe("Gen");
+    expect(tok("Chyba ze przejdzie na druga strone.", "przejdzie").upos).toBe("VERB");
+  });
+});
+
+describe("Polish interrogative, indefinite and negative pronouns (lever 19d)", () => {
+  it("komu, nikomu, kim, czego have their cases", () => {
+    const pl = loadDefaultMorph("pl");
+    const tok = (s: string, w: string) => pl.annotate(s).tokens.find((t) => t.text === w)!;
+    expect(tok("- Komu?", "Komu")).toMatchObject({ upos: "PRON", lemma: "kto", feats: { Case: "Dat" } });
+    expect(tok("Nikomu.", "Nikomu").feats.Case).toBe("Dat");
+    expect(tok("Z kim?", "kim").feats.Case).toBe("Ins");
+    expect(tok("Dałeś to komuś?", "komuś").feats.Case).toBe("Dat");
+  });
+});
+
+describe("Polish *jej* governed by a dative verb (lever 19c)", () => {
+  it("lexicon: lemmas, stems of forms the lemmatizer misses, verbs that need *się*", () => {
+    expect(plDativeVerb("ufam", "ufać", false)).toBe(true);
+    expect(plDativeVerb("pozwól", "pozwć", false)).toBe(true);
+    expect(plDativeVerb("wierzono", "wieźć", false)).toBe(true);
+    expect(plDativeVerb("przygląda", "przyglądać", false)).toBe(false);
+    expect(plDativeVerb("przygląda", "przyglądać", true)).toBe(true);
+    expect(plDativeVerb("szukasz", "szukać", false)).toBe(false);
+    expect(plDativeVerb("dotknąć", "dotknąć", false)).toBe(false);
+  });
+  it("the tagger reads *jej* Dat after such a verb, not a possessive nor the thing given beside another dative", () => {
+    const pl = loadDefaultMorph("pl");
+    const jej = (s: string) => pl.annotate(s).tokens.find((t) => t.text.toLowerCase() === "jej")!.feats.Case;
+    expect(jej("Ufam jej.")).toBe("Dat");
+    expect(jej("Pozwól jej się gotować, Kel.")).toBe("Dat");
+    expect(jej("Ktoś musiał jej pomóc.")).toBe("Dat");
+    expect(jej("Znasz jej nazwę?")).toBe("Gen");
+  });
+});
+
+describe("identify: Polish words tagged VERB in a verb-less line are re-read as nominals (lever 19a)", () => {
+  const t = (text: string, upos: string): AnnToken => ({ text, start: 0, end: 0, upos, feats: {}, lemma: text });
+  it("a VERB linked only to English nominals of a verb-less line", () => {
+    const en = [t("A", "DET"), t("deity", "NOUN"), t("?", "PUNCT")];
+    const pl = [t("Boginią", "VERB"), t("?", "PUNCT")];
+    expect([...misTaggedNominals(en, pl, [[1, 0]])]).toEqual([0]);
+    // linked to an interjection, unaligned, or the English line has a verb: left alone
+    expect(misTaggedNominals([t("Whoa", "INTJ"), t("!", "PUNCT")], [t("Ojć", "VERB"), t("!", "PUNCT")], [[0, 0]]).size).toBe(0);
+    expect(misTaggedNominals(en, pl, []).size).toBe(0);
+    expect(misTaggedNominals([t("Go", "VERB"), t("deity", "NOUN")], pl, [[1, 0]]).size).toBe(0);
+  });
+  it("the tagger's nominal option gives such words a nominal label with a case", () => {
+    const pl = loadDefaultMorph("pl");
+    const plain = pl.annotate("Boginią?").tokens[0]!;
+    const read = pl.annotate("Boginią?", { nominal: new Set([0]) }).tokens[0]!;
+    expect(["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"]).toContain(read.upos);
+    expect(read.feats.Case).toBe("Ins");
+    expect(plain.upos === "VERB" || plain.feats.Case === "Ins").toBe(true);
+  });
+});
+
+describe("identify: a Polish word written as the linked English proper noun is a name in the nominative (lever 19j)", () => {
+  const t = (text: string, upos: string, feats: Record<string, string> = {}): AnnToken => ({ text, start: 0, end: 0, upos, feats, lemma: text });
+  it("in a verb-less line, not after a preposition", () => {
+    const en = [t("Oh", "INTJ"), t(",", "PUNCT"), t("Charlie", "PROPN"), t(".", "PUNCT")];
+    const pl = [t("Oh", "VERB"), t(",", "PUNCT"), t("Charlie", "PRON", { Case: "Acc" }), t(".", "PUNCT")];
+    expect([...copiedNames(en, pl, [[0, 0], [2, 2]])]).toEqual([2]);
+    const withZ = [t("Z", "ADP"), t("Gennaro", "PROPN", { Case: "Gen" }), t("?", "PUNCT")];
+    expect(copiedNames([t("With", "ADP"), t("Gennaro", "PROPN"), t("?", "PUNCT")], withZ, [[0, 0], [1, 1]]).size).toBe(0);
+    // another form (declined) or an English line with a verb: left alone
+    expect(copiedNames([t("Max", "PROPN")], [t("Maxowi", "NOUN", { Case: "Dat" })], [[0, 0]]).size).toBe(0);
+    expect(copiedNames([t("Call", "VERB"), t("Charlie", "PROPN")], [t("Zadzwoń", "VERB"), t("Charlie", "PRON")], [[0, 0], [1, 1]]).size).toBe(0);
+  });
+  it("the tagger's names option gives PROPN in the nominative", () => {
+    const pl = loadDefaultMorph("pl");
+    const read = pl.annotate("- Charlie.", { names: new Set([1]) }).tokens[1]!;
+    expect(read.upos).toBe("PROPN");
+    expect(read.feats.Case).toBe("Nom");
   });
 });

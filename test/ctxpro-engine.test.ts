@@ -225,6 +225,16 @@ describe("inflection: a target 'verb' aligned only to English nominals of a verb
     expect(found(pairs("0-0"))).toEqual([]);
     expect(found(pairs("1-0"), "ctxpro")).toEqual([]);
   });
+  it("an English interjection copied into the target line, or a token without letters, is no verb (lever 19i)", () => {
+    const intj = (tgtOh: string, link: string): Array<[string, string, string]> => [
+      [`Chris/Chris/PROPN got/get/VERB another/another/DET kidney/kidney/NOUN ${P}`, `Chris/Chris/PROPN dostał/dostać/VERB inną/inny/ADJ/Case=Acc nerkę/nerka/NOUN/Case=Acc ${P}`, "0-0 1-1 2-2 3-3 4-4"],
+      [`Oh/oh/INTJ ,/,/PUNCT a/a/DET kidney/kidney/NOUN ${P}`, `${tgtOh}/oh/VERB ,/,/PUNCT nerkę/nerka/NOUN/Case=Acc ${P}`, `${link} 1-1 3-2`],
+    ];
+    expect(found(intj("Oh", "0-0"))).toEqual([["ACC.ELL", "nerkę"]]);
+    // a Polish word linked to the interjection is still taken for a verb (*Ojć*, *Притормози* for "Whoa")
+    expect(found(intj("Ojej", "0-0"))).toEqual([]);
+    expect(found(intj(":", "0-0"))).toEqual([["ACC.ELL", "nerkę"]]);
+  });
 });
 
 describe("resolver antecedents refused in the pronoun's own clause (lever 16b)", () => {

@@ -315,6 +315,27 @@ one: PRON on c=Nom g=Fem,Neut n=Plur p=3 t=Prs
 ich,nich: PRON on c=Gen,Acc,Loc g=Masc,Fem,Neut n=Plur p=3 t=Prs
 im,nim: PRON on c=Dat g=Masc,Fem,Neut n=Plur p=3 t=Prs
 nimi: PRON on c=Ins g=Masc,Fem,Neut n=Plur p=3 t=Prs
+kto: PRON kto c=Nom g=Masc n=Sing t=Int
+kogo: PRON kto c=Gen,Acc g=Masc n=Sing t=Int
+komu: PRON kto c=Dat g=Masc n=Sing t=Int
+kim: PRON kto c=Ins,Loc g=Masc n=Sing t=Int
+ktoś: PRON ktoś c=Nom g=Masc n=Sing t=Ind
+kogoś: PRON ktoś c=Gen,Acc g=Masc n=Sing t=Ind
+komuś: PRON ktoś c=Dat g=Masc n=Sing t=Ind
+kimś: PRON ktoś c=Ins,Loc g=Masc n=Sing t=Ind
+nikt: PRON nikt c=Nom g=Masc n=Sing t=Neg
+nikogo: PRON nikt c=Gen,Acc g=Masc n=Sing t=Neg
+nikomu: PRON nikt c=Dat g=Masc n=Sing t=Neg
+nikim: PRON nikt c=Ins,Loc g=Masc n=Sing t=Neg
+czego: PRON co c=Gen g=Neut n=Sing t=Int
+czego: ADV czego
+czym: PRON co c=Ins,Loc g=Neut n=Sing t=Int
+czegoś: PRON coś c=Gen g=Neut n=Sing t=Ind
+czemuś: PRON coś c=Dat g=Neut n=Sing t=Ind
+czymś: PRON coś c=Ins,Loc g=Neut n=Sing t=Ind
+niczego: PRON nic c=Gen g=Neut n=Sing t=Neg
+niczemu: PRON nic c=Dat g=Neut n=Sing t=Neg
+niczym: PRON nic c=Ins,Loc g=Neut n=Sing t=Neg
 `,
   ru: `
 я: PRON я c=Nom n=Sing p=1

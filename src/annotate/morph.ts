@@ -17,7 +17,14 @@ import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type 
 import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
-import { PL_PREPOSITION_CASES } from "./polish.js";
+import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, type PlEnding } from "./polish.js";
+
+/** Parts of speech after a possessive *jej* (its noun phrase). */
+const PL_POSSESSED = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
+/** Lever 19c's genitive side (PRONEVAL_PL_JEJ_GEN=1): *jej* with a verb in its clause that governs no dative is Gen. */
+const PL_JEJ_GENITIVE = process.env.PRONEVAL_PL_JEJ_GEN === "1";
+/** Polish dative-only personal pronouns (with one of them in the clause, *jej* is not the dative object). */
+const PL_DATIVE_PRONOUNS = new Set(["mi", "mu", "ci", "nam", "wam", "im", "jemu", "tobie", "sobie", "niemu"]);
 
 export const MORPH_FORMAT = "proneval-morph/1";
 
@@ -196,6 +203,22 @@ interface Tagged {
   feats: Record<string, string>;
 }
 
+/** Forms of Polish *być* (be) that a predicate noun or adjective follows. */
+const PL_BYC = new Set(["być", "jest", "są", "jestem", "jesteś", "jesteśmy", "jesteście", "był", "była", "było", "byli", "były", "byłem", "byłam", "byłeś", "byłaś", "byliśmy", "byłyśmy", "byliście", "byłyście", "będzie", "będą", "będę", "będziesz", "będziemy", "będziecie", "bądź", "bądźcie", "byłby", "byłaby", "byłoby", "byliby", "byłyby", "zostać", "został", "została", "zostanie", "zostaniesz"]);
+
+/** Re-tagging a sentence with what the caller knows of some words (identify, lever 19). */
+export interface RetagOptions {
+  /** Words that head or modify a noun phrase: nominal labels only (lever 19a). */
+  nominal?: ReadonlySet<number>;
+  /** Names in their base form: PROPN in the nominative (lever 19j). */
+  names?: ReadonlySet<number>;
+}
+
+/** Parts of speech whose case an adjectival ending decides (plEndingCases' `adjectival`). */
+const ADJECTIVAL_UPOS = new Set(["ADJ", "DET", "NUM", "PRON"]);
+/** Parts of speech of a noun phrase's words (MorphTagger.tagWords' `nominal`). */
+const NOMINAL_UPOS = new Set(["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"]);
+
 export class MorphTagger implements MorphAnnotator {
   readonly lang: string;
   private readonly tagger: Tagger;
@@ -297,7 +320,14 @@ export class MorphTagger implements MorphAnnotator {
     if (this.lang === "ru" && this.labelTest && lower[i] === "нет" && answerNo(words, i)) return this.particleLabels();
     const own = this.allowed.get(lower[i]!);
     // Without a dictionary (Polish), a preposition alone restricts the next word's case-bearing labels.
-    if (own || !this.labelTest) return this.prepositionOnly(words, lower, i, own);
+    if (own || !this.labelTest) {
+      const ids = this.prepositionOnly(words, lower, i, own);
+      if (own || !this.endingCases) return ids;
+      const byEnding = this.byEnding(lower[i]!, ids);
+      // Polish: a word in *-ą* right after a form of *być* is the predicate's instrumental (or accusative),
+      // not a third-person plural verb ("jesteście drużyną/VERB", "być ofiarą/VERB"; lever 19m).
+      return i > 0 && PL_BYC.has(lower[i - 1]!) && /\p{Ll}{3,}ą$/u.test(lower[i]!) ? this.withoutVerbLabels(byEnding) : byEnding;
+    }
     const word = words[i]!;
     const gov = this.governingCases(words, lower, i);
     const key = gov ? `${gov.join(",")}\t${word}` : word;
@@ -324,6 +354,48 @@ export class MorphTagger implements MorphAnnotator {
     return ids ?? undefined;
   }
 
+  /**
+   * The cases an open-class word's ending leaves (Polish: plEndingCases, lever 19b); undefined: none known.
+   * PRONEVAL_ENDING_CASES=0 leaves it off.
+   */
+  endingCases: ((lower: string) => PlEnding | undefined) | undefined;
+  private readonly endingCache = new WeakMap<readonly number[], Map<string, readonly number[] | null>>();
+  /** `ids` (all labels when undefined) less the case-bearing labels whose Case the word's ending rules out, when a case-bearing one is left. */
+  private byEnding(lower: string, ids: readonly number[] | undefined): readonly number[] | undefined {
+    const rule = this.endingCases!(lower);
+    if (!rule) return ids;
+    const { cases, adjectival, notAdj, noVerb } = rule;
+    const from = ids ?? this.allLabelIds();
+    let byCases = this.endingCache.get(from);
+    if (!byCases) this.endingCache.set(from, (byCases = new Map()));
+    const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}${notAdj ? "\tnotadj" : ""}${noVerb ? "\tnoverb" : ""}`;
+    let out = byCases.get(key);
+    if (out === undefined) {
+      const caseOf = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case;
+      const scoped = (k: number) => {
+        const u = this.parseLabel(this.tagger.labels[k]!).upos;
+        return adjectival ? ADJECTIVAL_UPOS.has(u) : notAdj ? u !== "ADJ" : true;
+      };
+      const verb = (k: number) => /^(VERB|AUX)(\||$)/.test(this.tagger.labels[k]!);
+      const kept = from.filter((k) => (caseOf(k) === undefined ? !(noVerb && verb(k)) : !scoped(k) || cases.includes(caseOf(k)!)));
+      out = kept.some((k) => caseOf(k) !== undefined) ? kept : null;
+      byCases.set(key, out);
+    }
+    return out ?? ids;
+  }
+
+  private readonly noVerbCache = new WeakMap<readonly number[], readonly number[]>();
+  /** `ids` (all labels when undefined) less VERB and AUX labels (unchanged if nothing else is left). */
+  private withoutVerbLabels(ids: readonly number[] | undefined): readonly number[] | undefined {
+    const from = ids ?? this.allLabelIds();
+    let out = this.noVerbCache.get(from);
+    if (!out) {
+      out = from.filter((k) => !/^(VERB|AUX)(\||$)/.test(this.tagger.labels[k]!));
+      this.noVerbCache.set(from, out);
+    }
+    return out.length ? out : ids;
+  }
+
   private readonly govCache = new Map<string, number[] | null>();
   /**
    * The labels (the closed-class table's, or all) whose Case a governing preposition allows, plus those
@@ -334,7 +406,7 @@ export class MorphTagger implements MorphAnnotator {
   private prepositionOnly(words: readonly string[], lower: readonly string[], i: number, own: readonly number[] | undefined): readonly number[] | undefined {
     const gov = this.governingCases(words, lower, i);
     if (!gov) return own;
-    const key = `${gov.join(",")}\t${own ? lower[i] : ""}`;
+    const key = `${gov.join(",")}\t${own ? lower[i] : ""}\t${this.lang === "pl" && lower[i - 1] === "ze" ? "ze" : ""}`;
     let ids = this.govCache.get(key);
     if (ids === undefined) {
       const from = own ?? this.tagger.labels.map((_, k) => k);
@@ -342,7 +414,12 @@ export class MorphTagger implements MorphAnnotator {
         const c = this.parseLabel(this.tagger.labels[k]!).feats.Case;
         return c !== undefined && gov.includes(c);
       });
-      ids = cased.length ? from.filter((k) => this.parseLabel(this.tagger.labels[k]!).feats.Case === undefined || cased.includes(k)) : null;
+      // Polish: no verb or interjection right after a preposition either (lever 19f: "Bez nadziei/INTJ",
+      // "z morale/VERB"); verbal nouns (*do zobaczenia*) are NOUN in UD. Not after *ze*, which subtitles
+      // written without diacritics use for *że* ("Chyba ze przejdzie").
+      const noVerb = this.lang === "pl" && lower[i - 1] !== "ze";
+      const caseless = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case === undefined && !(noVerb && /^(VERB|AUX|INTJ)(\||$)/.test(this.tagger.labels[k]!));
+      ids = cased.length ? from.filter((k) => caseless(k) || cased.includes(k)) : null;
       this.govCache.set(key, ids);
     }
     return ids ?? own;
@@ -427,19 +504,26 @@ export class MorphTagger implements MorphAnnotator {
     return tokenize(sentence, this.lang as Lang, this.lexicon);
   }
 
-  annotate(sentence: string): AnnSentence {
+  annotate(sentence: string, opts: RetagOptions = {}): AnnSentence {
     const toks = this.tokenize(sentence);
-    const tagged = this.tagWords(toks.map((t) => t.text));
+    const tagged = this.tagWords(toks.map((t) => t.text), opts);
     const tokens: AnnToken[] = toks.map((t, i) => ({ text: t.text, start: t.start, end: t.end, ...tagged[i]! }));
     return { text: sentence, tokens };
   }
 
   /** Tags already tokenised words (used for evaluation on gold tokenisation). */
-  tagWords(words: readonly string[]): Tagged[] {
+  tagWords(words: readonly string[], opts: RetagOptions = {}): Tagged[] {
     const lower = words.map((w) => w.toLowerCase());
-    let labels = this.tagger.tag(words, (i) => this.allowedFor(words, lower, i));
+    const nominal = opts.nominal?.size ? opts.nominal : undefined;
+    const names = opts.names?.size ? opts.names : undefined;
+    const allowed = (i: number) => {
+      const ids = this.allowedFor(words, lower, i);
+      if (names?.has(i)) return this.nominativeNames();
+      return nominal ? this.nominalOnly(i, nominal, ids) : ids;
+    };
+    let labels = this.tagger.tag(words, allowed);
     if (this.prepositionCases && this.withoutLocative && this.strayLocative(lower, labels)) {
-      labels = this.tagger.tag(words, (i) => this.noLocative(lower, i, this.allowedFor(words, lower, i)));
+      labels = this.tagger.tag(words, (i) => this.noLocative(lower, i, allowed(i)));
     }
     this.verbAfterClitic(words, lower, labels);
     this.verbOnlyForms(words, lower, labels);
@@ -465,6 +549,7 @@ export class MorphTagger implements MorphAnnotator {
       this.germanEuchCase(lower, out);
     }
     if (this.lang === "en" && process.env.PRONEVAL_IT_CASE !== "0") englishItCase(lower, out);
+    if (this.lang === "pl" && process.env.PRONEVAL_PL_DATIVE !== "0") this.polishJejCase(lower, out);
     return out;
   }
 
@@ -605,6 +690,45 @@ export class MorphTagger implements MorphAnnotator {
    * verb, Dat if one of the clause's verbs is in `GERMAN_DAT_VERBS` ("Ich danke euch", "Darf ich euch
    * zeigen ..."), otherwise Acc ("Ich sehe euch"). Issue 24, lever 12c.
    */
+  /**
+   * Polish *jej* (Gen or Dat of *ona*) as the object of a verb that governs the dative (plDativeVerb: *pomóc
+   * jej*, *Ufam jej*, *Pozwól jej się gotować*, *udało jej się*) is Dat (lever 19c): in its clause (between
+   * punctuation and conjunctions), not after a preposition, not before a noun, adjective, numeral or
+   * determiner (the possessive *jej nazwę*), and with no other dative pronoun there (*mi jej dać*: then
+   * *jej* is the thing given). Other *jej* keep the tagger's case. PRONEVAL_PL_DATIVE=0 leaves it off.
+   */
+  private polishJejCase(lower: readonly string[], out: Tagged[]): void {
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if (lower[i] !== "jej" || t.upos !== "PRON" || t.feats.Poss === "Yes") continue;
+      if (i > 0 && out[i - 1]!.upos === "ADP") continue;
+      const next = out[i + 1];
+      if (next && PL_POSSESSED.has(next.upos)) continue;
+      const bound = (u: string) => u === "PUNCT" || u === "SCONJ" || u === "CCONJ";
+      let lo = i;
+      while (lo > 0 && !bound(out[lo - 1]!.upos)) lo--;
+      let hi = i;
+      while (hi + 1 < out.length && !bound(out[hi + 1]!.upos)) hi++;
+      const clause = lower.slice(lo, hi + 1);
+      if (clause.some((w) => PL_DATIVE_PRONOUNS.has(w))) continue;
+      const sie = clause.includes("się");
+      let dat = false;
+      let verb = false;
+      for (let k = lo; k <= hi && !dat; k++) {
+        const u = out[k]!.upos;
+        if (u !== "VERB" && u !== "AUX") continue;
+        verb = true;
+        if (plDativeVerb(lower[k]!, out[k]!.lemma, sie)) dat = true;
+      }
+      // Off by default: the object of any other verb is genitive (negation, genitive verbs: *Nie możesz jej
+      // dotknąć*, *szukać jej*); the tagger reads such *jej* Gen or Dat about at random.
+      const c = dat ? "Dat" : verb && PL_JEJ_GENITIVE ? "Gen" : undefined;
+      if (!c || t.feats.Case === c) continue;
+      const a = (this.table.get("jej") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c && x.feats.Poss !== "Yes");
+      if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
+    }
+  }
+
   private germanEuchCase(lower: readonly string[], out: Tagged[]): void {
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
@@ -862,6 +986,30 @@ export class MorphTagger implements MorphAnnotator {
     const keep = labels.map((l) => this.labelIndex.get(l)!);
     const forced = this.tagger.tag(words, (k) => (at.includes(k) ? this.nounIds! : [keep[k]!]));
     for (const k of at) labels[k] = forced[k]!;
+  }
+
+  private nameIds: number[] | undefined;
+  /** PROPN labels in the nominative (all PROPN labels if the model has none; undefined if it has no PROPN label). */
+  private nominativeNames(): readonly number[] | undefined {
+    if (!this.nameIds) {
+      const propn = this.tagger.labels.map((l, k) => (this.parseLabel(l).upos === "PROPN" ? k : -1)).filter((k) => k >= 0);
+      const nom = propn.filter((k) => this.parseLabel(this.tagger.labels[k]!).feats.Case === "Nom");
+      this.nameIds = nom.length ? nom : propn;
+    }
+    return this.nameIds.length ? this.nameIds : undefined;
+  }
+
+  private nominalIds: Set<number> | undefined;
+  /**
+   * For a word of `nominal` (a word the caller knows heads or modifies a noun phrase: identify's re-read of
+   * a verb-less line, lever 19a), the labels of `ids` (all when undefined) of a noun, proper noun, pronoun,
+   * adjective, determiner or numeral; `ids` unchanged where none is left or the word is not in the set.
+   */
+  private nominalOnly(i: number, nominal: ReadonlySet<number>, ids: readonly number[] | undefined): readonly number[] | undefined {
+    if (!nominal.has(i)) return ids;
+    this.nominalIds ??= new Set(this.tagger.labels.map((l, k) => (NOMINAL_UPOS.has(this.parseLabel(l).upos) ? k : -1)).filter((k) => k >= 0));
+    const kept = (ids ?? this.allLabelIds()).filter((k) => this.nominalIds!.has(k));
+    return kept.length ? kept : ids;
   }
 
   private nounIds: number[] | undefined;
@@ -1140,6 +1288,7 @@ export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opt
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
   if (opts.verbs ?? (VERB_LEXICON_DEFAULT && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
   if (lang === "pl" && PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = PL_PREPOSITION_CASES;
+  if (lang === "pl" && process.env.PRONEVAL_ENDING_CASES !== "0") tagger.endingCases = plEndingCases;
   if (lang === "ru" && (opts.lexiconTags ?? LEXICON_TAGS_DEFAULT)) {
     tagger.labelTest = azLabelTest;
     if (PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = RU_PREPOSITION_CASES;

@@ -561,7 +561,12 @@ function inflectionItem(rule: InflectionRule, idx: DocIndex, i: number, lo: numb
   for (let j = 0; j < tgt.length; j++) {
     if (!VERBS.has(tgt[j].upos)) continue;
     const links = idx.links[i].filter((l) => l[1] === j);
-    if (mode === "ctxpro" || !links.length || !links.every((l) => NOMINAL_EN.has(en[l[0]].upos))) return undefined;
+    if (mode === "ctxpro") return undefined;
+    // Lever 19i: no verb either, a token without letters (pl "MAC/VERB :/AUX") or an English interjection
+    // copied into the target line and linked to itself ("Oh/VERB, Charlie", "Whoa/VERB").
+    if (!/\p{L}/u.test(tgt[j].text)) continue;
+    if (links.length && links.every((l) => en[l[0]].upos === "INTJ" && en[l[0]].text.toLowerCase() === tgt[j].text.toLowerCase())) continue;
+    if (!links.length || !links.every((l) => NOMINAL_EN.has(en[l[0]].upos))) return undefined;
   }
   const hasCase = (t: AnnToken) => values(t, "Case").includes(rule.case);
   let tIdx = -1;

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { streamTable } from "../io/table.js";
 import { writeFilesAtomic } from "../io/atomic.js";
-import type { AnnotatedParallelDoc, CorefResolver, MorphAnnotator, WordAligner } from "../annotate/types.js";
+import type { AnnToken, AnnotatedParallelDoc, CorefResolver, MorphAnnotator, SentenceAlignment, WordAligner } from "../annotate/types.js";
+import { MorphTagger } from "../annotate/morph.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
 import type { CtxproItem } from "./items.js";
 import type { RuleSet } from "./rules.js";
@@ -301,8 +302,61 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
     tgt.map((s) => s.tokens.map((t) => t.text)),
     { en, other: tgt },
   );
+  if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && process.env.PRONEVAL_NOMINAL_RETAG !== "0") {
+    for (let i = 0; i < tgt.length; i++) {
+      const at = misTaggedNominals(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!);
+      const names = copiedNames(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, ann.morph.tgt.prepositionCases);
+      if (at.size || names.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names });
+    }
+  }
   const coref = ann.coref.resolve(en);
   return { id: doc.id, lang, en, tgt, alignment, coref };
+}
+
+/**
+ * Target words of a verb-less English line written exactly as the English proper noun every link of theirs
+ * goes to (pl "Oh, Charlie/PRON.", "Cześć, Ed/PROPN|Gen", "Jerry/NUM"): a name left in its base form,
+ * which for a Polish name is the nominative (any other case adds an ending: *Eda, Edowi*) and for a foreign
+ * name that Polish does not decline is its one form; the tagger, which has seen few foreign names, reads
+ * them as pronouns, numerals or genitives. Re-tagged PROPN in the nominative (lever 19j); not right after a
+ * preposition, whose case an undeclined name takes ("Z Gennaro?", "Do Cleveland?").
+ */
+export function copiedNames(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, prepositions?: ReadonlyMap<string, unknown>): Set<number> {
+  const at = new Set<number>();
+  if (en.some((t) => VERB_TAGS.has(t.upos))) return at;
+  tgt.forEach((t, j) => {
+    if (!/^\p{Lu}/u.test(t.text) || (t.upos === "PROPN" && t.feats.Case === "Nom")) return;
+    // After a preposition an undeclined name takes the preposition's case ("Do Cleveland", "Z Gennaro").
+    const prev = tgt[j - 1];
+    if (prev && (prev.upos === "ADP" || prepositions?.has(prev.text.toLowerCase()))) return;
+    const ls = links.filter((l) => l[1] === j);
+    if (ls.length && ls.every((l) => en[l[0]]!.upos === "PROPN" && en[l[0]]!.text === t.text)) at.add(j);
+  });
+  return at;
+}
+
+/** Languages whose target lines identify re-tags where misTaggedNominals finds words (lever 19a: Polish, no dictionary). */
+const NOMINAL_RETAG_LANGS = new Set(["pl"]);
+const VERB_TAGS = new Set(["VERB", "AUX"]);
+const NOMINAL_EN_TAGS = new Set(["NOUN", "PROPN", "ADJ", "NUM", "PRON"]);
+
+/**
+ * Target words of a verb-less English line that the tagger calls a verb although every link of theirs goes
+ * to an English noun, proper noun, adjective, numeral or pronoun (pl "Boginią/VERB?" for "A deity?",
+ * "Przyjaciółmi/VERB?" for "Friends?", "Maxowi/VERB?" for "Max?"): the Polish tagger reads the first
+ * word of a verb-less fragment as a verb. Unaligned words and words linked to an interjection or
+ * adverb ("Ojć" for "Oops") are left alone. The engine's inflection rule (paper mode) lets the same words
+ * pass its verb check (lever 15e); re-tagged (lever 19a) they also get a case.
+ */
+export function misTaggedNominals(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment): Set<number> {
+  const at = new Set<number>();
+  if (en.some((t) => VERB_TAGS.has(t.upos))) return at;
+  tgt.forEach((t, j) => {
+    if (!VERB_TAGS.has(t.upos)) return;
+    const ls = links.filter((l) => l[1] === j);
+    if (ls.length && ls.every((l) => NOMINAL_EN_TAGS.has(en[l[0]]!.upos))) at.add(j);
+  });
+  return at;
 }
 
 export interface IdentifyOptions extends EngineOptions {
