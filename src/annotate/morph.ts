@@ -21,8 +21,8 @@ import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, type PlEnding } from
 
 /** Parts of speech after a possessive *jej* (its noun phrase). */
 const PL_POSSESSED = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
-/** Lever 19c's genitive side (PRONEVAL_PL_JEJ_GEN=1): *jej* with a verb in its clause that governs no dative is Gen. */
-const PL_JEJ_GENITIVE = process.env.PRONEVAL_PL_JEJ_GEN === "1";
+/** Lever 19c's genitive side (on since the merge; PRONEVAL_PL_JEJ_GEN=0 off): *jej* with a verb in its clause that governs no dative is Gen. */
+const PL_JEJ_GENITIVE = process.env.PRONEVAL_PL_JEJ_GEN !== "0";
 /** Polish dative-only personal pronouns (with one of them in the clause, *jej* is not the dative object). */
 const PL_DATIVE_PRONOUNS = new Set(["mi", "mu", "ci", "nam", "wam", "im", "jemu", "tobie", "sobie", "niemu"]);
 
@@ -720,8 +720,8 @@ export class MorphTagger implements MorphAnnotator {
         verb = true;
         if (plDativeVerb(lower[k]!, out[k]!.lemma, sie)) dat = true;
       }
-      // Off by default: the object of any other verb is genitive (negation, genitive verbs: *Nie możesz jej
-      // dotknąć*, *szukać jej*); the tagger reads such *jej* Gen or Dat about at random.
+      // The object of any other verb is genitive (negation, genitive verbs: *Nie możesz jej dotknąć*,
+      // *szukać jej*); the tagger reads such *jej* Gen or Dat about at random.
       const c = dat ? "Dat" : verb && PL_JEJ_GENITIVE ? "Gen" : undefined;
       if (!c || t.feats.Case === c) continue;
       const a = (this.table.get("jej") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c && x.feats.Poss !== "Yes");
