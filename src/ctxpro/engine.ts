@@ -110,6 +110,67 @@ export function relativeClauseHead(en: readonly AnnToken[], m: { end: number }, 
   return between.some((t) => VERBS.has(t.upos));
 }
 
+/** Tags that may stand between a copula and its predicate noun's head, besides determiners, adjectives and numerals ("is not a", "isn't just my"). */
+const PREDICATE_SKIP = new Set(["DET", "ADJ", "ADV", "NUM", "PART"]);
+
+/**
+ * The English noun phrase a mention starts right after, when that phrase ends with a noun: its start,
+ * over determiners, adjectives, numerals, nouns and possessives (as the resolver's candidates), and its
+ * head (the last noun); undefined when the token before `end` is no noun.
+ */
+function nounPhraseEndingAt(en: readonly AnnToken[], end: number): { start: number; head: number } | undefined {
+  const head = end - 1;
+  if (head < 0 || !NOUNS.has(en[head].upos)) return undefined;
+  let start = head;
+  while (start > 0 && (NP_PRE.has(en[start - 1].upos) || (en[start - 1].upos === "PRON" && en[start - 1].feats.Poss === "Yes") || en[start - 1].text === "'s" || en[start - 1].text === "’s")) start--;
+  return { start, head };
+}
+
+/**
+ * The subject of the copula whose predicate noun mention `m` is (lever 18a): before `m`, across
+ * determiners, adjectives, adverbs, numerals, possessives and *not*, a form of *be*, and right before
+ * it a noun phrase headed by a noun that is not the object of a preposition ("The wisp isn't a toy",
+ * "Your music is a story", "If this ring is a tracking device", "Water's the earth's blood"). The
+ * predicate noun describes what the subject names; the subject is the referent a later pronoun
+ * stands for. Undefined when `m` is no such predicate noun ("attack on my father is an attack",
+ * "There was a roach", "It is the cause": no noun subject).
+ */
+export function copulaSubject(en: readonly AnnToken[], m: { start: number }): { start: number; end: number; head: number } | undefined {
+  let k = m.start - 1;
+  while (k >= 0 && (PREDICATE_SKIP.has(en[k].upos) || en[k].feats.Poss === "Yes")) k--;
+  if (k < 1 || !VERBS.has(en[k].upos) || en[k].lemma.toLowerCase() !== "be") return undefined;
+  const np = nounPhraseEndingAt(en, k);
+  if (!np) return undefined;
+  if (np.start > 0 && en[np.start - 1].upos === "ADP") return undefined;
+  return { start: np.start, end: np.head + 1, head: np.head };
+}
+
+/** Nouns whose *on* complement is their topic ("information on", "a report on", "a recall on"). */
+const TOPIC_NOUNS = new Set(["information", "info", "intel", "data", "report", "file", "update", "article", "book", "story", "research", "study", "paper", "notes", "recall", "ruling", "decision", "opinion", "view", "views", "advice", "word", "news", "details", "lead", "dirt", "record", "records", "background", "feedback", "comment", "statement", "documentary", "lecture", "seminar", "essay", "thesis", "expert", "authority"]);
+
+/** Prepositions of a noun's complement or location other than *of* ("the key to her house", "a flask in his pocket", "an antidote for that poison"). */
+const HOST_ADPS = new Set(["in", "on", "at", "to", "for", "from", "inside", "into", "onto", "under", "over", "behind", "near", "beside"]);
+
+/**
+ * The noun phrase whose prepositional complement mention `m` is (lever 18b): right before `m` a
+ * preposition of HOST_ADPS, and right before that a noun phrase ("a flask in his pocket", "that whistle
+ * in her apartment", "a key to her house"). Not *of*, whose complement is as often what a pronoun
+ * refers to ("memories of this house ... burned it down", "two-thirds of the ocean ... use it").
+ */
+export function prepositionHost(en: readonly AnnToken[], m: { start: number }): { start: number; end: number; head: number } | undefined {
+  const p = m.start - 1;
+  if (p < 1 || en[p].upos !== "ADP" || !HOST_ADPS.has(en[p].text.toLowerCase())) return undefined;
+  const np = nounPhraseEndingAt(en, p);
+  if (!np) return undefined;
+  // *on* after a noun of information is "about" ("the information on that property ... financed it"):
+  // the complement is the topic, as likely the referent as the host.
+  if (en[p].text.toLowerCase() === "on" && TOPIC_NOUNS.has((en[np.head].lemma || en[np.head].text).toLowerCase())) return undefined;
+  return { start: np.start, end: np.head + 1, head: np.head };
+}
+
+/** Levers 18a ("cop") and 18b ("pp"), both on by default; PRONEVAL_HEAD_RULES= (empty) turns both off. */
+const HEAD_RULES = (process.env.PRONEVAL_HEAD_RULES ?? "cop,pp").split(",");
+
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
 const FALLBACK_SENTENCES = 1;
 /** Tags that may stand inside an English noun phrase before its head. */
@@ -443,6 +504,22 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && ownClauseAntecedent(en, ante, e)) continue;
     // ... nor the head noun of a relative clause the object pronoun stands in (lever 17c).
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && relativeClauseHead(en, ante, e)) continue;
+    // The resolver's antecedent is a copula's predicate noun or a prepositional complement of another
+    // noun: the subject (lever 18a) or the host noun (18b) is taken instead when its aligned target
+    // noun agrees with the target pronoun and it agrees with the English pronoun in number.
+    if (ante) {
+      const aen = doc.en[ante.sent].tokens;
+      for (const alt of [HEAD_RULES.includes("cop") ? copulaSubject(aen, ante) : undefined, HEAD_RULES.includes("pp") ? prepositionHost(aen, ante) : undefined]) {
+        if (!alt || aen[alt.head].upos !== rule.englishCorefPos || !numberAgrees(te, aen[alt.head])) continue;
+        if (ante.sent === i && alt.end > e) continue;
+        if (rule.englishForm.startsWith("it") && personNoun?.(aen[alt.head].lemma || aen[alt.head].text)) continue;
+        const m = { sent: ante.sent, ...alt };
+        if (alignedHead(rule, idx, m)) {
+          ante = m;
+          break;
+        }
+      }
+    }
     const clash = { noun: false };
     let found = ante && alignedHead(rule, idx, ante, clash);
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
