@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc } from "../src/annotate/types.js";
-import { copulaSubject, genitiveHost, matchDocument, pluralItAgrees, prepositionHost, relativeClauseHead, standsAsNoun } from "../src/ctxpro/engine.js";
+import { copulaSubject, genitiveHost, matchDocument, pluralItAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
 import { loadRuleSet } from "../src/ctxpro/rules.js";
 
 describe("lever 17a: plural target pronoun for English *it*", () => {
@@ -114,5 +114,26 @@ describe("levers 18a/18b in the engine", () => {
     const first: [string, string, string] = [`He/he/PRON/Case=Nom has/have/VERB a/a/DET flask/flask/NOUN/Number=Sing in/in/ADP his/his/PRON/Poss=Yes pocket/pocket/NOUN/Number=Sing ${P}`, `Tiene/tener/VERB un/uno/DET frasco/frasco/NOUN/Gender=Masc|Number=Sing en/en/ADP su/su/DET bolsillo/bolsillo/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3 5-4 6-5 7-6"];
     const items = matchDocument(doc([first, second], [5, 7, 6]), ES()).get("ES_GENDER")!;
     expect(items.map((x) => [x["src ante head"], x["ref ante head"]])).toEqual([["flask", "frasco"]]);
+  });
+});
+
+describe("lever 18c: the subject of a coordinated verb phrase the object pronoun stands in", () => {
+  it("is refused after a comma or coordinator", () => {
+    const cat = sent("This/this/DET cat/cat/NOUN drags/drag/VERB in/in/ADP a/a/DET mouse/mouse/NOUN ,/,/PUNCT drops/drop/VERB it/it/PRON").tokens;
+    expect(sharedSubject(cat, { start: 0, end: 2 }, 8)).toBe(true);
+    const bank = sent("When/when/SCONJ a/a/DET bank/bank/NOUN buys/buy/VERB a/a/DET bond/bond/NOUN and/and/CCONJ takes/take/VERB it/it/PRON").tokens;
+    expect(sharedSubject(bank, { start: 1, end: 3 }, 8)).toBe(true);
+  });
+  it("is kept with a new subject, a subordinate clause, an object antecedent or no verb after the subject", () => {
+    const mary = sent("The/the/DET car/car/NOUN broke/break/VERB and/and/CCONJ Mary/Mary/PROPN fixed/fix/VERB it/it/PRON").tokens;
+    expect(sharedSubject(mary, { start: 0, end: 2 }, 6)).toBe(false);
+    const he = sent("The/the/DET car/car/NOUN broke/break/VERB ,/,/PUNCT so/so/ADV he/he/PRON/Case=Nom fixed/fix/VERB it/it/PRON").tokens;
+    expect(sharedSubject(he, { start: 0, end: 2 }, 7)).toBe(false);
+    const obj = sent("I/I/PRON bought/buy/VERB the/the/DET car/car/NOUN and/and/CCONJ sold/sell/VERB it/it/PRON").tokens;
+    expect(sharedSubject(obj, { start: 2, end: 4 }, 6)).toBe(false);
+    const money = sent("seeing/see/VERB that/that/SCONJ the/the/DET money/money/NOUN is/be/AUX fake/fake/ADJ ,/,/PUNCT just/just/ADV leaves/leave/VERB it/it/PRON").tokens;
+    expect(sharedSubject(money, { start: 2, end: 4 }, 9)).toBe(false);
+    const sub = sent("The/the/DET dog/dog/NOUN barked/bark/VERB because/because/SCONJ ,/,/PUNCT wanting/want/VERB it/it/PRON").tokens;
+    expect(sharedSubject(sub, { start: 0, end: 2 }, 6)).toBe(false);
   });
 });

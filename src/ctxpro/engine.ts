@@ -89,6 +89,43 @@ export function ownClauseAntecedent(en: readonly AnnToken[], m: { start: number;
   return en[e - 1].upos === "VERB" && between.length > 0 && between.every((t) => VERB_GROUP.has(t.upos));
 }
 
+/**
+ * Whether mention `m`, earlier in the same English sentence as the object pronoun at `e`, is the
+ * subject of a coordinated or participial verb phrase the pronoun is the object of (lever 18c), as in
+ * 16b a non-reflexive object pronoun is not bound by its own clause's subject: `m` stands as a subject
+ * (not after a verb or adposition) and a verb group follows it; the pronoun's verb group (verbs,
+ * auxiliaries, adverbs, particles right before the pronoun, ending with a verb) comes right after a
+ * comma or a coordinator, with no subordinator, relative pronoun, other subject pronoun or sentence
+ * end between ("This cat drags in a mouse, drops it at his feet", "When a bank buys a bond and takes it");
+ * after a subordinator only a coordinator joins ("seeing that the money is counterfeit, just leaves it": no).
+ */
+export function sharedSubject(en: readonly AnnToken[], m: { start: number; end: number }, e: number): boolean {
+  if (m.end >= e || e === 0) return false;
+  const before = m.start > 0 ? en[m.start - 1].upos : "";
+  if (VERBS.has(before) || before === "ADP") return false;
+  // A verb group right after the subject.
+  let k = m.end;
+  while (k < e && VERB_GROUP.has(en[k].upos) && !VERBS.has(en[k].upos)) k++;
+  if (k >= e || !VERBS.has(en[k].upos)) return false;
+  // The pronoun's own verb group, right after a comma or coordinator.
+  if (en[e - 1].upos !== "VERB") return false;
+  let j = e - 1;
+  while (j > k && VERB_GROUP.has(en[j].upos)) j--;
+  if (j <= k) return false;
+  const joint = en[j];
+  if (!(joint.upos === "CCONJ" || joint.text === ",")) return false;
+  // In a subordinate clause ("When a bank buys ...", "seeing that the money is counterfeit, just leaves
+  // it"), a comma may close the clause: only a coordinator joins a verb phrase of the same subject.
+  const sub = m.start > 0 && (en[m.start - 1].upos === "SCONJ" || RELATIVIZERS.has(en[m.start - 1].text.toLowerCase()));
+  if (sub && joint.upos !== "CCONJ") return false;
+  for (let t = m.end; t < j; t++) {
+    const w = en[t];
+    if (w.upos === "SCONJ" || RELATIVIZERS.has(w.text.toLowerCase()) || /^[.!?;:]+$/.test(w.text)) return false;
+    if (w.upos === "PRON" && w.feats.Case === "Nom") return false;
+  }
+  return true;
+}
+
 /** Words opening an English relative clause after its head noun ("the book that I read", "the man who ..."). */
 const RELATIVIZERS = new Set(["that", "which", "who", "whom"]);
 
@@ -168,6 +205,7 @@ export function prepositionHost(en: readonly AnnToken[], m: { start: number }): 
   return { start: np.start, end: np.head + 1, head: np.head };
 }
 
+const SHARED_SUBJECT = process.env.PRONEVAL_SHARED_SUBJECT !== "0";
 /** Levers 18a ("cop") and 18b ("pp"), both on by default; PRONEVAL_HEAD_RULES= (empty) turns both off. */
 const HEAD_RULES = (process.env.PRONEVAL_HEAD_RULES ?? "cop,pp").split(",");
 
@@ -502,6 +540,8 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     }
     // ... nor its own clause's subject or a copula's predicate noun before it (an object pronoun, lever 16b).
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && ownClauseAntecedent(en, ante, e)) continue;
+    // ... nor the subject of a coordinated verb phrase the object pronoun stands in (lever 18c).
+    if (SHARED_SUBJECT && ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && sharedSubject(en, ante, e)) continue;
     // ... nor the head noun of a relative clause the object pronoun stands in (lever 17c).
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && relativeClauseHead(en, ante, e)) continue;
     // The resolver's antecedent is a copula's predicate noun or a prepositional complement of another
