@@ -103,6 +103,11 @@ describe("levers 18a/18b in the engine", () => {
     const items = matchDocument(doc([first, second], [3, 5, 4]), ES()).get("ES_GENDER")!;
     expect(items.map((x) => [x.rule, x["src ante head"], x["ref ante head"], x["src ante phrase"]])).toEqual([["ACC.MASC.SING", "ring", "anillo", "The ring"]]);
   });
+  it("adds no item where the resolver's own noun gives none", () => {
+    // "The ring is a tool.": el anillo agrees with *lo*, but the resolver's la herramienta (fem.) does not.
+    const first: [string, string, string] = [`The/the/DET ring/ring/NOUN/Number=Sing is/be/AUX a/a/DET tool/tool/NOUN/Number=Sing ${P}`, `El/el/DET anillo/anillo/NOUN/Gender=Masc|Number=Sing es/ser/AUX una/uno/DET herramienta/herramienta/NOUN/Gender=Fem|Number=Sing ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"];
+    expect(matchDocument(doc([first, second], [3, 5, 4]), ES()).get("ES_GENDER")).toEqual([]);
+  });
   it("keeps the resolver's noun when the subject's aligned noun has another gender", () => {
     // "The key is a tool." -> la llave (fem.) disagrees with *lo*; el instrumento stays.
     const first: [string, string, string] = [`The/the/DET key/key/NOUN/Number=Sing is/be/AUX a/a/DET tool/tool/NOUN/Number=Sing ${P}`, `La/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing es/ser/AUX un/uno/DET instrumento/instrumento/NOUN/Gender=Masc|Number=Sing ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"];
@@ -133,6 +138,10 @@ describe("lever 18c: the subject of a coordinated verb phrase the object pronoun
     expect(sharedSubject(obj, { start: 2, end: 4 }, 6)).toBe(false);
     const money = sent("seeing/see/VERB that/that/SCONJ the/the/DET money/money/NOUN is/be/AUX fake/fake/ADJ ,/,/PUNCT just/just/ADV leaves/leave/VERB it/it/PRON").tokens;
     expect(sharedSubject(money, { start: 2, end: 4 }, 9)).toBe(false);
+    const paper = sent("When/when/ADV the/the/DET paper/paper/NOUN comes/come/VERB ,/,/PUNCT throw/throw/VERB it/it/PRON").tokens;
+    expect(sharedSubject(paper, { start: 1, end: 3 }, 6)).toBe(false);
+    const warn = sent("Some/some/DET members/member/NOUN received/receive/VERB messages/message/NOUN ,/,/PUNCT warning/warn/VERB them/they/PRON").tokens;
+    expect(sharedSubject(warn, { start: 0, end: 2 }, 6)).toBe(false);
     const sub = sent("The/the/DET dog/dog/NOUN barked/bark/VERB because/because/SCONJ ,/,/PUNCT wanting/want/VERB it/it/PRON").tokens;
     expect(sharedSubject(sub, { start: 0, end: 2 }, 6)).toBe(false);
   });

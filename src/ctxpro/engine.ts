@@ -97,7 +97,8 @@ export function ownClauseAntecedent(en: readonly AnnToken[], m: { start: number;
  * auxiliaries, adverbs, particles right before the pronoun, ending with a verb) comes right after a
  * comma or a coordinator, with no subordinator, relative pronoun, other subject pronoun or sentence
  * end between ("This cat drags in a mouse, drops it at his feet", "When a bank buys a bond and takes it");
- * after a subordinator only a coordinator joins ("seeing that the money is counterfeit, just leaves it": no).
+ * after a subordinator, or before a participle, only a coordinator joins ("seeing that the money is
+ * counterfeit, just leaves it", "When the paper comes, throw it away", "received messages, warning them": no).
  */
 export function sharedSubject(en: readonly AnnToken[], m: { start: number; end: number }, e: number): boolean {
   if (m.end >= e || e === 0) return false;
@@ -114,10 +115,15 @@ export function sharedSubject(en: readonly AnnToken[], m: { start: number; end: 
   if (j <= k) return false;
   const joint = en[j];
   if (!(joint.upos === "CCONJ" || joint.text === ",")) return false;
-  // In a subordinate clause ("When a bank buys ...", "seeing that the money is counterfeit, just leaves
-  // it"), a comma may close the clause: only a coordinator joins a verb phrase of the same subject.
-  const sub = m.start > 0 && (en[m.start - 1].upos === "SCONJ" || RELATIVIZERS.has(en[m.start - 1].text.toLowerCase()));
-  if (sub && joint.upos !== "CCONJ") return false;
+  if (joint.upos !== "CCONJ") {
+    // In a subordinate clause ("When the paper comes, throw it away", "seeing that the money is counterfeit,
+    // just leaves it"), a comma may close the clause: only a coordinator joins a verb phrase of the same subject.
+    const w = m.start > 0 ? en[m.start - 1] : undefined;
+    if (w && (w.upos === "SCONJ" || RELATIVIZERS.has(w.text.toLowerCase()) || SUBORDINATORS.has(w.text.toLowerCase()))) return false;
+    // A participle after a comma may belong to the object ("received messages, warning them not to vote").
+    const v = en[e - 1];
+    if (/ing$|ed$/i.test(v.text) || v.feats.VerbForm === "Ger" || v.feats.VerbForm === "Part") return false;
+  }
   for (let t = m.end; t < j; t++) {
     const w = en[t];
     if (w.upos === "SCONJ" || RELATIVIZERS.has(w.text.toLowerCase()) || /^[.!?;:]+$/.test(w.text)) return false;
@@ -125,6 +131,9 @@ export function sharedSubject(en: readonly AnnToken[], m: { start: number; end: 
   }
   return true;
 }
+
+/** Words that open an English adverbial clause, whatever their tag ("When the paper comes, ...", "Once it's in ..."). */
+const SUBORDINATORS = new Set(["when", "whenever", "where", "wherever", "while", "whilst", "if", "unless", "once", "as", "because", "since", "before", "after", "until", "till", "though", "although", "whether"]);
 
 /** Words opening an English relative clause after its head noun ("the book that I read", "the man who ..."). */
 const RELATIVIZERS = new Set(["that", "which", "who", "whom"]);
@@ -208,6 +217,7 @@ export function prepositionHost(en: readonly AnnToken[], m: { start: number }): 
 const SHARED_SUBJECT = process.env.PRONEVAL_SHARED_SUBJECT !== "0";
 /** Levers 18a ("cop") and 18b ("pp"), both on by default; PRONEVAL_HEAD_RULES= (empty) turns both off. */
 const HEAD_RULES = (process.env.PRONEVAL_HEAD_RULES ?? "cop,pp").split(",");
+const HEAD_NEW = process.env.PRONEVAL_HEAD_NEW === "1";
 
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
 const FALLBACK_SENTENCES = 1;
@@ -548,8 +558,10 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && relativeClauseHead(en, ante, e)) continue;
     // The resolver's antecedent is a copula's predicate noun or a prepositional complement of another
     // noun: the subject (lever 18a) or the host noun (18b) is taken instead when its aligned target
-    // noun agrees with the target pronoun and it agrees with the English pronoun in number.
-    if (ante) {
+    // noun agrees with the target pronoun and it agrees with the English pronoun in number. Only for an
+    // antecedent that gives an item itself (its aligned noun agrees): where it does not, the moved one would
+    // add items, right less often (74 % of 34 read) than the pool (PRONEVAL_HEAD_NEW=1 allows them).
+    if (ante && (HEAD_NEW || alignedHead(rule, idx, ante))) {
       const aen = doc.en[ante.sent].tokens;
       for (const alt of [HEAD_RULES.includes("cop") ? copulaSubject(aen, ante) : undefined, HEAD_RULES.includes("pp") ? prepositionHost(aen, ante) : undefined]) {
         if (!alt || aen[alt.head].upos !== rule.englishCorefPos || !numberAgrees(te, aen[alt.head])) continue;
