@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc } from "../src/annotate/types.js";
-import { copulaSubject, genitiveHost, matchDocument, pluralItAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
+import { copulaSubject, genitiveHost, matchDocument, pluralItAgrees, polishPronounAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
 import { loadRuleSet } from "../src/ctxpro/rules.js";
 
 describe("lever 17a: plural target pronoun for English *it*", () => {
@@ -144,5 +144,24 @@ describe("lever 18c: the subject of a coordinated verb phrase the object pronoun
     expect(sharedSubject(warn, { start: 0, end: 2 }, 6)).toBe(false);
     const sub = sent("The/the/DET dog/dog/NOUN barked/bark/VERB because/because/SCONJ ,/,/PUNCT wanting/want/VERB it/it/PRON").tokens;
     expect(sharedSubject(sub, { start: 0, end: 2 }, 6)).toBe(false);
+  });
+});
+
+describe("lever 18f: Polish je needs a neuter or plural antecedent", () => {
+  it("refuses the released rules that pair je with a masculine or feminine singular antecedent", () => {
+    expect(polishPronounAgrees("pl", { alignedForm: "je", alignedCorefGender: "Masc", alignedCorefNumber: "Sing" })).toBe(false);
+    expect(polishPronounAgrees("pl", { alignedForm: "je", alignedCorefGender: "Fem", alignedCorefNumber: "Sing" })).toBe(false);
+  });
+  it("keeps je for neuter and plural antecedents, other forms and other languages", () => {
+    expect(polishPronounAgrees("pl", { alignedForm: "je", alignedCorefGender: "Neut", alignedCorefNumber: "Sing" })).toBe(true);
+    expect(polishPronounAgrees("pl", { alignedForm: "je", alignedCorefGender: "Fem", alignedCorefNumber: "Plur" })).toBe(true);
+    expect(polishPronounAgrees("pl", { alignedForm: "go", alignedCorefGender: "Masc", alignedCorefNumber: "Sing" })).toBe(true);
+    expect(polishPronounAgrees("fr", { alignedForm: "je", alignedCorefGender: "Masc", alignedCorefNumber: "Sing" })).toBe(true);
+  });
+  it("gives no item for the released pl rule ACC.MASC.SING", () => {
+    const set = loadRuleSet("PL_GENDER", "pl");
+    const rule = set.rules.find((r) => r.label === "ACC.MASC.SING");
+    expect(rule && rule.type === "pronoun" && rule.alignedForm).toBe("je");
+    expect(rule && rule.type === "pronoun" && polishPronounAgrees("pl", rule)).toBe(false);
   });
 });

@@ -91,7 +91,7 @@ export function ownClauseAntecedent(en: readonly AnnToken[], m: { start: number;
 
 /**
  * Whether mention `m`, earlier in the same English sentence as the object pronoun at `e`, is the
- * subject of a coordinated or participial verb phrase the pronoun is the object of (lever 18c), as in
+ * subject of a coordinated verb phrase the pronoun is the object of (lever 18c), as in
  * 16b a non-reflexive object pronoun is not bound by its own clause's subject: `m` stands as a subject
  * (not after a verb or adposition) and a verb group follows it; the pronoun's verb group (verbs,
  * auxiliaries, adverbs, particles right before the pronoun, ending with a verb) comes right after a
@@ -218,6 +218,8 @@ const SHARED_SUBJECT = process.env.PRONEVAL_SHARED_SUBJECT !== "0";
 /** Levers 18a ("cop") and 18b ("pp"), both on by default; PRONEVAL_HEAD_RULES= (empty) turns both off. */
 const HEAD_RULES = (process.env.PRONEVAL_HEAD_RULES ?? "cop,pp").split(",");
 const HEAD_NEW = process.env.PRONEVAL_HEAD_NEW === "1";
+/** Lever 18f on by default; PRONEVAL_PL_JE=0 applies the released pl rules that pair *je* with a masculine singular antecedent. */
+const PL_JE = process.env.PRONEVAL_PL_JE !== "0";
 
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
 const FALLBACK_SENTENCES = 1;
@@ -384,6 +386,19 @@ export function pluralItAgrees(rule: Pick<PronounRule, "englishForm" | "label">,
   return values(ct, "Number").includes("Plur");
 }
 
+/**
+ * Whether a Polish rule's aligned pronoun can stand for its antecedent (lever 18f): *je* is the accusative
+ * of a neuter singular or a non-virile plural noun, never of a masculine or feminine singular one (that is
+ * *go / niego*, *ją / nią*; genitive *jego / go / niego*, *jej / niej*). CTXPRO's pl rules ACC.MASC.SING and
+ * GEN.MASC.SING pair *it* with *je* and a masculine singular antecedent; their items have a mis-tagged
+ * antecedent or a *je* for another, plural or neuter, referent ("muszą je oddać" = the billions), so no item
+ * comes from them (a deliberate difference from the released rules, like 17a). Other rules always pass.
+ */
+export function polishPronounAgrees(lang: string, rule: Pick<PronounRule, "alignedForm" | "alignedCorefGender" | "alignedCorefNumber">): boolean {
+  if (lang !== "pl" || rule.alignedForm !== "je") return true;
+  return !(rule.alignedCorefNumber === "Sing" && (rule.alignedCorefGender === "Masc" || rule.alignedCorefGender === "Fem"));
+}
+
 /** Romance prepositions (and their contractions with the article) that link a noun to its noun complement. */
 const OF_ADPS = new Set(["de", "di", "do", "da", "del", "della", "dello", "dell'", "dei", "degli", "delle", "dos", "das"]);
 
@@ -527,6 +542,8 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         "src segment": doc.en[i].text,
       };
     }
+    // A Polish *je* cannot stand for a masculine or feminine singular antecedent (lever 18f).
+    if (PL_JE && !polishPronounAgrees(doc.lang, rule)) return undefined;
     // Consistency checks beyond the released rules (./consistency.ts): the pronoun link stays within
     // one sentence of the line.
     if (!sameSentence(en, tgt, idx.links[i], e, t)) continue;
