@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
-import { genitiveHost, pluralItAgrees, relativeClauseHead, standsAsNoun } from "../src/ctxpro/engine.js";
+import type { AnnotatedParallelDoc } from "../src/annotate/types.js";
+import { copulaSubject, genitiveHost, matchDocument, pluralItAgrees, polishPronounAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
+import { loadRuleSet } from "../src/ctxpro/rules.js";
 
 describe("lever 17a: plural target pronoun for English *it*", () => {
   const carta = sent("carta/carta/NOUN/Gender=Fem|Number=Sing").tokens[0];
@@ -54,5 +56,112 @@ describe("lever 17d: the noun a de / di phrase modifies", () => {
     const ts = sent("tomó/tomar/VERB el/el/DET arma/arma/NOUN en/en/ADP casa/casa/NOUN").tokens;
     expect(genitiveHost(ts, 4)).toBeUndefined();
     expect(genitiveHost(ts, 2)).toBeUndefined();
+  });
+});
+
+describe("lever 18a: the subject of a copula whose predicate noun the resolver took", () => {
+  it("is found across negation, determiners and adjectives", () => {
+    const en = sent("The/the/DET wisp/wisp/NOUN is/be/AUX n't/not/PART a/a/DET toy/toy/NOUN ././PUNCT").tokens;
+    expect(copulaSubject(en, { start: 4 })).toEqual({ start: 0, end: 2, head: 1 });
+    const music = sent("Your/your/PRON/Poss=Yes music/music/NOUN is/be/AUX a/a/DET story/story/NOUN").tokens;
+    expect(copulaSubject(music, { start: 3 })).toEqual({ start: 0, end: 2, head: 1 });
+  });
+  it("is absent with a pronoun or expletive subject, a prepositional object before the copula, or no copula", () => {
+    expect(copulaSubject(sent("It/it/PRON is/be/AUX the/the/DET cause/cause/NOUN").tokens, { start: 2 })).toBeUndefined();
+    expect(copulaSubject(sent("There/there/PRON was/be/AUX a/a/DET roach/roach/NOUN").tokens, { start: 2 })).toBeUndefined();
+    expect(copulaSubject(sent("an/a/DET attack/attack/NOUN on/on/ADP my/my/PRON/Poss=Yes father/father/NOUN is/be/AUX an/a/DET attack/attack/NOUN").tokens, { start: 6 })).toBeUndefined();
+    expect(copulaSubject(sent("The/the/DET dog/dog/NOUN ate/eat/VERB a/a/DET bone/bone/NOUN").tokens, { start: 3 })).toBeUndefined();
+  });
+});
+
+describe("lever 18b: the noun whose prepositional complement the resolver took", () => {
+  it("is found before in, to, for ... but not before of", () => {
+    const flask = sent("he/he/PRON 's/have/AUX got/get/VERB a/a/DET flask/flask/NOUN in/in/ADP his/his/PRON/Poss=Yes pocket/pocket/NOUN").tokens;
+    expect(prepositionHost(flask, { start: 6 })).toEqual({ start: 3, end: 5, head: 4 });
+    const of = sent("memories/memory/NOUN of/of/ADP this/this/DET house/house/NOUN").tokens;
+    expect(prepositionHost(of, { start: 2 })).toBeUndefined();
+    const verb = sent("I/I/PRON looked/look/VERB in/in/ADP his/his/PRON/Poss=Yes pocket/pocket/NOUN").tokens;
+    expect(prepositionHost(verb, { start: 3 })).toBeUndefined();
+  });
+});
+
+describe("levers 18a/18b in the engine", () => {
+  const P = "././PUNCT";
+  const ES = () => [loadRuleSet("ES_GENDER", "es")];
+  const doc = (pairs: Array<[string, string, string]>, ante: [number, number, number]): AnnotatedParallelDoc => ({
+    id: "d",
+    lang: "es",
+    en: pairs.map((p) => sent(p[0])),
+    tgt: pairs.map((p) => sent(p[1])),
+    alignment: pairs.map((p) => p[2].split(" ").map((l) => l.split("-").map(Number) as [number, number])),
+    coref: [{ mentions: [{ sent: 0, start: ante[0], end: ante[1], head: ante[2] }, { sent: 1, start: 3, end: 4, head: 3 }] }],
+  });
+  const second: [string, string, string] = [`She/she/PRON/Case=Nom can/can/AUX give/give/VERB it/it/PRON/Case=Acc ${P}`, `Ella/él/PRON/Case=Nom lo/lo/PRON/Case=Acc|Gender=Masc|Number=Sing puede/poder/AUX dar/dar/VERB ${P}`, "0-0 1-2 2-3 3-1 4-4"];
+  it("stores the subject when its aligned noun agrees with the target pronoun", () => {
+    // "The ring is a device. She can give it." -> el anillo (masc.) rather than el dispositivo.
+    const first: [string, string, string] = [`The/the/DET ring/ring/NOUN/Number=Sing is/be/AUX a/a/DET device/device/NOUN/Number=Sing ${P}`, `El/el/DET anillo/anillo/NOUN/Gender=Masc|Number=Sing es/ser/AUX un/uno/DET dispositivo/dispositivo/NOUN/Gender=Masc|Number=Sing ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"];
+    const items = matchDocument(doc([first, second], [3, 5, 4]), ES()).get("ES_GENDER")!;
+    expect(items.map((x) => [x.rule, x["src ante head"], x["ref ante head"], x["src ante phrase"]])).toEqual([["ACC.MASC.SING", "ring", "anillo", "The ring"]]);
+  });
+  it("adds no item where the resolver's own noun gives none", () => {
+    // "The ring is a tool.": el anillo agrees with *lo*, but the resolver's la herramienta (fem.) does not.
+    const first: [string, string, string] = [`The/the/DET ring/ring/NOUN/Number=Sing is/be/AUX a/a/DET tool/tool/NOUN/Number=Sing ${P}`, `El/el/DET anillo/anillo/NOUN/Gender=Masc|Number=Sing es/ser/AUX una/uno/DET herramienta/herramienta/NOUN/Gender=Fem|Number=Sing ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"];
+    expect(matchDocument(doc([first, second], [3, 5, 4]), ES()).get("ES_GENDER")).toEqual([]);
+  });
+  it("keeps the resolver's noun when the subject's aligned noun has another gender", () => {
+    // "The key is a tool." -> la llave (fem.) disagrees with *lo*; el instrumento stays.
+    const first: [string, string, string] = [`The/the/DET key/key/NOUN/Number=Sing is/be/AUX a/a/DET tool/tool/NOUN/Number=Sing ${P}`, `La/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing es/ser/AUX un/uno/DET instrumento/instrumento/NOUN/Gender=Masc|Number=Sing ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"];
+    const items = matchDocument(doc([first, second], [3, 5, 4]), ES()).get("ES_GENDER")!;
+    expect(items.map((x) => [x["src ante head"], x["ref ante head"]])).toEqual([["tool", "instrumento"]]);
+  });
+  it("stores the host noun of a prepositional complement", () => {
+    // "He has a flask in his pocket. She can give it." -> el frasco, not el bolsillo.
+    const first: [string, string, string] = [`He/he/PRON/Case=Nom has/have/VERB a/a/DET flask/flask/NOUN/Number=Sing in/in/ADP his/his/PRON/Poss=Yes pocket/pocket/NOUN/Number=Sing ${P}`, `Tiene/tener/VERB un/uno/DET frasco/frasco/NOUN/Gender=Masc|Number=Sing en/en/ADP su/su/DET bolsillo/bolsillo/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3 5-4 6-5 7-6"];
+    const items = matchDocument(doc([first, second], [5, 7, 6]), ES()).get("ES_GENDER")!;
+    expect(items.map((x) => [x["src ante head"], x["ref ante head"]])).toEqual([["flask", "frasco"]]);
+  });
+});
+
+describe("lever 18c: the subject of a coordinated verb phrase the object pronoun stands in", () => {
+  it("is refused after a comma or coordinator", () => {
+    const cat = sent("This/this/DET cat/cat/NOUN drags/drag/VERB in/in/ADP a/a/DET mouse/mouse/NOUN ,/,/PUNCT drops/drop/VERB it/it/PRON").tokens;
+    expect(sharedSubject(cat, { start: 0, end: 2 }, 8)).toBe(true);
+    const bank = sent("When/when/SCONJ a/a/DET bank/bank/NOUN buys/buy/VERB a/a/DET bond/bond/NOUN and/and/CCONJ takes/take/VERB it/it/PRON").tokens;
+    expect(sharedSubject(bank, { start: 1, end: 3 }, 8)).toBe(true);
+  });
+  it("is kept with a new subject, a subordinate clause, an object antecedent or no verb after the subject", () => {
+    const mary = sent("The/the/DET car/car/NOUN broke/break/VERB and/and/CCONJ Mary/Mary/PROPN fixed/fix/VERB it/it/PRON").tokens;
+    expect(sharedSubject(mary, { start: 0, end: 2 }, 6)).toBe(false);
+    const he = sent("The/the/DET car/car/NOUN broke/break/VERB ,/,/PUNCT so/so/ADV he/he/PRON/Case=Nom fixed/fix/VERB it/it/PRON").tokens;
+    expect(sharedSubject(he, { start: 0, end: 2 }, 7)).toBe(false);
+    const obj = sent("I/I/PRON bought/buy/VERB the/the/DET car/car/NOUN and/and/CCONJ sold/sell/VERB it/it/PRON").tokens;
+    expect(sharedSubject(obj, { start: 2, end: 4 }, 6)).toBe(false);
+    const money = sent("seeing/see/VERB that/that/SCONJ the/the/DET money/money/NOUN is/be/AUX fake/fake/ADJ ,/,/PUNCT just/just/ADV leaves/leave/VERB it/it/PRON").tokens;
+    expect(sharedSubject(money, { start: 2, end: 4 }, 9)).toBe(false);
+    const paper = sent("When/when/ADV the/the/DET paper/paper/NOUN comes/come/VERB ,/,/PUNCT throw/throw/VERB it/it/PRON").tokens;
+    expect(sharedSubject(paper, { start: 1, end: 3 }, 6)).toBe(false);
+    const warn = sent("Some/some/DET members/member/NOUN received/receive/VERB messages/message/NOUN ,/,/PUNCT warning/warn/VERB them/they/PRON").tokens;
+    expect(sharedSubject(warn, { start: 0, end: 2 }, 6)).toBe(false);
+    const sub = sent("The/the/DET dog/dog/NOUN barked/bark/VERB because/because/SCONJ ,/,/PUNCT wanting/want/VERB it/it/PRON").tokens;
+    expect(sharedSubject(sub, { start: 0, end: 2 }, 6)).toBe(false);
+  });
+});
+
+describe("lever 18f: Polish je needs a neuter or plural antecedent", () => {
+  it("refuses the released rules that pair je with a masculine or feminine singular antecedent", () => {
+    expect(polishPronounAgrees("pl", { alignedForm: "je", alignedCorefGender: "Masc", alignedCorefNumber: "Sing" })).toBe(false);
+    expect(polishPronounAgrees("pl", { alignedForm: "je", alignedCorefGender: "Fem", alignedCorefNumber: "Sing" })).toBe(false);
+  });
+  it("keeps je for neuter and plural antecedents, other forms and other languages", () => {
+    expect(polishPronounAgrees("pl", { alignedForm: "je", alignedCorefGender: "Neut", alignedCorefNumber: "Sing" })).toBe(true);
+    expect(polishPronounAgrees("pl", { alignedForm: "je", alignedCorefGender: "Fem", alignedCorefNumber: "Plur" })).toBe(true);
+    expect(polishPronounAgrees("pl", { alignedForm: "go", alignedCorefGender: "Masc", alignedCorefNumber: "Sing" })).toBe(true);
+    expect(polishPronounAgrees("fr", { alignedForm: "je", alignedCorefGender: "Masc", alignedCorefNumber: "Sing" })).toBe(true);
+  });
+  it("gives no item for the released pl rule ACC.MASC.SING", () => {
+    const set = loadRuleSet("PL_GENDER", "pl");
+    const rule = set.rules.find((r) => r.label === "ACC.MASC.SING");
+    expect(rule && rule.type === "pronoun" && rule.alignedForm).toBe("je");
+    expect(rule && rule.type === "pronoun" && polishPronounAgrees("pl", rule)).toBe(false);
   });
 });

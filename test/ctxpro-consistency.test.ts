@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc, CorefCluster } from "../src/annotate/types.js";
-import { auxiliaryFormula, propositionalClitic, sentenceIndex } from "../src/ctxpro/consistency.js";
+import { auxiliaryFormula, freeRelativeArticle, propositionalClitic, sentenceIndex } from "../src/ctxpro/consistency.js";
 import { matchDocument } from "../src/ctxpro/engine.js";
 import { loadRuleSet } from "../src/ctxpro/rules.js";
 
@@ -132,5 +132,21 @@ describe("check 4: set phrases are not verb phrase ellipsis", () => {
     expect(auxiliaryFormula("How do you know? I do.")).toBe(false);
     const d = fr([`Yes/yes/INTJ I/I/PRON/Case=Nom do/do/VERB ./././PUNCT`, `Oui/oui/INTJ je/je/PRON le/le/PRON veux/vouloir/VERB ./././PUNCT`, "0-0 1-1 2-3 3-4"]);
     expect(rules("FR_AUXILIARY", d).map((x) => x.expected)).toEqual(["veux"]);
+  });
+});
+
+describe("free relatives (lever 18d)", () => {
+  it("takes es lo/la and pt o/a before que / cual for an article", () => {
+    const es = sent("encontrar/encontrar/VERB lo/lo/PRON/Case=Acc que/que/PRON queda/quedar/VERB").tokens;
+    expect(freeRelativeArticle("es", es, 1)).toBe(true);
+    const pt = sent("tudo/tudo/PRON o/o/PRON/Case=Acc que/que/PRON o/o/PRON/Case=Acc torna/tornar/VERB").tokens;
+    expect(freeRelativeArticle("pt", pt, 1)).toBe(true);
+    expect(freeRelativeArticle("pt", pt, 3)).toBe(false);
+  });
+  it("leaves clitics before verbs and other languages alone", () => {
+    const es = sent("Lo/lo/PRON/Case=Acc compran/comprar/VERB").tokens;
+    expect(freeRelativeArticle("es", es, 0)).toBe(false);
+    const it = sent("lo/lo/PRON/Case=Acc che/che/PRON").tokens;
+    expect(freeRelativeArticle("it", it, 0)).toBe(false);
   });
 });

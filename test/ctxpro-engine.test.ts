@@ -334,8 +334,8 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
   });
   it("replaces a resolver antecedent whose aligned noun clashes, but not one that is merely unaligned", () => {
     const clash: Array<[string, string, string]> = [
-      [`I/I/PRON/Case=Nom found/find/VERB the/the/DET key/key/NOUN/Number=Sing in/in/ADP the/the/DET car/car/NOUN/Number=Sing ${P}`,
-        `Encontré/encontrar/VERB la/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing en/en/ADP el/el/DET coche/coche/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3 5-4 6-5 7-6"],
+      [`I/I/PRON/Case=Nom found/find/VERB the/the/DET key/key/NOUN/Number=Sing and/and/CCONJ the/the/DET car/car/NOUN/Number=Sing ${P}`,
+        `Encontré/encontrar/VERB la/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing y/y/CCONJ el/el/DET coche/coche/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3 5-4 6-5 7-6"],
       pairs[1]!,
     ];
     const toCar = [{ mentions: [{ sent: 0, start: 5, end: 7, head: 6 }, { sent: 1, start: 3, end: 4, head: 3 }] }];
@@ -344,6 +344,10 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
     // The same resolver antecedent, now unaligned: kept as the resolver's word, so no item.
     const unaligned: Array<[string, string, string]> = [[clash[0]![0], clash[0]![1], "1-0 2-1 3-2 4-3 5-4"], pairs[1]!];
     expect(matchDocument(doc("cl2", "es", unaligned, toCar), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toEqual([]);
+    // "the key in the car": lever 18b moves only an antecedent that gives an item itself, so the unaligned
+    // complement of *in* does not give way to its host noun (no item without the fallback).
+    const inCar: Array<[string, string, string]> = [[unaligned[0]![0].replace("and/and/CCONJ", "in/in/ADP"), unaligned[0]![1].replace("y/y/CCONJ", "en/en/ADP"), unaligned[0]![2]], pairs[1]!];
+    expect(matchDocument(doc("cl3", "es", inCar, toCar), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toEqual([]);
   });
   it("takes a noun tagged ADJ (gender, number, no noun beside it) as the resolver antecedent's noun", () => {
     const adj: Array<[string, string, string]> = [

@@ -129,6 +129,29 @@ export function propositionalClitic(lang: string, tgt: readonly AnnToken[], t: n
   return false;
 }
 
+/** Relative words that make a preceding article homograph of an object clitic the head of a free relative. */
+const FREE_RELATIVE: Record<string, ReadonlySet<string>> = {
+  es: new Set(["que", "cual", "cuales"]),
+  pt: new Set(["que", "qual", "quais"]),
+};
+const ARTICLE_CLITICS: Record<string, ReadonlySet<string>> = {
+  es: new Set(["lo", "la", "los", "las"]),
+  pt: new Set(["o", "a", "os", "as"]),
+};
+
+/**
+ * Check 4, free relatives (lever 18d). Spanish *lo/la/los/las* and Portuguese *o/a/os/as* right before
+ * *que / cual* are the article of a free relative ("lo que queda", "o que o torna"), not an object
+ * clitic: a clitic stands before a verb (or after it), never before a relative pronoun. Only for those
+ * homographs; the caller checks the label.
+ */
+export function freeRelativeArticle(lang: string, tgt: readonly AnnToken[], t: number): boolean {
+  const rel = FREE_RELATIVE[lang];
+  if (!rel || !ARTICLE_CLITICS[lang]!.has(tgt[t].text.toLowerCase())) return false;
+  const next = tgt[t + 1];
+  return next !== undefined && rel.has(next.text.toLowerCase());
+}
+
 /**
  * Check 3, English number. The English pronoun and the head of its English antecedent must not
  * disagree in number: plural *they* stored with the singular head *brother* means the mention is a

@@ -18,7 +18,7 @@
 import { InputError } from "../io/errors.js";
 import type { AnnSentence, AnnToken, AnnotatedParallelDoc, Mention } from "../annotate/types.js";
 import type { AuxiliaryRule, InflectionRule, PronounRule, RuleSet } from "./rules.js";
-import { auxiliaryFormula, numberAgrees, propositionalClitic, sameSentence } from "./consistency.js";
+import { auxiliaryFormula, freeRelativeArticle, numberAgrees, propositionalClitic, sameSentence } from "./consistency.js";
 import { KEY_ORDER, ordered, reverseGenderItem, type CtxproItem } from "./items.js";
 
 export interface EngineOptions {
@@ -89,6 +89,52 @@ export function ownClauseAntecedent(en: readonly AnnToken[], m: { start: number;
   return en[e - 1].upos === "VERB" && between.length > 0 && between.every((t) => VERB_GROUP.has(t.upos));
 }
 
+/**
+ * Whether mention `m`, earlier in the same English sentence as the object pronoun at `e`, is the
+ * subject of a coordinated verb phrase the pronoun is the object of (lever 18c), as in
+ * 16b a non-reflexive object pronoun is not bound by its own clause's subject: `m` stands as a subject
+ * (not after a verb or adposition) and a verb group follows it; the pronoun's verb group (verbs,
+ * auxiliaries, adverbs, particles right before the pronoun, ending with a verb) comes right after a
+ * comma or a coordinator, with no subordinator, relative pronoun, other subject pronoun or sentence
+ * end between ("This cat drags in a mouse, drops it at his feet", "When a bank buys a bond and takes it");
+ * after a subordinator, or before a participle, only a coordinator joins ("seeing that the money is
+ * counterfeit, just leaves it", "When the paper comes, throw it away", "received messages, warning them": no).
+ */
+export function sharedSubject(en: readonly AnnToken[], m: { start: number; end: number }, e: number): boolean {
+  if (m.end >= e || e === 0) return false;
+  const before = m.start > 0 ? en[m.start - 1].upos : "";
+  if (VERBS.has(before) || before === "ADP") return false;
+  // A verb group right after the subject.
+  let k = m.end;
+  while (k < e && VERB_GROUP.has(en[k].upos) && !VERBS.has(en[k].upos)) k++;
+  if (k >= e || !VERBS.has(en[k].upos)) return false;
+  // The pronoun's own verb group, right after a comma or coordinator.
+  if (en[e - 1].upos !== "VERB") return false;
+  let j = e - 1;
+  while (j > k && VERB_GROUP.has(en[j].upos)) j--;
+  if (j <= k) return false;
+  const joint = en[j];
+  if (!(joint.upos === "CCONJ" || joint.text === ",")) return false;
+  if (joint.upos !== "CCONJ") {
+    // In a subordinate clause ("When the paper comes, throw it away", "seeing that the money is counterfeit,
+    // just leaves it"), a comma may close the clause: only a coordinator joins a verb phrase of the same subject.
+    const w = m.start > 0 ? en[m.start - 1] : undefined;
+    if (w && (w.upos === "SCONJ" || RELATIVIZERS.has(w.text.toLowerCase()) || SUBORDINATORS.has(w.text.toLowerCase()))) return false;
+    // A participle after a comma may belong to the object ("received messages, warning them not to vote").
+    const v = en[e - 1];
+    if (/ing$|ed$/i.test(v.text) || v.feats.VerbForm === "Ger" || v.feats.VerbForm === "Part") return false;
+  }
+  for (let t = m.end; t < j; t++) {
+    const w = en[t];
+    if (w.upos === "SCONJ" || RELATIVIZERS.has(w.text.toLowerCase()) || /^[.!?;:]+$/.test(w.text)) return false;
+    if (w.upos === "PRON" && w.feats.Case === "Nom") return false;
+  }
+  return true;
+}
+
+/** Words that open an English adverbial clause, whatever their tag ("When the paper comes, ...", "Once it's in ..."). */
+const SUBORDINATORS = new Set(["when", "whenever", "where", "wherever", "while", "whilst", "if", "unless", "once", "as", "because", "since", "before", "after", "until", "till", "though", "although", "whether"]);
+
 /** Words opening an English relative clause after its head noun ("the book that I read", "the man who ..."). */
 const RELATIVIZERS = new Set(["that", "which", "who", "whom"]);
 
@@ -109,6 +155,71 @@ export function relativeClauseHead(en: readonly AnnToken[], m: { end: number }, 
   if (between.some((t) => t.upos === "PUNCT" || t.upos === "CCONJ" || t.upos === "SCONJ")) return false;
   return between.some((t) => VERBS.has(t.upos));
 }
+
+/** Tags that may stand between a copula and its predicate noun's head, besides determiners, adjectives and numerals ("is not a", "isn't just my"). */
+const PREDICATE_SKIP = new Set(["DET", "ADJ", "ADV", "NUM", "PART"]);
+
+/**
+ * The English noun phrase a mention starts right after, when that phrase ends with a noun: its start,
+ * over determiners, adjectives, numerals, nouns and possessives (as the resolver's candidates), and its
+ * head (the last noun); undefined when the token before `end` is no noun.
+ */
+function nounPhraseEndingAt(en: readonly AnnToken[], end: number): { start: number; head: number } | undefined {
+  const head = end - 1;
+  if (head < 0 || !NOUNS.has(en[head].upos)) return undefined;
+  let start = head;
+  while (start > 0 && (NP_PRE.has(en[start - 1].upos) || (en[start - 1].upos === "PRON" && en[start - 1].feats.Poss === "Yes") || en[start - 1].text === "'s" || en[start - 1].text === "’s")) start--;
+  return { start, head };
+}
+
+/**
+ * The subject of the copula whose predicate noun mention `m` is (lever 18a): before `m`, across
+ * determiners, adjectives, adverbs, numerals, possessives and *not*, a form of *be*, and right before
+ * it a noun phrase headed by a noun that is not the object of a preposition ("The wisp isn't a toy",
+ * "Your music is a story", "If this ring is a tracking device", "Water's the earth's blood"). The
+ * predicate noun describes what the subject names; the subject is the referent a later pronoun
+ * stands for. Undefined when `m` is no such predicate noun ("attack on my father is an attack",
+ * "There was a roach", "It is the cause": no noun subject).
+ */
+export function copulaSubject(en: readonly AnnToken[], m: { start: number }): { start: number; end: number; head: number } | undefined {
+  let k = m.start - 1;
+  while (k >= 0 && (PREDICATE_SKIP.has(en[k].upos) || en[k].feats.Poss === "Yes")) k--;
+  if (k < 1 || !VERBS.has(en[k].upos) || en[k].lemma.toLowerCase() !== "be") return undefined;
+  const np = nounPhraseEndingAt(en, k);
+  if (!np) return undefined;
+  if (np.start > 0 && en[np.start - 1].upos === "ADP") return undefined;
+  return { start: np.start, end: np.head + 1, head: np.head };
+}
+
+/** Nouns whose *on* complement is their topic ("information on", "a report on", "a recall on"). */
+const TOPIC_NOUNS = new Set(["information", "info", "intel", "data", "report", "file", "update", "article", "book", "story", "research", "study", "paper", "notes", "recall", "ruling", "decision", "opinion", "view", "views", "advice", "word", "news", "details", "lead", "dirt", "record", "records", "background", "feedback", "comment", "statement", "documentary", "lecture", "seminar", "essay", "thesis", "expert", "authority"]);
+
+/** Prepositions of a noun's complement or location other than *of* ("the key to her house", "a flask in his pocket", "an antidote for that poison"). */
+const HOST_ADPS = new Set(["in", "on", "at", "to", "for", "from", "inside", "into", "onto", "under", "over", "behind", "near", "beside"]);
+
+/**
+ * The noun phrase whose prepositional complement mention `m` is (lever 18b): right before `m` a
+ * preposition of HOST_ADPS, and right before that a noun phrase ("a flask in his pocket", "that whistle
+ * in her apartment", "a key to her house"). Not *of*, whose complement is as often what a pronoun
+ * refers to ("memories of this house ... burned it down", "two-thirds of the ocean ... use it").
+ */
+export function prepositionHost(en: readonly AnnToken[], m: { start: number }): { start: number; end: number; head: number } | undefined {
+  const p = m.start - 1;
+  if (p < 1 || en[p].upos !== "ADP" || !HOST_ADPS.has(en[p].text.toLowerCase())) return undefined;
+  const np = nounPhraseEndingAt(en, p);
+  if (!np) return undefined;
+  // *on* after a noun of information is "about" ("the information on that property ... financed it"):
+  // the complement is the topic, as likely the referent as the host.
+  if (en[p].text.toLowerCase() === "on" && TOPIC_NOUNS.has((en[np.head].lemma || en[np.head].text).toLowerCase())) return undefined;
+  return { start: np.start, end: np.head + 1, head: np.head };
+}
+
+const SHARED_SUBJECT = process.env.PRONEVAL_SHARED_SUBJECT !== "0";
+/** Levers 18a ("cop") and 18b ("pp"), both on by default; PRONEVAL_HEAD_RULES= (empty) turns both off. */
+const HEAD_RULES = (process.env.PRONEVAL_HEAD_RULES ?? "cop,pp").split(",");
+const HEAD_NEW = process.env.PRONEVAL_HEAD_NEW === "1";
+/** Lever 18f on by default; PRONEVAL_PL_JE=0 applies the released pl rules that pair *je* with a masculine singular antecedent. */
+const PL_JE = process.env.PRONEVAL_PL_JE !== "0";
 
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
 const FALLBACK_SENTENCES = 1;
@@ -275,6 +386,19 @@ export function pluralItAgrees(rule: Pick<PronounRule, "englishForm" | "label">,
   return values(ct, "Number").includes("Plur");
 }
 
+/**
+ * Whether a Polish rule's aligned pronoun can stand for its antecedent (lever 18f): *je* is the accusative
+ * of a neuter singular or a non-virile plural noun, never of a masculine or feminine singular one (that is
+ * *go / niego*, *ją / nią*; genitive *jego / go / niego*, *jej / niej*). CTXPRO's pl rules ACC.MASC.SING and
+ * GEN.MASC.SING pair *it* with *je* and a masculine singular antecedent; their items have a mis-tagged
+ * antecedent or a *je* for another, plural or neuter, referent ("muszą je oddać" = the billions), so no item
+ * comes from them (a deliberate difference from the released rules, like 17a). Other rules always pass.
+ */
+export function polishPronounAgrees(lang: string, rule: Pick<PronounRule, "alignedForm" | "alignedCorefGender" | "alignedCorefNumber">): boolean {
+  if (lang !== "pl" || rule.alignedForm !== "je") return true;
+  return !(rule.alignedCorefNumber === "Sing" && (rule.alignedCorefGender === "Masc" || rule.alignedCorefGender === "Fem"));
+}
+
 /** Romance prepositions (and their contractions with the article) that link a noun to its noun complement. */
 const OF_ADPS = new Set(["de", "di", "do", "da", "del", "della", "dello", "dell'", "dei", "degli", "delle", "dos", "das"]);
 
@@ -418,11 +542,15 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         "src segment": doc.en[i].text,
       };
     }
+    // A Polish *je* cannot stand for a masculine or feminine singular antecedent (lever 18f).
+    if (PL_JE && !polishPronounAgrees(doc.lang, rule)) return undefined;
     // Consistency checks beyond the released rules (./consistency.ts): the pronoun link stays within
     // one sentence of the line.
     if (!sameSentence(en, tgt, idx.links[i], e, t)) continue;
     // ... and the target pronoun is not the propositional object of *do* ("se não o fizermos", "ce la faccio").
     if (/^(ACC|DAT)\./.test(rule.label) && propositionalClitic(doc.lang, tgt, t, en, e)) continue;
+    // ... nor the article of a free relative ("lo que queda", "o que o torna"; lever 18d).
+    if (/^(ACC|DAT)\./.test(rule.label) && freeRelativeArticle(doc.lang, tgt, t)) continue;
     // Step 4: the antecedent is the most recent earlier mention of the pronoun's cluster, within the
     // window, whose head is a noun (step 5); an antecedent that is itself a pronoun does not count.
     const own = idx.mentionOf(i, e);
@@ -441,8 +569,28 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     }
     // ... nor its own clause's subject or a copula's predicate noun before it (an object pronoun, lever 16b).
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && ownClauseAntecedent(en, ante, e)) continue;
+    // ... nor the subject of a coordinated verb phrase the object pronoun stands in (lever 18c).
+    if (SHARED_SUBJECT && ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && sharedSubject(en, ante, e)) continue;
     // ... nor the head noun of a relative clause the object pronoun stands in (lever 17c).
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && relativeClauseHead(en, ante, e)) continue;
+    // The resolver's antecedent is a copula's predicate noun or a prepositional complement of another
+    // noun: the subject (lever 18a) or the host noun (18b) is taken instead when its aligned target
+    // noun agrees with the target pronoun and it agrees with the English pronoun in number. Only for an
+    // antecedent that gives an item itself (its aligned noun agrees): where it does not, the moved one would
+    // add items, right less often (74 % of 34 read) than the pool (PRONEVAL_HEAD_NEW=1 allows them).
+    if (ante && (HEAD_NEW || alignedHead(rule, idx, ante))) {
+      const aen = doc.en[ante.sent].tokens;
+      for (const alt of [HEAD_RULES.includes("cop") ? copulaSubject(aen, ante) : undefined, HEAD_RULES.includes("pp") ? prepositionHost(aen, ante) : undefined]) {
+        if (!alt || aen[alt.head].upos !== rule.englishCorefPos || !numberAgrees(te, aen[alt.head])) continue;
+        if (ante.sent === i && alt.end > e) continue;
+        if (rule.englishForm.startsWith("it") && personNoun?.(aen[alt.head].lemma || aen[alt.head].text)) continue;
+        const m = { sent: ante.sent, ...alt };
+        if (alignedHead(rule, idx, m)) {
+          ante = m;
+          break;
+        }
+      }
+    }
     const clash = { noun: false };
     let found = ante && alignedHead(rule, idx, ante, clash);
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
