@@ -376,6 +376,60 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
   });
 });
 
+describe("unique fallback antecedent (issue 24, lever 21)", () => {
+  const U = { fallbackAntecedent: "unique" as const };
+  const ES = () => [loadRuleSet("ES_GENDER", "es")];
+  const lost: [string, string, string] = [`Then/then/ADV I/I/PRON/Case=Nom lost/lose/VERB it/it/PRON/Case=Acc ${P}`, `Luego/luego/ADV la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing perdí/perder/VERB ${P}`, "0-0 2-2 3-1 4-3"];
+  // "I found the key and the car." / "Encontré la llave y el coche.": car is masculine, known, so key is the only feminine candidate.
+  const keyCar: [string, string, string] = [`I/I/PRON/Case=Nom found/find/VERB the/the/DET key/key/NOUN/Number=Sing and/and/CCONJ the/the/DET car/car/NOUN/Number=Sing ${P}`,
+    `Encontré/encontrar/VERB la/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing y/y/CCONJ el/el/DET coche/coche/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3 5-4 6-5 7-6"];
+  it("fires when exactly one noun of the reach agrees and every other is aligned to a noun of known, clashing gender", () => {
+    const items = matchDocument(doc("u1", "es", [keyCar, lost]), ES(), U).get("ES_GENDER")!;
+    expect(items.map((x) => [x.rule, x["src ante head"], x["ref ante head"]])).toEqual([["ACC.FEM.SING", "key", "llave"]]);
+    // The nearest mode takes the same noun; off by default.
+    expect(matchDocument(doc("u1", "es", [keyCar, lost]), ES(), { fallbackAntecedent: "nearest" }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    expect(matchDocument(doc("u1", "es", [keyCar, lost]), ES()).get("ES_GENDER")).toEqual([]);
+  });
+  it("does not fire when two nouns agree with the target pronoun", () => {
+    const twoFem: [string, string, string] = [keyCar[0].replace("car/car", "door/door"), keyCar[1].replace("el/el/DET coche/coche/NOUN/Gender=Masc", "la/el/DET puerta/puerta/NOUN/Gender=Fem"), keyCar[2]];
+    expect(matchDocument(doc("u2", "es", [twoFem, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+    // The nearest mode takes the nearer one.
+    expect(matchDocument(doc("u2", "es", [twoFem, lost]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["door"]);
+  });
+  it("does not fire when another noun is unaligned, aligned to a non-noun, or to a noun without gender", () => {
+    const unaligned: [string, string, string] = [keyCar[0], keyCar[1], "1-0 2-1 3-2 4-3"];
+    expect(matchDocument(doc("u3", "es", [unaligned, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+    expect(matchDocument(doc("u3", "es", [unaligned, lost]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")).toHaveLength(1);
+    const toVerb: [string, string, string] = [keyCar[0], keyCar[1], "1-0 2-1 3-2 4-3 6-0"];
+    expect(matchDocument(doc("u4", "es", [toVerb, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+    const noGender: [string, string, string] = [keyCar[0], keyCar[1].replace("coche/NOUN/Gender=Masc|Number=Sing", "coche/NOUN/Number=Sing"), keyCar[2]];
+    expect(matchDocument(doc("u5", "es", [noGender, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+  });
+  it("nouns that cannot be the antecedent do not compete: another English number, a person for *it*, the subject of the pronoun's own verb", () => {
+    // "the cars" (plural) and "the man" (a person) leave "key" the only candidate, though neither is aligned.
+    const plur: [string, string, string] = [keyCar[0].replace("car/car/NOUN/Number=Sing", "cars/car/NOUN/Number=Plur"), keyCar[1], "1-0 2-1 3-2 4-3"];
+    const lostSing: [string, string, string] = [lost[0].replace("it/it/PRON/Case=Acc", "it/it/PRON/Case=Acc|Number=Sing"), lost[1], lost[2]];
+    expect(matchDocument(doc("u6", "es", [plur, lostSing]), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    const man: [string, string, string] = [keyCar[0].replace("car/car", "man/man"), keyCar[1], "1-0 2-1 3-2 4-3"];
+    expect(matchDocument(doc("u7", "es", [man, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+    expect(matchDocument(doc("u7", "es", [man, lost]), ES(), { ...U, personNoun: (l) => l === "man" }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    // "The key is here. The girl wants it": the girl (unaligned, also no person lexicon here) is the subject of the pronoun's own verb (lever 16b), so she does not compete.
+    const here: [string, string, string] = [`The/the/DET key/key/NOUN/Number=Sing is/be/AUX here/here/ADV ${P}`, `La/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing está/estar/AUX aquí/aquí/ADV ${P}`, "0-0 1-1 2-2 3-3 4-4"];
+    const wants: [string, string, string] = [`The/the/DET girl/girl/NOUN/Number=Sing wants/want/VERB it/it/PRON/Case=Acc ${P}`, `La/el/DET chica/chica/NOUN/Gender=Fem|Number=Sing la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing quiere/querer/VERB ${P}`, "0-0 2-3 3-2 4-4"];
+    expect(matchDocument(doc("u8", "es", [here, wants]), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    // Aligned, the girl would match and be the nearest: the unique mode still refuses her as the subject of "wants".
+    const wants2: [string, string, string] = [wants[0], wants[1], "0-0 1-1 2-3 3-2 4-4"];
+    expect(matchDocument(doc("u9", "es", [here, wants2]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["girl"]);
+    expect(matchDocument(doc("u9", "es", [here, wants2]), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+  });
+  it("replaces a clashing resolver antecedent only when the choice is unique, and never for a propositional object", () => {
+    const toCar = [{ mentions: [{ sent: 0, start: 5, end: 7, head: 6 }, { sent: 1, start: 3, end: 4, head: 3 }] }];
+    expect(matchDocument(doc("u10", "es", [keyCar, lost], toCar), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    const did: [string, string, string] = [lost[0].replace("lost/lose", "did/do"), lost[1], lost[2]];
+    expect(matchDocument(doc("u11", "es", [keyCar, did]), ES(), U).get("ES_GENDER")).toEqual([]);
+  });
+});
+
 describe("rules and validation", () => {
   it("case constraints: any, required, negated", () => {
     const tok = { text: "x", lemma: "x", upos: "PRON", feats: { Case: "Acc,Dat" } };

@@ -21,6 +21,10 @@ import type { AuxiliaryRule, InflectionRule, PronounRule, RuleSet } from "./rule
 import { auxiliaryFormula, freeRelativeArticle, numberAgrees, propositionalClitic, sameSentence } from "./consistency.js";
 import { KEY_ORDER, ordered, reverseGenderItem, type CtxproItem } from "./items.js";
 
+/** How the fallback antecedent (EngineOptions.fallbackAntecedent) picks its noun. */
+export type FallbackMode = "nearest" | "unique";
+export const FALLBACK_MODES: readonly FallbackMode[] = ["nearest", "unique"];
+
 export interface EngineOptions {
   /** Sentences visible to a rule: the segment and up to windowSize-1 before it (CTXPRO default 10). */
   windowSize?: number;
@@ -39,8 +43,13 @@ export interface EngineOptions {
    * target pronoun (the rule's gender and number). Default off (`ctxpro identify --fallback-antecedent`):
    * it raises recall against CTXPRO's items, but its items are right less often than the resolver's
    * (docs/annotate.md, lever 14b and "Probe").
+   * `true` or "nearest": the nearest such noun. "unique" (lever 21): only where the choice is
+   * unambiguous: exactly one English noun of the reach can be the antecedent (agrees with the pronoun
+   * in number, is no person for *it*, stands in no position levers 16b/17c/18c refuse) and has an
+   * aligned target noun of the rule's gender and number, and every other such noun is aligned to a
+   * target noun whose gender and number are known and clash (`uniqueFallback`).
    */
-  fallbackAntecedent?: boolean;
+  fallbackAntecedent?: boolean | FallbackMode;
   /** English common-noun lemmas that name a person: never a fallback antecedent of *it* (identify passes the resolver's). */
   personNoun?: (lemma: string) => boolean;
   /**
@@ -220,6 +229,9 @@ const HEAD_RULES = (process.env.PRONEVAL_HEAD_RULES ?? "cop,pp").split(",");
 const HEAD_NEW = process.env.PRONEVAL_HEAD_NEW === "1";
 /** Lever 18f on by default; PRONEVAL_PL_JE=0 applies the released pl rules that pair *je* with a masculine singular antecedent. */
 const PL_JE = process.env.PRONEVAL_PL_JE !== "0";
+
+/** PRONEVAL_FALLBACK_TRACE=1: items from a fallback antecedent carry `_fallback` ("none": the resolver gave no noun; "clash": its noun's translation clashed). For diagnosis. */
+const FALLBACK_TRACE = process.env.PRONEVAL_FALLBACK_TRACE === "1";
 
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
 const FALLBACK_SENTENCES = 1;
@@ -437,7 +449,7 @@ export function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
  * C_t of an antecedent mention (steps 6-7), or undefined when its alignment or morphology fails the rule;
  * `clash` is set when it fails because C_t is a noun of another gender or number than the rule's.
  */
-function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { noun: boolean }, adjAsNoun = true): { ct: AnnToken; a: number; b: number } | undefined {
+function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { noun: boolean; known?: boolean }, adjAsNoun = true): { ct: AnnToken; a: number; b: number } | undefined {
   const { doc } = idx;
   // Step 6: C_t is the target token aligned to the antecedent's head; when the head is unaligned,
   // the single noun of the target span aligned to the mention.
@@ -473,7 +485,11 @@ function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { 
     (rule.alignedCorefGender === "*" || values(ct, "Gender").includes(rule.alignedCorefGender)) &&
     (rule.alignedCorefNumber === "*" || values(ct, "Number").includes(rule.alignedCorefNumber));
   if (!agrees) {
-    if (clash) clash.noun = true;
+    if (clash) {
+      clash.noun = true;
+      // The clash is real only where C_t carries the features the rule tests (a noun with no gender is unknown, not other).
+      clash.known = (rule.alignedCorefGender === "*" || values(ct, "Gender").length > 0) && (rule.alignedCorefNumber === "*" || values(ct, "Number").length > 0);
+    }
     return undefined;
   }
   return { ct, a, b };
@@ -519,7 +535,38 @@ function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
   return out;
 }
 
-function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
+/**
+ * The unique fallback antecedent (lever 21, EngineOptions.fallbackAntecedent "unique"): over the English
+ * noun heads of the fallback's reach (the pronoun's sentence before it and the sentence before), those
+ * that could be the pronoun's antecedent (21a: agreeing with it in number, no person noun for *it*; 21b:
+ * for an object pronoun, not in a position of its own sentence that levers 16b, 17c and 18c refuse: its
+ * clause's subject or a copula's predicate, the subject of a coordinated verb phrase it stands in, the head
+ * of a relative clause it stands in), the one whose aligned target noun has the rule's gender and number,
+ * when it is the only one and every other is aligned to a target noun whose gender and number are known
+ * and clash with the rule's. A noun unaligned, aligned to a non-noun, or to a noun without gender leaves
+ * the choice open, and nothing is returned.
+ */
+function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, lo: number, personNoun?: (lemma: string) => boolean): { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined {
+  const en = idx.doc.en[i].tokens;
+  const te = en[e];
+  const object = /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes";
+  let match: { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined;
+  for (const m of fallbackMentions(rule, idx, i, e, lo)) {
+    const head = idx.doc.en[m.sent].tokens[m.head];
+    if (!numberAgrees(te, head)) continue;
+    if (rule.englishForm.startsWith("it") && personNoun?.(head.lemma || head.text)) continue;
+    if (object && m.sent === i && (ownClauseAntecedent(en, m, e) || sharedSubject(en, m, e) || relativeClauseHead(en, m, e))) continue;
+    const clash: { noun: boolean; known?: boolean } = { noun: false };
+    const f = alignedHead(rule, idx, m, clash, false);
+    if (f) {
+      if (match) return undefined;
+      match = { m, f };
+    } else if (!(clash.noun && clash.known)) return undefined;
+  }
+  return match;
+}
+
+function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean | FallbackMode, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
@@ -592,6 +639,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       }
     }
     const clash = { noun: false };
+    let fallbackTrace: string | undefined;
     let found = ante && alignedHead(rule, idx, ante, clash);
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
     // than the target pronoun (the resolver's choice is then contradicted by the translation): the
@@ -602,7 +650,14 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       found = undefined;
       // Not for the object of a verb that mostly takes an event or a proposition ("did it", "get it",
       // "bought it" = believed), nor a person noun for *it* (lever 14i).
-      if (!propositionalObject(en, e)) {
+      if (fallback === "unique") {
+        const u = propositionalObject(en, e) ? undefined : uniqueFallback(rule, idx, i, e, lo, personNoun);
+        if (u) {
+          ante = u.m;
+          found = u.f;
+          if (FALLBACK_TRACE) fallbackTrace = clash.noun ? "clash" : "none";
+        }
+      } else if (!propositionalObject(en, e)) {
         const ok: Array<{ m: Mention; f: { ct: AnnToken; a: number; b: number } }> = [];
         for (const m of fallbackMentions(rule, idx, i, e, lo)) {
           const head = doc.en[m.sent].tokens[m.head];
@@ -614,6 +669,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         if (ok.length) {
           ante = ok[0].m;
           found = ok[0].f;
+          if (FALLBACK_TRACE) fallbackTrace = clash.noun ? "clash" : "none";
         }
       }
     }
@@ -649,6 +705,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       "src ante phrase": spanText(doc.en[ante.sent], ante.start, ante.end),
       "src segment": doc.en[i].text,
       "src ante segment": doc.en[ante.sent].text,
+      ...(fallbackTrace ? { _fallback: fallbackTrace } : {}),
     };
   }
   return undefined;
