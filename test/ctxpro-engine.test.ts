@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc, CorefCluster } from "../src/annotate/types.js";
-import { matchDocument, matchesCase } from "../src/ctxpro/engine.js";
+import { expletiveIt, matchDocument, matchesCase } from "../src/ctxpro/engine.js";
 import { KEY_ORDER } from "../src/ctxpro/items.js";
 import { loadRuleSet, parseRuleFile } from "../src/ctxpro/rules.js";
 import { InputError } from "../src/io/errors.js";
@@ -421,6 +421,31 @@ describe("unique fallback antecedent (issue 24, lever 21)", () => {
     const wants2: [string, string, string] = [wants[0], wants[1], "0-0 1-1 2-3 3-2 4-4"];
     expect(matchDocument(doc("u9", "es", [here, wants2]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["girl"]);
     expect(matchDocument(doc("u9", "es", [here, wants2]), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+  });
+  it("21c: no unique fallback for an expletive or identificational *it*, after an earlier object *it* in reach, nor to a noun of time", () => {
+    // "Who is it?" / "¿Quién es él?" after "I found the key."
+    const who: [string, string, string] = [`Who/who/PRON is/be/AUX it/it/PRON/Case=Nom ${P}`, `¿Quién/quién/PRON es/ser/AUX él/él/PRON/Case=Nom|Gender=Masc|Number=Sing ${P}`, "0-0 1-1 2-2 3-3"];
+    const found: [string, string, string] = [`I/I/PRON/Case=Nom found/find/VERB the/the/DET ring/ring/NOUN/Number=Sing ${P}`, `Encontré/encontrar/VERB el/el/DET anillo/anillo/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3"];
+    expect(matchDocument(doc("w1", "es", [found, who]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")).toHaveLength(1);
+    expect(matchDocument(doc("w1", "es", [found, who]), ES(), U).get("ES_GENDER")).toEqual([]);
+    // An earlier object *it* in reach: "I found the key and kept it. Then I lost it."
+    const kept: [string, string, string] = [`I/I/PRON/Case=Nom found/find/VERB the/the/DET key/key/NOUN/Number=Sing and/and/CCONJ kept/keep/VERB it/it/PRON/Case=Acc ${P}`,
+      `Encontré/encontrar/VERB la/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing y/y/CCONJ la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing guardé/guardar/VERB ${P}`, "1-0 2-1 3-2 4-3 5-5 6-4 7-6"];
+    expect(matchDocument(doc("w2", "es", [kept, lost]), ES(), U).get("ES_GENDER")!.filter((x) => x["segment id"] === 2)).toEqual([]);
+    expect(matchDocument(doc("w2", "es", [kept, lost]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")!.filter((x) => x["segment id"] === 2)).toHaveLength(1);
+    // A noun of time is no candidate: "Come on Tuesday night and I'll play it" / "Ven el martes por la noche y la tocaré".
+    const night: [string, string, string] = [`Come/come/VERB on/on/ADP Tuesday/Tuesday/PROPN night/night/NOUN/Number=Sing ${P}`, `Ven/venir/VERB el/el/DET martes/martes/NOUN por/por/ADP la/el/DET noche/noche/NOUN/Gender=Fem|Number=Sing ${P}`, "0-0 1-3 2-2 3-5 4-6"];
+    expect(matchDocument(doc("w3", "es", [night, lost]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")).toHaveLength(1);
+    expect(matchDocument(doc("w3", "es", [night, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+  });
+  it("expletiveIt: extraposition and who/what is it, not a referential subject", () => {
+    const t = (s: string) => s.split(" ").map((w) => { const [text, lemma, upos] = w.split("/"); return { text: text!, lemma: lemma!, upos: upos!, feats: {} }; });
+    expect(expletiveIt(t("It/it/PRON 's/be/AUX wonderful/wonderful/ADJ for/for/ADP a/a/DET family/family/NOUN to/to/PART love/love/VERB"), 0)).toBe(true);
+    expect(expletiveIt(t("It/it/PRON is/be/AUX not/not/PART clear/clear/ADJ that/that/SCONJ he/he/PRON came/come/VERB"), 0)).toBe(true);
+    expect(expletiveIt(t("Who/who/PRON is/be/AUX it/it/PRON ?/?/PUNCT"), 2)).toBe(true);
+    expect(expletiveIt(t("Where/where/ADV is/be/AUX it/it/PRON ?/?/PUNCT"), 2)).toBe(false);
+    expect(expletiveIt(t("It/it/PRON is/be/AUX broken/broken/ADJ ./././PUNCT"), 0)).toBe(false);
+    expect(expletiveIt(t("It/it/PRON speaks/speak/VERB several/several/ADJ languages/language/NOUN"), 0)).toBe(false);
   });
   it("replaces a clashing resolver antecedent only when the choice is unique, and never for a propositional object", () => {
     const toCar = [{ mentions: [{ sent: 0, start: 5, end: 7, head: 6 }, { sent: 1, start: 3, end: 4, head: 3 }] }];

@@ -549,11 +549,19 @@ function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
 function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, lo: number, personNoun?: (lemma: string) => boolean): { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined {
   const en = idx.doc.en[i].tokens;
   const te = en[e];
+  // 21c: an expletive or identificational *it* names no thing ("It's wonderful for a family to ...", "Who is it?").
+  if (UNIQUE_EXPLETIVE && expletiveIt(en, e)) return undefined;
+  // 21c: an earlier object pronoun of the same number in reach that the resolver tied to no noun: the
+  // pronoun most likely continues its referent, which the reach does not name ("A dog chased him up it ...
+  // chucked it on the roof", "I'll play it for you ... put it on the front").
+  if (UNIQUE_CHAIN && earlierObjectPronoun(idx, i, e, lo, te)) return undefined;
   const object = /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes";
   let match: { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined;
   for (const m of fallbackMentions(rule, idx, i, e, lo)) {
     const head = idx.doc.en[m.sent].tokens[m.head];
     if (!numberAgrees(te, head)) continue;
+    // 21c: nouns of time ("Tuesday night", "the day") are not the thing an *it* of the next clause stands for.
+    if (UNIQUE_TIME && TIME_NOUNS.has((head.lemma || head.text).toLowerCase())) continue;
     if (rule.englishForm.startsWith("it") && personNoun?.(head.lemma || head.text)) continue;
     if (object && m.sent === i && (ownClauseAntecedent(en, m, e) || sharedSubject(en, m, e) || relativeClauseHead(en, m, e))) continue;
     const clash: { noun: boolean; known?: boolean } = { noun: false };
@@ -564,6 +572,58 @@ function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, 
     } else if (!(clash.noun && clash.known)) return undefined;
   }
   return match;
+}
+
+/** Lever 21c's parts of the unique fallback, each on by default (PRONEVAL_UNIQUE_EXPLETIVE=0, _CHAIN=0, _TIME=0: off; for measurement). */
+const UNIQUE_EXPLETIVE = process.env.PRONEVAL_UNIQUE_EXPLETIVE !== "0";
+const UNIQUE_CHAIN = process.env.PRONEVAL_UNIQUE_CHAIN !== "0";
+const UNIQUE_TIME = process.env.PRONEVAL_UNIQUE_TIME !== "0";
+
+/** English nouns of time: points and stretches of time, days of the week, months, seasons. */
+const TIME_NOUNS = new Set([
+  "time", "day", "night", "morning", "evening", "afternoon", "noon", "midnight", "week", "weekend", "month", "year", "hour", "minute",
+  "second", "moment", "today", "tonight", "tomorrow", "yesterday", "decade", "century", "monday", "tuesday", "wednesday", "thursday",
+  "friday", "saturday", "sunday", "january", "february", "march", "april", "june", "july", "august", "september", "october",
+  "november", "december", "spring", "summer", "autumn", "winter",
+]);
+
+/**
+ * Whether English *it* at `e` is expletive or identificational (lever 21c): *who* or *what* + a form of
+ * *be* right before it ("Who is it?", "What's it?"), or a form of *be* after it (across *not* and
+ * adverbs), then an adjective or a participle and, within a few words, *to, that, for, if, whether, how*
+ * (extraposition: "It's wonderful for a whole family to love each other", "it is clear that").
+ */
+export function expletiveIt(en: readonly AnnToken[], e: number): boolean {
+  if (en[e].text.toLowerCase() !== "it") return false;
+  const isBe = (t: AnnToken | undefined) => !!t && VERBS.has(t.upos) && t.lemma.toLowerCase() === "be";
+  if (e >= 2 && isBe(en[e - 1]) && /^(who|what)$/i.test(en[e - 2].text)) return true;
+  let k = e + 1;
+  if (!isBe(en[k])) return false;
+  k++;
+  while (k < en.length && (en[k].upos === "ADV" || en[k].upos === "PART")) k++;
+  if (k >= en.length || !(en[k].upos === "ADJ" || en[k].upos === "VERB")) return false;
+  for (let j = k + 1; j < Math.min(en.length, k + 5); j++) {
+    const w = en[j].text.toLowerCase();
+    if (w === "to" || w === "that" || w === "for" || w === "if" || w === "whether" || w === "how") return true;
+    if (en[j].upos === "PUNCT") return false;
+  }
+  return false;
+}
+
+/**
+ * Whether the fallback's reach holds, before the pronoun at `e`, an English object pronoun of its number
+ * (*it* tagged Acc for a singular pronoun, *them* for a plural one) other than the pronoun itself (lever 21c).
+ */
+function earlierObjectPronoun(idx: DocIndex, i: number, e: number, lo: number, te: AnnToken): boolean {
+  const plural = values(te, "Number").includes("Plur") || /^(they|them|their|theirs)$/i.test(te.text);
+  const form = plural ? "them" : "it";
+  for (let s = i; s >= Math.max(lo, i - FALLBACK_SENTENCES); s--) {
+    const toks = idx.doc.en[s].tokens;
+    for (let h = (s === i ? e : toks.length) - 1; h >= 0; h--) {
+      if (toks[h].text.toLowerCase() === form && toks[h].upos === "PRON" && values(toks[h], "Case").includes("Acc")) return true;
+    }
+  }
+  return false;
 }
 
 function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean | FallbackMode, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
