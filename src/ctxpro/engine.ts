@@ -555,6 +555,9 @@ function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, 
   // pronoun most likely continues its referent, which the reach does not name ("A dog chased him up it ...
   // chucked it on the roof", "I'll play it for you ... put it on the front").
   if (UNIQUE_CHAIN && earlierObjectPronoun(idx, i, e, lo, te)) return undefined;
+  // 21c: subject *they* is as often people in general or a group no noun names ("they said", "they thought
+  // you were ...") as the plural noun before it ("their ankles ... they end up" = the lions).
+  if (UNIQUE_THEY && te.text.toLowerCase() === "they") return undefined;
   const object = /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes";
   let match: { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined;
   for (const m of fallbackMentions(rule, idx, i, e, lo)) {
@@ -574,10 +577,11 @@ function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, 
   return match;
 }
 
-/** Lever 21c's parts of the unique fallback, each on by default (PRONEVAL_UNIQUE_EXPLETIVE=0, _CHAIN=0, _TIME=0: off; for measurement). */
+/** Lever 21c's parts of the unique fallback, each on by default (PRONEVAL_UNIQUE_EXPLETIVE=0, _CHAIN=0, _TIME=0, _THEY=0: off; for measurement). */
 const UNIQUE_EXPLETIVE = process.env.PRONEVAL_UNIQUE_EXPLETIVE !== "0";
 const UNIQUE_CHAIN = process.env.PRONEVAL_UNIQUE_CHAIN !== "0";
 const UNIQUE_TIME = process.env.PRONEVAL_UNIQUE_TIME !== "0";
+const UNIQUE_THEY = process.env.PRONEVAL_UNIQUE_THEY !== "0";
 
 /** English nouns of time: points and stretches of time, days of the week, months, seasons. */
 const TIME_NOUNS = new Set([
