@@ -29,7 +29,7 @@ const program = new Command()
   .option("--out <dir>", "where to write mini-documents, our items and the summary", "ctxpro-recall")
   .option("--gender-sample <n>", "also write n random gender items we extract in fr/es/it, for hand-checking", "0")
   .option("--inflection <mode>", "inflection rule: 'paper' (default, as identify) or 'ctxpro' (the released code, which made the dev sets)", "paper")
-  .option("--fallback-antecedent [mode]", "gender/animacy: identify's --fallback-antecedent ('nearest' when no mode is given, or 'unique')")
+  .option("--fallback-antecedent [mode]", "gender/animacy: identify's --fallback-antecedent: 'unique' (default), 'nearest' (the flag alone) or 'off'")
   .option("--coref-dir <dir>", "English resolver to use: a folder with models/coref-en.json.gz and lexicons/ (default: the shipped data/)")
   .option("--no-align-tags", "aligner without the tag anchors (parts of speech and person; identify's --no-align-tags)")
   .option("--align-sample <n>", "also write n random segment pairs with the links of their English pronouns, for hand-checking", "0")
@@ -37,8 +37,8 @@ const program = new Command()
 const o = program.opts<{ alignTags: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro"; fallbackAntecedent?: boolean | string }>();
 if (o.inflection !== "paper" && o.inflection !== "ctxpro") throw new Error(`--inflection must be 'paper' or 'ctxpro', got '${o.inflection}'`);
 const maxPerSet = Number(o.maxPerSet);
-const fallbackAntecedent: boolean | FallbackMode = o.fallbackAntecedent === undefined ? false : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode);
-if (fallbackAntecedent && !FALLBACK_MODES.includes(fallbackAntecedent)) throw new Error(`--fallback-antecedent must be one of ${FALLBACK_MODES.join(", ")}, got '${o.fallbackAntecedent}'`);
+const fallbackAntecedent: FallbackMode = o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode);
+if (!FALLBACK_MODES.includes(fallbackAntecedent)) throw new Error(`--fallback-antecedent must be one of ${FALLBACK_MODES.join(", ")}, got '${o.fallbackAntecedent}'`);
 
 interface SetInfo {
   phenomenon: string;

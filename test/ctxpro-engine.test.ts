@@ -301,8 +301,10 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
       ["ACC.FEM.SING", "la", 1, "key", "llave", "the key"],
     ]);
     expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: false }).get("ES_GENDER")).toEqual([]);
-    // Off by default (ctxpro identify --fallback-antecedent).
-    expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toEqual([]);
+    expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: "off" }).get("ES_GENDER")).toEqual([]);
+    // The default is the unique fallback (lever 21), which takes the one candidate here.
+    expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    expect(() => matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: "nerest" as never })).toThrow(/one of off, nearest, unique, got 'nerest'/);
   });
   it("skips nouns whose aligned noun disagrees with the target pronoun, and nouns of another English number", () => {
     const two: Array<[string, string, string]> = [
@@ -388,7 +390,7 @@ describe("unique fallback antecedent (issue 24, lever 21)", () => {
     expect(items.map((x) => [x.rule, x["src ante head"], x["ref ante head"]])).toEqual([["ACC.FEM.SING", "key", "llave"]]);
     // The nearest mode takes the same noun; off by default.
     expect(matchDocument(doc("u1", "es", [keyCar, lost]), ES(), { fallbackAntecedent: "nearest" }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
-    expect(matchDocument(doc("u1", "es", [keyCar, lost]), ES()).get("ES_GENDER")).toEqual([]);
+    expect(matchDocument(doc("u1", "es", [keyCar, lost]), ES(), { fallbackAntecedent: false }).get("ES_GENDER")).toEqual([]);
   });
   it("does not fire when two nouns agree with the target pronoun", () => {
     const twoFem: [string, string, string] = [keyCar[0].replace("car/car", "door/door"), keyCar[1].replace("el/el/DET coche/coche/NOUN/Gender=Masc", "la/el/DET puerta/puerta/NOUN/Gender=Fem"), keyCar[2]];
@@ -437,6 +439,14 @@ describe("unique fallback antecedent (issue 24, lever 21)", () => {
     const night: [string, string, string] = [`Come/come/VERB on/on/ADP Tuesday/Tuesday/PROPN night/night/NOUN/Number=Sing ${P}`, `Ven/venir/VERB el/el/DET martes/martes/NOUN por/por/ADP la/el/DET noche/noche/NOUN/Gender=Fem|Number=Sing ${P}`, "0-0 1-3 2-2 3-5 4-6"];
     expect(matchDocument(doc("w3", "es", [night, lost]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")).toHaveLength(1);
     expect(matchDocument(doc("w3", "es", [night, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+  });
+  it("21c: no unique fallback for subject *they*; object *them* keeps it", () => {
+    const books: [string, string, string] = [`I/I/PRON/Case=Nom bought/buy/VERB books/book/NOUN/Number=Plur ${P}`, `Compré/comprar/VERB libros/libro/NOUN/Gender=Masc|Number=Plur ${P}`, "1-0 2-1 3-2"];
+    const they: [string, string, string] = [`They/they/PRON/Case=Nom|Number=Plur are/be/AUX old/old/ADJ ${P}`, `Ellos/él/PRON/Case=Nom|Gender=Masc|Number=Plur son/ser/AUX viejos/viejo/ADJ ${P}`, "0-0 1-1 2-2 3-3"];
+    const them: [string, string, string] = [`I/I/PRON/Case=Nom wait/wait/VERB for/for/ADP them/they/PRON/Case=Acc|Number=Plur ${P}`, `Espero/esperar/VERB por/por/ADP ellos/él/PRON/Case=Acc|Gender=Masc|Number=Plur ${P}`, "1-0 2-1 3-2 4-3"];
+    expect(matchDocument(doc("t1", "es", [books, they]), ES(), { fallbackAntecedent: "nearest" }).get("ES_GENDER")).toHaveLength(1);
+    expect(matchDocument(doc("t1", "es", [books, they]), ES(), U).get("ES_GENDER")).toEqual([]);
+    expect(matchDocument(doc("t2", "es", [books, them]), ES(), U).get("ES_GENDER")!.map((x) => [x.rule, x["src ante head"]])).toEqual([["DISJ.MASC.PLUR", "books"]]);
   });
   it("expletiveIt: extraposition and who/what is it, not a referential subject", () => {
     const t = (s: string) => s.split(" ").map((w) => { const [text, lemma, upos] = w.split("/"); return { text: text!, lemma: lemma!, upos: upos!, feats: {} }; });

@@ -83,7 +83,7 @@ export function registerCtxpro(program: Command): void {
     .option("--align-threshold <x>", "built-in aligner: drop links whose combined posterior is below x", "0.1")
     .option("--no-align-tags", "built-in aligner: do not re-score links by the taggers' parts of speech and person (tag anchors)")
     .option("--inflection <mode>", "inflection matching: 'paper' (nouns, Sec. 3) or 'ctxpro' (the released code)", "paper")
-    .option("--fallback-antecedent [mode]", "gender/animacy: when the resolver gives a pronoun no noun antecedent (or one whose translation clashes), take an agreeing noun: 'nearest' (the default mode; more items, fewer of them right: docs/annotate.md, lever 14b) or 'unique' (only the one candidate of its reach, lever 21)")
+    .option("--fallback-antecedent [mode]", "gender/animacy: when the resolver gives a pronoun no noun antecedent (or one whose translation clashes), take an agreeing noun: 'unique' (default: only where one noun of the reach can be it, docs/annotate.md lever 21), 'nearest' (the flag alone: the nearest one; more items, fewer of them right, lever 14b) or 'off'")
     .option("--no-check", "skip the script/language checks of the input columns")
     .option("--keep-unscorable", "keep items whose expected form is not a whole word of the reference (enclitics, contractions)")
     .option("--quoted", "the TSV quotes its cells (\"...\", \"\" for a quote; as proneval's --format tsv writes them), so a sentence may hold a tab or newline; default: a quote is text (sacrebleu --echo)")
@@ -126,7 +126,7 @@ export function registerCtxpro(program: Command): void {
           keepUnscorable: !!o.keepUnscorable,
           dropped,
           inflection: o.inflection,
-          fallbackAntecedent: o.fallbackAntecedent === undefined ? false : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode),
+          fallbackAntecedent: o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode),
           warn,
           check: o.check,
           quoted: o.quoted,

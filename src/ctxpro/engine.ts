@@ -8,7 +8,7 @@
  *
  * Per phenomenon: GENDER uses English coreference (C_s = head of the most recent noun-headed antecedent
  * mention, C_t = its aligned noun, which must carry the rule's gender and number; when the resolver gives
- * no noun, or one whose aligned noun clashes, the nearest agreeing noun: EngineOptions.fallbackAntecedent); FORMALITY stops after
+ * no noun, or one whose aligned noun clashes, the one agreeing noun in reach: EngineOptions.fallbackAntecedent); FORMALITY stops after
  * step 3; AUXILIARY finds C_t as the most recent previous occurrence of T_t's lemma and C_s by alignment;
  * INFLECTION takes a verb-less segment and the most recent noun in T_t's case. ANIMACY runs the gender
  * check and reverses the item. The windowing (the segment plus up to window-1 previous sentences) and
@@ -22,8 +22,8 @@ import { auxiliaryFormula, freeRelativeArticle, numberAgrees, propositionalCliti
 import { KEY_ORDER, ordered, reverseGenderItem, type CtxproItem } from "./items.js";
 
 /** How the fallback antecedent (EngineOptions.fallbackAntecedent) picks its noun. */
-export type FallbackMode = "nearest" | "unique";
-export const FALLBACK_MODES: readonly FallbackMode[] = ["nearest", "unique"];
+export type FallbackMode = "off" | "nearest" | "unique";
+export const FALLBACK_MODES: readonly FallbackMode[] = ["off", "nearest", "unique"];
 
 export interface EngineOptions {
   /** Sentences visible to a rule: the segment and up to windowSize-1 before it (CTXPRO default 10). */
@@ -40,14 +40,16 @@ export interface EngineOptions {
    * GENDER/ANIMACY when the resolver gives the pronoun no noun antecedent (it abstained, or its chain
    * holds only pronouns), or one whose aligned target noun has another gender or number: the most recent English noun of the pronoun's sentence (before it) or of the
    * sentence before, agreeing with the pronoun in number, whose aligned target noun agrees with the
-   * target pronoun (the rule's gender and number). Default off (`ctxpro identify --fallback-antecedent`):
-   * it raises recall against CTXPRO's items, but its items are right less often than the resolver's
-   * (docs/annotate.md, lever 14b and "Probe").
-   * `true` or "nearest": the nearest such noun. "unique" (lever 21): only where the choice is
-   * unambiguous: exactly one English noun of the reach can be the antecedent (agrees with the pronoun
-   * in number, is no person for *it*, stands in no position levers 16b/17c/18c refuse) and has an
-   * aligned target noun of the rule's gender and number, and every other such noun is aligned to a
-   * target noun whose gender and number are known and clash (`uniqueFallback`).
+   * target pronoun (the rule's gender and number).
+   * "unique" (the default since lever 21; `ctxpro identify --fallback-antecedent unique`): only where the
+   * choice is unambiguous: exactly one English noun of the reach can be the antecedent (agrees with the
+   * pronoun in number, is no person for *it*, no noun of time, stands in no position levers 16b/17c/18c
+   * refuse) and has an aligned target noun of the rule's gender and number, and every other such noun is
+   * aligned to a target noun whose gender and number are known and clash; not for an expletive *it*,
+   * subject *they*, or after an earlier object *it* or *them* in reach (`uniqueFallback`).
+   * `true` or "nearest" (lever 14b, `--fallback-antecedent` alone): the nearest such noun; more items,
+   * right less often than the resolver's (docs/annotate.md, lever 14b and "Probe").
+   * `false` or "off": no fallback.
    */
   fallbackAntecedent?: boolean | FallbackMode;
   /** English common-noun lemmas that name a person: never a fallback antecedent of *it* (identify passes the resolver's). */
@@ -630,7 +632,7 @@ function earlierObjectPronoun(idx: DocIndex, i: number, e: number, lo: number, t
   return false;
 }
 
-function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean | FallbackMode, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
+function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: FallbackMode, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
@@ -709,7 +711,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     // than the target pronoun (the resolver's choice is then contradicted by the translation): the
     // nearest agreeing noun (EngineOptions.fallbackAntecedent). An antecedent that merely failed to
     // align to a noun is not replaced (the resolver may be right and the alignment wrong).
-    if ((!ante || clash.noun) && fallback) {
+    if ((!ante || clash.noun) && fallback !== "off") {
       ante = undefined;
       found = undefined;
       // Not for the object of a verb that mostly takes an event or a proposition ("did it", "get it",
@@ -920,13 +922,16 @@ export function matchDocument(doc: AnnotatedParallelDoc, sets: RuleSet[], opts: 
   const out = new Map<string, CtxproItem[]>();
   for (const set of sets) out.set(set.name, []);
   const uncovered = new Map(sets.map((set) => [set, uncoveredCaseRules(set)]));
+  const fb = opts.fallbackAntecedent;
+  const fallback: FallbackMode = fb === undefined ? "unique" : fb === true ? "nearest" : fb === false ? "off" : fb;
+  if (!FALLBACK_MODES.includes(fallback)) throw new InputError(`fallback antecedent mode must be one of ${FALLBACK_MODES.join(", ")}, got '${fallback}'`);
   for (let i = 0; i < doc.en.length; i++) {
     const lo = Math.max(0, i - windowSize + 1);
     for (const set of sets) {
       const items = out.get(set.name)!;
       for (const rule of set.rules) {
         let item: CtxproItem | undefined;
-        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, opts.fallbackAntecedent ?? false, opts.uncoveredCase ? uncovered.get(set)!.get(rule) : undefined, opts.personNoun);
+        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, fallback, opts.uncoveredCase ? uncovered.get(set)!.get(rule) : undefined, opts.personNoun);
         else if (rule.type === "auxiliary") item = auxiliaryItem(rule, idx, i, lo);
         else item = inflectionItem(rule, idx, i, lo, mode);
         if (!item) continue;
