@@ -568,7 +568,7 @@ function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, 
     // 21c: nouns of time ("Tuesday night", "the day") are not the thing an *it* of the next clause stands for.
     if (UNIQUE_TIME && TIME_NOUNS.has((head.lemma || head.text).toLowerCase())) continue;
     if (rule.englishForm.startsWith("it") && personNoun?.(head.lemma || head.text)) continue;
-    if (object && m.sent === i && (ownClauseAntecedent(en, m, e) || sharedSubject(en, m, e) || relativeClauseHead(en, m, e))) continue;
+    if (UNIQUE_POSITION && object && m.sent === i && (ownClauseAntecedent(en, m, e) || sharedSubject(en, m, e) || relativeClauseHead(en, m, e))) continue;
     const clash: { noun: boolean; known?: boolean } = { noun: false };
     const f = alignedHead(rule, idx, m, clash, false);
     if (f) {
@@ -584,6 +584,8 @@ const UNIQUE_EXPLETIVE = process.env.PRONEVAL_UNIQUE_EXPLETIVE !== "0";
 const UNIQUE_CHAIN = process.env.PRONEVAL_UNIQUE_CHAIN !== "0";
 const UNIQUE_TIME = process.env.PRONEVAL_UNIQUE_TIME !== "0";
 const UNIQUE_THEY = process.env.PRONEVAL_UNIQUE_THEY !== "0";
+/** Lever 21b (PRONEVAL_UNIQUE_POSITION=0: off; for measurement). */
+const UNIQUE_POSITION = process.env.PRONEVAL_UNIQUE_POSITION !== "0";
 
 /** English nouns of time: points and stretches of time, days of the week, months, seasons. */
 const TIME_NOUNS = new Set([
@@ -708,8 +710,9 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     let fallbackTrace: string | undefined;
     let found = ante && alignedHead(rule, idx, ante, clash);
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
-    // than the target pronoun (the resolver's choice is then contradicted by the translation): the
-    // nearest agreeing noun (EngineOptions.fallbackAntecedent). An antecedent that merely failed to
+    // than the target pronoun (the resolver's choice is then contradicted by the translation): the one
+    // candidate noun of the reach ("unique", lever 21) or the nearest agreeing noun ("nearest", lever 14b;
+    // EngineOptions.fallbackAntecedent). An antecedent that merely failed to
     // align to a noun is not replaced (the resolver may be right and the alignment wrong).
     if ((!ante || clash.noun) && fallback !== "off") {
       ante = undefined;
