@@ -18,6 +18,7 @@ import { identifyFiles } from "../src/ctxpro/identify.js";
 import { readEvalSet, type CtxproItem } from "../src/ctxpro/items.js";
 import { mulberry32, shuffle } from "../src/ctxpro/random.js";
 import { builtinRuleSets, loadRuleSet, LANGUAGES } from "../src/ctxpro/rules.js";
+import { FALLBACK_MODES, type FallbackMode } from "../src/ctxpro/engine.js";
 import { loadDefaultCoref, loadDefaultMorph } from "../src/annotate/index.js";
 
 const program = new Command()
@@ -28,14 +29,16 @@ const program = new Command()
   .option("--out <dir>", "where to write mini-documents, our items and the summary", "ctxpro-recall")
   .option("--gender-sample <n>", "also write n random gender items we extract in fr/es/it, for hand-checking", "0")
   .option("--inflection <mode>", "inflection rule: 'paper' (default, as identify) or 'ctxpro' (the released code, which made the dev sets)", "paper")
-  .option("--fallback-antecedent", "gender/animacy: identify's --fallback-antecedent")
+  .option("--fallback-antecedent [mode]", "gender/animacy: identify's --fallback-antecedent: 'unique' (default), 'nearest' (the flag alone) or 'off'")
   .option("--coref-dir <dir>", "English resolver to use: a folder with models/coref-en.json.gz and lexicons/ (default: the shipped data/)")
   .option("--no-align-tags", "aligner without the tag anchors (parts of speech and person; identify's --no-align-tags)")
   .option("--align-sample <n>", "also write n random segment pairs with the links of their English pronouns, for hand-checking", "0")
   .parse();
-const o = program.opts<{ alignTags: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro"; fallbackAntecedent?: boolean }>();
+const o = program.opts<{ alignTags: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro"; fallbackAntecedent?: boolean | string }>();
 if (o.inflection !== "paper" && o.inflection !== "ctxpro") throw new Error(`--inflection must be 'paper' or 'ctxpro', got '${o.inflection}'`);
 const maxPerSet = Number(o.maxPerSet);
+const fallbackAntecedent: FallbackMode = o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode);
+if (!FALLBACK_MODES.includes(fallbackAntecedent)) throw new Error(`--fallback-antecedent must be one of ${FALLBACK_MODES.join(", ")}, got '${o.fallbackAntecedent}'`);
 
 interface SetInfo {
   phenomenon: string;
@@ -110,7 +113,7 @@ for (const lang of o.langs.split(",")) {
     .filter((s) => s.lang === lang && phenomena.has(s.phenomenon))
     .map((s) => loadRuleSet(s.name, lang));
   const ann = await defaultAnnotators(lang, { english, alignCorpus: [extraFile], tagAnchors: o.alignTags });
-  const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection, fallbackAntecedent: !!o.fallbackAntecedent });
+  const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection, fallbackAntecedent });
   const secs = (performance.now() - t0) / 1000;
   process.stderr.write(`${lang}: ${stats.pairs} pairs in ${stats.docs} mini-documents, ${secs.toFixed(0)} s\n`);
   const ag = ann.aligner.agreement!;

@@ -106,7 +106,9 @@ describe("levers 18a/18b in the engine", () => {
   it("adds no item where the resolver's own noun gives none", () => {
     // "The ring is a tool.": el anillo agrees with *lo*, but the resolver's la herramienta (fem.) does not.
     const first: [string, string, string] = [`The/the/DET ring/ring/NOUN/Number=Sing is/be/AUX a/a/DET tool/tool/NOUN/Number=Sing ${P}`, `El/el/DET anillo/anillo/NOUN/Gender=Masc|Number=Sing es/ser/AUX una/uno/DET herramienta/herramienta/NOUN/Gender=Fem|Number=Sing ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"];
-    expect(matchDocument(doc([first, second], [3, 5, 4]), ES()).get("ES_GENDER")).toEqual([]);
+    expect(matchDocument(doc([first, second], [3, 5, 4]), ES(), { fallbackAntecedent: "off" }).get("ES_GENDER")).toEqual([]);
+    // The unique fallback (lever 21, the default) replaces the clashing *tool*: *ring* is the one noun whose translation agrees.
+    expect(matchDocument(doc([first, second], [3, 5, 4]), ES()).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["ring"]);
   });
   it("keeps the resolver's noun when the subject's aligned noun has another gender", () => {
     // "The key is a tool." -> la llave (fem.) disagrees with *lo*; el instrumento stays.

@@ -128,6 +128,9 @@ describe("ctxpro identify", () => {
     expect(r.err).toMatch(/unknown rule set 'DE_GENDRE'; valid names: DE_GENDER/);
     r = await run("identify", "-i", bad, "--rules", "DE_GENDER", "-l", "nl", "-a", ann, "-o", outDir);
     expect(r.err).toMatch(/unknown language 'nl'; CTXPRO languages are: de, es, fr, it, pl, pt, ru/);
+    r = await run("identify", "-i", bad, "--rules", "DE_GENDER", "-l", "de", "-a", ann, "-o", outDir, "--fallback-antecedent", "uniq");
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--fallback-antecedent must be one of off, nearest, unique, got 'uniq'/);
     expect(existsSync(outDir)).toBe(false);
   });
 

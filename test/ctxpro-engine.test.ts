@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc, CorefCluster } from "../src/annotate/types.js";
-import { matchDocument, matchesCase } from "../src/ctxpro/engine.js";
+import { expletiveIt, matchDocument, matchesCase } from "../src/ctxpro/engine.js";
 import { KEY_ORDER } from "../src/ctxpro/items.js";
 import { loadRuleSet, parseRuleFile } from "../src/ctxpro/rules.js";
 import { InputError } from "../src/io/errors.js";
@@ -301,8 +301,10 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
       ["ACC.FEM.SING", "la", 1, "key", "llave", "the key"],
     ]);
     expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: false }).get("ES_GENDER")).toEqual([]);
-    // Off by default (ctxpro identify --fallback-antecedent).
-    expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toEqual([]);
+    expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: "off" }).get("ES_GENDER")).toEqual([]);
+    // The default is the unique fallback (lever 21), which takes the one candidate here.
+    expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    expect(() => matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: "nerest" as never })).toThrow(/one of off, nearest, unique, got 'nerest'/);
   });
   it("skips nouns whose aligned noun disagrees with the target pronoun, and nouns of another English number", () => {
     const two: Array<[string, string, string]> = [
@@ -373,6 +375,93 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
     // The gender set keeps GEN.FEM.SING for jej, so there the tagged case decides.
     const g = matchDocument(doc("pl", "pl", pl, chain), [loadRuleSet("PL_GENDER", "pl")]).get("PL_GENDER")!;
     expect(g.map((x) => x.rule)).toEqual(["GEN.FEM.SING"]);
+  });
+});
+
+describe("unique fallback antecedent (issue 24, lever 21)", () => {
+  const U = { fallbackAntecedent: "unique" as const };
+  const ES = () => [loadRuleSet("ES_GENDER", "es")];
+  const lost: [string, string, string] = [`Then/then/ADV I/I/PRON/Case=Nom lost/lose/VERB it/it/PRON/Case=Acc ${P}`, `Luego/luego/ADV la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing perdí/perder/VERB ${P}`, "0-0 2-2 3-1 4-3"];
+  // "I found the key and the car." / "Encontré la llave y el coche.": car is masculine, known, so key is the only feminine candidate.
+  const keyCar: [string, string, string] = [`I/I/PRON/Case=Nom found/find/VERB the/the/DET key/key/NOUN/Number=Sing and/and/CCONJ the/the/DET car/car/NOUN/Number=Sing ${P}`,
+    `Encontré/encontrar/VERB la/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing y/y/CCONJ el/el/DET coche/coche/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3 5-4 6-5 7-6"];
+  it("fires when exactly one noun of the reach agrees and every other is aligned to a noun of known, clashing gender", () => {
+    const items = matchDocument(doc("u1", "es", [keyCar, lost]), ES(), U).get("ES_GENDER")!;
+    expect(items.map((x) => [x.rule, x["src ante head"], x["ref ante head"]])).toEqual([["ACC.FEM.SING", "key", "llave"]]);
+    // The nearest mode takes the same noun; off by default.
+    expect(matchDocument(doc("u1", "es", [keyCar, lost]), ES(), { fallbackAntecedent: "nearest" }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    expect(matchDocument(doc("u1", "es", [keyCar, lost]), ES(), { fallbackAntecedent: false }).get("ES_GENDER")).toEqual([]);
+  });
+  it("does not fire when two nouns agree with the target pronoun", () => {
+    const twoFem: [string, string, string] = [keyCar[0].replace("car/car", "door/door"), keyCar[1].replace("el/el/DET coche/coche/NOUN/Gender=Masc", "la/el/DET puerta/puerta/NOUN/Gender=Fem"), keyCar[2]];
+    expect(matchDocument(doc("u2", "es", [twoFem, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+    // The nearest mode takes the nearer one.
+    expect(matchDocument(doc("u2", "es", [twoFem, lost]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["door"]);
+  });
+  it("does not fire when another noun is unaligned, aligned to a non-noun, or to a noun without gender", () => {
+    const unaligned: [string, string, string] = [keyCar[0], keyCar[1], "1-0 2-1 3-2 4-3"];
+    expect(matchDocument(doc("u3", "es", [unaligned, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+    expect(matchDocument(doc("u3", "es", [unaligned, lost]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")).toHaveLength(1);
+    const toVerb: [string, string, string] = [keyCar[0], keyCar[1], "1-0 2-1 3-2 4-3 6-0"];
+    expect(matchDocument(doc("u4", "es", [toVerb, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+    const noGender: [string, string, string] = [keyCar[0], keyCar[1].replace("coche/NOUN/Gender=Masc|Number=Sing", "coche/NOUN/Number=Sing"), keyCar[2]];
+    expect(matchDocument(doc("u5", "es", [noGender, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+  });
+  it("nouns that cannot be the antecedent do not compete: another English number, a person for *it*, the subject of the pronoun's own verb", () => {
+    // "the cars" (plural) and "the man" (a person) leave "key" the only candidate, though neither is aligned.
+    const plur: [string, string, string] = [keyCar[0].replace("car/car/NOUN/Number=Sing", "cars/car/NOUN/Number=Plur"), keyCar[1], "1-0 2-1 3-2 4-3"];
+    const lostSing: [string, string, string] = [lost[0].replace("it/it/PRON/Case=Acc", "it/it/PRON/Case=Acc|Number=Sing"), lost[1], lost[2]];
+    expect(matchDocument(doc("u6", "es", [plur, lostSing]), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    const man: [string, string, string] = [keyCar[0].replace("car/car", "man/man"), keyCar[1], "1-0 2-1 3-2 4-3"];
+    expect(matchDocument(doc("u7", "es", [man, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+    expect(matchDocument(doc("u7", "es", [man, lost]), ES(), { ...U, personNoun: (l) => l === "man" }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    // "The key is here. The girl wants it": the girl (unaligned, also no person lexicon here) is the subject of the pronoun's own verb (lever 16b), so she does not compete.
+    const here: [string, string, string] = [`The/the/DET key/key/NOUN/Number=Sing is/be/AUX here/here/ADV ${P}`, `La/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing está/estar/AUX aquí/aquí/ADV ${P}`, "0-0 1-1 2-2 3-3 4-4"];
+    const wants: [string, string, string] = [`The/the/DET girl/girl/NOUN/Number=Sing wants/want/VERB it/it/PRON/Case=Acc ${P}`, `La/el/DET chica/chica/NOUN/Gender=Fem|Number=Sing la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing quiere/querer/VERB ${P}`, "0-0 2-3 3-2 4-4"];
+    expect(matchDocument(doc("u8", "es", [here, wants]), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    // Aligned, the girl would match and be the nearest: the unique mode still refuses her as the subject of "wants".
+    const wants2: [string, string, string] = [wants[0], wants[1], "0-0 1-1 2-3 3-2 4-4"];
+    expect(matchDocument(doc("u9", "es", [here, wants2]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["girl"]);
+    expect(matchDocument(doc("u9", "es", [here, wants2]), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+  });
+  it("21c: no unique fallback for an expletive or identificational *it*, after an earlier object *it* in reach, nor to a noun of time", () => {
+    // "Who is it?" / "¿Quién es él?" after "I found the key."
+    const who: [string, string, string] = [`Who/who/PRON is/be/AUX it/it/PRON/Case=Nom ${P}`, `¿Quién/quién/PRON es/ser/AUX él/él/PRON/Case=Nom|Gender=Masc|Number=Sing ${P}`, "0-0 1-1 2-2 3-3"];
+    const found: [string, string, string] = [`I/I/PRON/Case=Nom found/find/VERB the/the/DET ring/ring/NOUN/Number=Sing ${P}`, `Encontré/encontrar/VERB el/el/DET anillo/anillo/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3"];
+    expect(matchDocument(doc("w1", "es", [found, who]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")).toHaveLength(1);
+    expect(matchDocument(doc("w1", "es", [found, who]), ES(), U).get("ES_GENDER")).toEqual([]);
+    // An earlier object *it* in reach: "I found the key and kept it. Then I lost it."
+    const kept: [string, string, string] = [`I/I/PRON/Case=Nom found/find/VERB the/the/DET key/key/NOUN/Number=Sing and/and/CCONJ kept/keep/VERB it/it/PRON/Case=Acc ${P}`,
+      `Encontré/encontrar/VERB la/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing y/y/CCONJ la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing guardé/guardar/VERB ${P}`, "1-0 2-1 3-2 4-3 5-5 6-4 7-6"];
+    expect(matchDocument(doc("w2", "es", [kept, lost]), ES(), U).get("ES_GENDER")!.filter((x) => x["segment id"] === 2)).toEqual([]);
+    expect(matchDocument(doc("w2", "es", [kept, lost]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")!.filter((x) => x["segment id"] === 2)).toHaveLength(1);
+    // A noun of time is no candidate: "Come on Tuesday night and I'll play it" / "Ven el martes por la noche y la tocaré".
+    const night: [string, string, string] = [`Come/come/VERB on/on/ADP Tuesday/Tuesday/PROPN night/night/NOUN/Number=Sing ${P}`, `Ven/venir/VERB el/el/DET martes/martes/NOUN por/por/ADP la/el/DET noche/noche/NOUN/Gender=Fem|Number=Sing ${P}`, "0-0 1-3 2-2 3-5 4-6"];
+    expect(matchDocument(doc("w3", "es", [night, lost]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")).toHaveLength(1);
+    expect(matchDocument(doc("w3", "es", [night, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
+  });
+  it("21c: no unique fallback for subject *they*; object *them* keeps it", () => {
+    const books: [string, string, string] = [`I/I/PRON/Case=Nom bought/buy/VERB books/book/NOUN/Number=Plur ${P}`, `Compré/comprar/VERB libros/libro/NOUN/Gender=Masc|Number=Plur ${P}`, "1-0 2-1 3-2"];
+    const they: [string, string, string] = [`They/they/PRON/Case=Nom|Number=Plur are/be/AUX old/old/ADJ ${P}`, `Ellos/él/PRON/Case=Nom|Gender=Masc|Number=Plur son/ser/AUX viejos/viejo/ADJ ${P}`, "0-0 1-1 2-2 3-3"];
+    const them: [string, string, string] = [`I/I/PRON/Case=Nom wait/wait/VERB for/for/ADP them/they/PRON/Case=Acc|Number=Plur ${P}`, `Espero/esperar/VERB por/por/ADP ellos/él/PRON/Case=Acc|Gender=Masc|Number=Plur ${P}`, "1-0 2-1 3-2 4-3"];
+    expect(matchDocument(doc("t1", "es", [books, they]), ES(), { fallbackAntecedent: "nearest" }).get("ES_GENDER")).toHaveLength(1);
+    expect(matchDocument(doc("t1", "es", [books, they]), ES(), U).get("ES_GENDER")).toEqual([]);
+    expect(matchDocument(doc("t2", "es", [books, them]), ES(), U).get("ES_GENDER")!.map((x) => [x.rule, x["src ante head"]])).toEqual([["DISJ.MASC.PLUR", "books"]]);
+  });
+  it("expletiveIt: extraposition and who/what is it, not a referential subject", () => {
+    const t = (s: string) => s.split(" ").map((w) => { const [text, lemma, upos] = w.split("/"); return { text: text!, lemma: lemma!, upos: upos!, feats: {} }; });
+    expect(expletiveIt(t("It/it/PRON 's/be/AUX wonderful/wonderful/ADJ for/for/ADP a/a/DET family/family/NOUN to/to/PART love/love/VERB"), 0)).toBe(true);
+    expect(expletiveIt(t("It/it/PRON is/be/AUX not/not/PART clear/clear/ADJ that/that/SCONJ he/he/PRON came/come/VERB"), 0)).toBe(true);
+    expect(expletiveIt(t("Who/who/PRON is/be/AUX it/it/PRON ?/?/PUNCT"), 2)).toBe(true);
+    expect(expletiveIt(t("Where/where/ADV is/be/AUX it/it/PRON ?/?/PUNCT"), 2)).toBe(false);
+    expect(expletiveIt(t("It/it/PRON is/be/AUX broken/broken/ADJ ./././PUNCT"), 0)).toBe(false);
+    expect(expletiveIt(t("It/it/PRON speaks/speak/VERB several/several/ADJ languages/language/NOUN"), 0)).toBe(false);
+  });
+  it("replaces a clashing resolver antecedent only when the choice is unique, and never for a propositional object", () => {
+    const toCar = [{ mentions: [{ sent: 0, start: 5, end: 7, head: 6 }, { sent: 1, start: 3, end: 4, head: 3 }] }];
+    expect(matchDocument(doc("u10", "es", [keyCar, lost], toCar), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
+    const did: [string, string, string] = [lost[0].replace("lost/lose", "did/do"), lost[1], lost[2]];
+    expect(matchDocument(doc("u11", "es", [keyCar, did]), ES(), U).get("ES_GENDER")).toEqual([]);
   });
 });
 

@@ -11,6 +11,7 @@ import { PrecomputedAnnotations } from "../ctxpro/annotations.js";
 import { identifyFiles, readTsvDocs, writeIdentified, type Annotators } from "../ctxpro/identify.js";
 import { readEvalSet } from "../ctxpro/items.js";
 import { buildInputs, splitItems } from "../ctxpro/extract.js";
+import { FALLBACK_MODES, type FallbackMode } from "../ctxpro/engine.js";
 import { COMPAT_NAMES, reportTables, scoreFiles, type ScoreMode } from "../ctxpro/score.js";
 
 /** "gender.opensubtitles.en-de.dev.json.gz" -> "de": the language the translations are in. */
@@ -82,7 +83,7 @@ export function registerCtxpro(program: Command): void {
     .option("--align-threshold <x>", "built-in aligner: drop links whose combined posterior is below x", "0.1")
     .option("--no-align-tags", "built-in aligner: do not re-score links by the taggers' parts of speech and person (tag anchors)")
     .option("--inflection <mode>", "inflection matching: 'paper' (nouns, Sec. 3) or 'ctxpro' (the released code)", "paper")
-    .option("--fallback-antecedent", "gender/animacy: when the resolver gives a pronoun no noun antecedent (or one whose translation clashes), take the nearest agreeing noun (more items, fewer of them right: docs/annotate.md, lever 14b)")
+    .option("--fallback-antecedent [mode]", "gender/animacy: when the resolver gives a pronoun no noun antecedent (or one whose translation clashes), take an agreeing noun: 'unique' (default: only where one noun of the reach can be it, docs/annotate.md lever 21), 'nearest' (the flag alone: the nearest one; more items, fewer of them right, lever 14b) or 'off'")
     .option("--no-check", "skip the script/language checks of the input columns")
     .option("--keep-unscorable", "keep items whose expected form is not a whole word of the reference (enclitics, contractions)")
     .option("--quoted", "the TSV quotes its cells (\"...\", \"\" for a quote; as proneval's --format tsv writes them), so a sentence may hold a tab or newline; default: a quote is text (sacrebleu --echo)")
@@ -91,7 +92,7 @@ export function registerCtxpro(program: Command): void {
     .action(
       action(async (o: {
         input: string[]; rules: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
-        alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
+        alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
         checkOutputDir(o.output);
         const lang = checkLang(o.lang);
@@ -99,6 +100,8 @@ export function registerCtxpro(program: Command): void {
         const threshold = floatOption("--align-threshold", o.alignThreshold);
         if (threshold < 0 || threshold > 1) throw new InputError(`--align-threshold must be between 0 and 1, got ${threshold}`);
         if (o.inflection !== "paper" && o.inflection !== "ctxpro") throw new InputError(`--inflection must be 'paper' or 'ctxpro', got '${o.inflection}'`);
+        if (typeof o.fallbackAntecedent === "string" && !FALLBACK_MODES.includes(o.fallbackAntecedent as FallbackMode))
+          throw new InputError(`--fallback-antecedent must be one of ${FALLBACK_MODES.join(", ")}, got '${o.fallbackAntecedent}'`);
         if (o.annotations && o.alignCorpus) throw new InputError("--align-corpus trains the built-in aligner; it cannot be combined with --annotations");
         const sets = o.rules.map((r) => loadRuleSet(r, lang));
         const line = new ProgressLine(process.stderr, !!o.quiet);
@@ -123,7 +126,7 @@ export function registerCtxpro(program: Command): void {
           keepUnscorable: !!o.keepUnscorable,
           dropped,
           inflection: o.inflection,
-          fallbackAntecedent: !!o.fallbackAntecedent,
+          fallbackAntecedent: o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode),
           warn,
           check: o.check,
           quoted: o.quoted,

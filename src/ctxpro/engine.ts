@@ -8,7 +8,7 @@
  *
  * Per phenomenon: GENDER uses English coreference (C_s = head of the most recent noun-headed antecedent
  * mention, C_t = its aligned noun, which must carry the rule's gender and number; when the resolver gives
- * no noun, or one whose aligned noun clashes, the nearest agreeing noun: EngineOptions.fallbackAntecedent); FORMALITY stops after
+ * no noun, or one whose aligned noun clashes, the one agreeing noun in reach: EngineOptions.fallbackAntecedent); FORMALITY stops after
  * step 3; AUXILIARY finds C_t as the most recent previous occurrence of T_t's lemma and C_s by alignment;
  * INFLECTION takes a verb-less segment and the most recent noun in T_t's case. ANIMACY runs the gender
  * check and reverses the item. The windowing (the segment plus up to window-1 previous sentences) and
@@ -20,6 +20,10 @@ import type { AnnSentence, AnnToken, AnnotatedParallelDoc, Mention } from "../an
 import type { AuxiliaryRule, InflectionRule, PronounRule, RuleSet } from "./rules.js";
 import { auxiliaryFormula, freeRelativeArticle, numberAgrees, propositionalClitic, sameSentence } from "./consistency.js";
 import { KEY_ORDER, ordered, reverseGenderItem, type CtxproItem } from "./items.js";
+
+/** How the fallback antecedent (EngineOptions.fallbackAntecedent) picks its noun. */
+export type FallbackMode = "off" | "nearest" | "unique";
+export const FALLBACK_MODES: readonly FallbackMode[] = ["off", "nearest", "unique"];
 
 export interface EngineOptions {
   /** Sentences visible to a rule: the segment and up to windowSize-1 before it (CTXPRO default 10). */
@@ -36,11 +40,18 @@ export interface EngineOptions {
    * GENDER/ANIMACY when the resolver gives the pronoun no noun antecedent (it abstained, or its chain
    * holds only pronouns), or one whose aligned target noun has another gender or number: the most recent English noun of the pronoun's sentence (before it) or of the
    * sentence before, agreeing with the pronoun in number, whose aligned target noun agrees with the
-   * target pronoun (the rule's gender and number). Default off (`ctxpro identify --fallback-antecedent`):
-   * it raises recall against CTXPRO's items, but its items are right less often than the resolver's
-   * (docs/annotate.md, lever 14b and "Probe").
+   * target pronoun (the rule's gender and number).
+   * "unique" (the default since lever 21; `ctxpro identify --fallback-antecedent unique`): only where the
+   * choice is unambiguous: exactly one English noun of the reach can be the antecedent (agrees with the
+   * pronoun in number, is no person for *it*, no noun of time, stands in no position levers 16b/17c/18c
+   * refuse) and has an aligned target noun of the rule's gender and number, and every other such noun is
+   * aligned to a target noun whose gender and number are known and clash; not for an expletive *it*,
+   * subject *they*, or after an earlier object *it* or *them* in reach (`uniqueFallback`).
+   * `true` or "nearest" (lever 14b, `--fallback-antecedent` alone): the nearest such noun; more items,
+   * right less often than the resolver's (docs/annotate.md, lever 14b and "Probe").
+   * `false` or "off": no fallback.
    */
-  fallbackAntecedent?: boolean;
+  fallbackAntecedent?: boolean | FallbackMode;
   /** English common-noun lemmas that name a person: never a fallback antecedent of *it* (identify passes the resolver's). */
   personNoun?: (lemma: string) => boolean;
   /**
@@ -220,6 +231,9 @@ const HEAD_RULES = (process.env.PRONEVAL_HEAD_RULES ?? "cop,pp").split(",");
 const HEAD_NEW = process.env.PRONEVAL_HEAD_NEW === "1";
 /** Lever 18f on by default; PRONEVAL_PL_JE=0 applies the released pl rules that pair *je* with a masculine singular antecedent. */
 const PL_JE = process.env.PRONEVAL_PL_JE !== "0";
+
+/** PRONEVAL_FALLBACK_TRACE=1: items from a fallback antecedent carry `_fallback` ("none": the resolver gave no noun; "clash": its noun's translation clashed). For diagnosis. */
+const FALLBACK_TRACE = process.env.PRONEVAL_FALLBACK_TRACE === "1";
 
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
 const FALLBACK_SENTENCES = 1;
@@ -437,7 +451,7 @@ export function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
  * C_t of an antecedent mention (steps 6-7), or undefined when its alignment or morphology fails the rule;
  * `clash` is set when it fails because C_t is a noun of another gender or number than the rule's.
  */
-function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { noun: boolean }, adjAsNoun = true): { ct: AnnToken; a: number; b: number } | undefined {
+function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { noun: boolean; known?: boolean }, adjAsNoun = true): { ct: AnnToken; a: number; b: number } | undefined {
   const { doc } = idx;
   // Step 6: C_t is the target token aligned to the antecedent's head; when the head is unaligned,
   // the single noun of the target span aligned to the mention.
@@ -473,7 +487,11 @@ function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { 
     (rule.alignedCorefGender === "*" || values(ct, "Gender").includes(rule.alignedCorefGender)) &&
     (rule.alignedCorefNumber === "*" || values(ct, "Number").includes(rule.alignedCorefNumber));
   if (!agrees) {
-    if (clash) clash.noun = true;
+    if (clash) {
+      clash.noun = true;
+      // The clash is real only where C_t carries the features the rule tests (a noun with no gender is unknown, not other).
+      clash.known = (rule.alignedCorefGender === "*" || values(ct, "Gender").length > 0) && (rule.alignedCorefNumber === "*" || values(ct, "Number").length > 0);
+    }
     return undefined;
   }
   return { ct, a, b };
@@ -519,7 +537,104 @@ function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
   return out;
 }
 
-function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: boolean, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
+/**
+ * The unique fallback antecedent (lever 21, EngineOptions.fallbackAntecedent "unique"): over the English
+ * noun heads of the fallback's reach (the pronoun's sentence before it and the sentence before), those
+ * that could be the pronoun's antecedent (21a: agreeing with it in number, no person noun for *it*; 21b:
+ * for an object pronoun, not in a position of its own sentence that levers 16b, 17c and 18c refuse: its
+ * clause's subject or a copula's predicate, the subject of a coordinated verb phrase it stands in, the head
+ * of a relative clause it stands in), the one whose aligned target noun has the rule's gender and number,
+ * when it is the only one and every other is aligned to a target noun whose gender and number are known
+ * and clash with the rule's. A noun unaligned, aligned to a non-noun, or to a noun without gender leaves
+ * the choice open, and nothing is returned.
+ */
+function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, lo: number, personNoun?: (lemma: string) => boolean): { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined {
+  const en = idx.doc.en[i].tokens;
+  const te = en[e];
+  // 21c: an expletive or identificational *it* names no thing ("It's wonderful for a family to ...", "Who is it?").
+  if (UNIQUE_EXPLETIVE && expletiveIt(en, e)) return undefined;
+  // 21c: an earlier object pronoun of the same number in reach that the resolver tied to no noun: the
+  // pronoun most likely continues its referent, which the reach does not name ("A dog chased him up it ...
+  // chucked it on the roof", "I'll play it for you ... put it on the front").
+  if (UNIQUE_CHAIN && earlierObjectPronoun(idx, i, e, lo, te)) return undefined;
+  // 21c: subject *they* is as often people in general or a group no noun names ("they said", "they thought
+  // you were ...") as the plural noun before it ("their ankles ... they end up" = the lions).
+  if (UNIQUE_THEY && te.text.toLowerCase() === "they") return undefined;
+  const object = /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes";
+  let match: { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined;
+  for (const m of fallbackMentions(rule, idx, i, e, lo)) {
+    const head = idx.doc.en[m.sent].tokens[m.head];
+    if (!numberAgrees(te, head)) continue;
+    // 21c: nouns of time ("Tuesday night", "the day") are not the thing an *it* of the next clause stands for.
+    if (UNIQUE_TIME && TIME_NOUNS.has((head.lemma || head.text).toLowerCase())) continue;
+    if (rule.englishForm.startsWith("it") && personNoun?.(head.lemma || head.text)) continue;
+    if (UNIQUE_POSITION && object && m.sent === i && (ownClauseAntecedent(en, m, e) || sharedSubject(en, m, e) || relativeClauseHead(en, m, e))) continue;
+    const clash: { noun: boolean; known?: boolean } = { noun: false };
+    const f = alignedHead(rule, idx, m, clash, false);
+    if (f) {
+      if (match) return undefined;
+      match = { m, f };
+    } else if (!(clash.noun && clash.known)) return undefined;
+  }
+  return match;
+}
+
+/** Lever 21c's parts of the unique fallback, each on by default (PRONEVAL_UNIQUE_EXPLETIVE=0, _CHAIN=0, _TIME=0, _THEY=0: off; for measurement). */
+const UNIQUE_EXPLETIVE = process.env.PRONEVAL_UNIQUE_EXPLETIVE !== "0";
+const UNIQUE_CHAIN = process.env.PRONEVAL_UNIQUE_CHAIN !== "0";
+const UNIQUE_TIME = process.env.PRONEVAL_UNIQUE_TIME !== "0";
+const UNIQUE_THEY = process.env.PRONEVAL_UNIQUE_THEY !== "0";
+/** Lever 21b (PRONEVAL_UNIQUE_POSITION=0: off; for measurement). */
+const UNIQUE_POSITION = process.env.PRONEVAL_UNIQUE_POSITION !== "0";
+
+/** English nouns of time: points and stretches of time, days of the week, months, seasons. */
+const TIME_NOUNS = new Set([
+  "time", "day", "night", "morning", "evening", "afternoon", "noon", "midnight", "week", "weekend", "month", "year", "hour", "minute",
+  "second", "moment", "today", "tonight", "tomorrow", "yesterday", "decade", "century", "monday", "tuesday", "wednesday", "thursday",
+  "friday", "saturday", "sunday", "january", "february", "march", "april", "june", "july", "august", "september", "october",
+  "november", "december", "spring", "summer", "autumn", "winter",
+]);
+
+/**
+ * Whether English *it* at `e` is expletive or identificational (lever 21c): *who* or *what* + a form of
+ * *be* right before it ("Who is it?", "What's it?"), or a form of *be* after it (across *not* and
+ * adverbs), then an adjective or a participle and, within a few words, *to, that, for, if, whether, how*
+ * (extraposition: "It's wonderful for a whole family to love each other", "it is clear that").
+ */
+export function expletiveIt(en: readonly AnnToken[], e: number): boolean {
+  if (en[e].text.toLowerCase() !== "it") return false;
+  const isBe = (t: AnnToken | undefined) => !!t && VERBS.has(t.upos) && t.lemma.toLowerCase() === "be";
+  if (e >= 2 && isBe(en[e - 1]) && /^(who|what)$/i.test(en[e - 2].text)) return true;
+  let k = e + 1;
+  if (!isBe(en[k])) return false;
+  k++;
+  while (k < en.length && (en[k].upos === "ADV" || en[k].upos === "PART")) k++;
+  if (k >= en.length || !(en[k].upos === "ADJ" || en[k].upos === "VERB")) return false;
+  for (let j = k + 1; j < Math.min(en.length, k + 5); j++) {
+    const w = en[j].text.toLowerCase();
+    if (w === "to" || w === "that" || w === "for" || w === "if" || w === "whether" || w === "how") return true;
+    if (en[j].upos === "PUNCT") return false;
+  }
+  return false;
+}
+
+/**
+ * Whether the fallback's reach holds, before the pronoun at `e`, an English object pronoun of its number
+ * (*it* tagged Acc for a singular pronoun, *them* for a plural one) other than the pronoun itself (lever 21c).
+ */
+function earlierObjectPronoun(idx: DocIndex, i: number, e: number, lo: number, te: AnnToken): boolean {
+  const plural = values(te, "Number").includes("Plur") || /^(they|them|their|theirs)$/i.test(te.text);
+  const form = plural ? "them" : "it";
+  for (let s = i; s >= Math.max(lo, i - FALLBACK_SENTENCES); s--) {
+    const toks = idx.doc.en[s].tokens;
+    for (let h = (s === i ? e : toks.length) - 1; h >= 0; h--) {
+      if (toks[h].text.toLowerCase() === form && toks[h].upos === "PRON" && values(toks[h], "Case").includes("Acc")) return true;
+    }
+  }
+  return false;
+}
+
+function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: FallbackMode, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
@@ -592,17 +707,26 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       }
     }
     const clash = { noun: false };
+    let fallbackTrace: string | undefined;
     let found = ante && alignedHead(rule, idx, ante, clash);
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
-    // than the target pronoun (the resolver's choice is then contradicted by the translation): the
-    // nearest agreeing noun (EngineOptions.fallbackAntecedent). An antecedent that merely failed to
+    // than the target pronoun (the resolver's choice is then contradicted by the translation): the one
+    // candidate noun of the reach ("unique", lever 21) or the nearest agreeing noun ("nearest", lever 14b;
+    // EngineOptions.fallbackAntecedent). An antecedent that merely failed to
     // align to a noun is not replaced (the resolver may be right and the alignment wrong).
-    if ((!ante || clash.noun) && fallback) {
+    if ((!ante || clash.noun) && fallback !== "off") {
       ante = undefined;
       found = undefined;
       // Not for the object of a verb that mostly takes an event or a proposition ("did it", "get it",
       // "bought it" = believed), nor a person noun for *it* (lever 14i).
-      if (!propositionalObject(en, e)) {
+      if (fallback === "unique") {
+        const u = propositionalObject(en, e) ? undefined : uniqueFallback(rule, idx, i, e, lo, personNoun);
+        if (u) {
+          ante = u.m;
+          found = u.f;
+          if (FALLBACK_TRACE) fallbackTrace = clash.noun ? "clash" : "none";
+        }
+      } else if (!propositionalObject(en, e)) {
         const ok: Array<{ m: Mention; f: { ct: AnnToken; a: number; b: number } }> = [];
         for (const m of fallbackMentions(rule, idx, i, e, lo)) {
           const head = doc.en[m.sent].tokens[m.head];
@@ -614,6 +738,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         if (ok.length) {
           ante = ok[0].m;
           found = ok[0].f;
+          if (FALLBACK_TRACE) fallbackTrace = clash.noun ? "clash" : "none";
         }
       }
     }
@@ -649,6 +774,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       "src ante phrase": spanText(doc.en[ante.sent], ante.start, ante.end),
       "src segment": doc.en[i].text,
       "src ante segment": doc.en[ante.sent].text,
+      ...(fallbackTrace ? { _fallback: fallbackTrace } : {}),
     };
   }
   return undefined;
@@ -799,13 +925,16 @@ export function matchDocument(doc: AnnotatedParallelDoc, sets: RuleSet[], opts: 
   const out = new Map<string, CtxproItem[]>();
   for (const set of sets) out.set(set.name, []);
   const uncovered = new Map(sets.map((set) => [set, uncoveredCaseRules(set)]));
+  const fb = opts.fallbackAntecedent;
+  const fallback: FallbackMode = fb === undefined ? "unique" : fb === true ? "nearest" : fb === false ? "off" : fb;
+  if (!FALLBACK_MODES.includes(fallback)) throw new InputError(`fallback antecedent mode must be one of ${FALLBACK_MODES.join(", ")}, got '${fallback}'`);
   for (let i = 0; i < doc.en.length; i++) {
     const lo = Math.max(0, i - windowSize + 1);
     for (const set of sets) {
       const items = out.get(set.name)!;
       for (const rule of set.rules) {
         let item: CtxproItem | undefined;
-        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, opts.fallbackAntecedent ?? false, opts.uncoveredCase ? uncovered.get(set)!.get(rule) : undefined, opts.personNoun);
+        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, fallback, opts.uncoveredCase ? uncovered.get(set)!.get(rule) : undefined, opts.personNoun);
         else if (rule.type === "auxiliary") item = auxiliaryItem(rule, idx, i, lo);
         else item = inflectionItem(rule, idx, i, lo, mode);
         if (!item) continue;
