@@ -212,12 +212,16 @@ export interface RetagOptions {
   nominal?: ReadonlySet<number>;
   /** Names in their base form: PROPN in the nominative (lever 19j). */
   names?: ReadonlySet<number>;
+  /** Singular nouns whose ending leaves the dative, locative or vocative (lever 22a, plObliqueSingular): NOUN/PROPN singular masculine or feminine labels in those cases. */
+  oblique?: ReadonlySet<number>;
 }
 
 /** Parts of speech whose case an adjectival ending decides (plEndingCases' `adjectival`). */
 const ADJECTIVAL_UPOS = new Set(["ADJ", "DET", "NUM", "PRON"]);
 /** Parts of speech of a noun phrase's words (MorphTagger.tagWords' `nominal`). */
 const NOMINAL_UPOS = new Set(["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"]);
+/** Parts of speech of a word with no case (plEndingCases' `noCase`, lever 22b). */
+const NO_CASE_UPOS = new Set(["ADV", "PART", "INTJ", "CCONJ", "SCONJ"]);
 
 export class MorphTagger implements MorphAnnotator {
   readonly lang: string;
@@ -323,7 +327,7 @@ export class MorphTagger implements MorphAnnotator {
     if (own || !this.labelTest) {
       const ids = this.prepositionOnly(words, lower, i, own);
       if (own || !this.endingCases) return ids;
-      const byEnding = this.byEnding(lower[i]!, ids);
+      const byEnding = this.byEnding(lower[i]!, ids, i > 0 && /^\p{Lu}/u.test(words[i]!));
       // Polish: a word in *-ą* right after a form of *być* is the predicate's instrumental (or accusative),
       // not a third-person plural verb ("jesteście drużyną/VERB", "być ofiarą/VERB"; lever 19m).
       return i > 0 && PL_BYC.has(lower[i - 1]!) && /\p{Ll}{3,}ą$/u.test(lower[i]!) ? this.withoutVerbLabels(byEnding) : byEnding;
@@ -358,27 +362,44 @@ export class MorphTagger implements MorphAnnotator {
    * The cases an open-class word's ending leaves (Polish: plEndingCases, lever 19b); undefined: none known.
    * PRONEVAL_ENDING_CASES=0 leaves it off.
    */
-  endingCases: ((lower: string) => PlEnding | undefined) | undefined;
+  endingCases: ((lower: string, name?: boolean) => PlEnding | undefined) | undefined;
   private readonly endingCache = new WeakMap<readonly number[], Map<string, readonly number[] | null>>();
-  /** `ids` (all labels when undefined) less the case-bearing labels whose Case the word's ending rules out, when a case-bearing one is left. */
-  private byEnding(lower: string, ids: readonly number[] | undefined): readonly number[] | undefined {
-    const rule = this.endingCases!(lower);
+  /**
+   * `ids` (all labels when undefined) less the case-bearing labels whose Case the word's ending rules out, when a
+   * case-bearing one is left; `name`: a capitalised word inside the line. A word with no case (lever 22b) keeps
+   * its adverb, particle, interjection and conjunction labels (`ids` unchanged if none is left).
+   */
+  private byEnding(lower: string, ids: readonly number[] | undefined, name = false): readonly number[] | undefined {
+    const rule = this.endingCases!(lower, name);
     if (!rule) return ids;
-    const { cases, adjectival, notAdj, noVerb } = rule;
+    const { cases, adjectival, notAdj, noVerb, sing, noCase } = rule;
     const from = ids ?? this.allLabelIds();
     let byCases = this.endingCache.get(from);
     if (!byCases) this.endingCache.set(from, (byCases = new Map()));
-    const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}${notAdj ? "\tnotadj" : ""}${noVerb ? "\tnoverb" : ""}`;
+    const singKey = sing?.map((r) => `${r.upos.join(",")}/${r.genders.join(",")}/${r.cases.join(",")}`).join(";") ?? "";
+    const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}${notAdj ? "\tnotadj" : ""}${noVerb ? "\tnoverb" : ""}\t${singKey}${noCase ? "\tnocase" : ""}`;
     let out = byCases.get(key);
     if (out === undefined) {
-      const caseOf = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case;
-      const scoped = (k: number) => {
-        const u = this.parseLabel(this.tagger.labels[k]!).upos;
-        return adjectival ? ADJECTIVAL_UPOS.has(u) : notAdj ? u !== "ADJ" : true;
-      };
-      const verb = (k: number) => /^(VERB|AUX)(\||$)/.test(this.tagger.labels[k]!);
-      const kept = from.filter((k) => (caseOf(k) === undefined ? !(noVerb && verb(k)) : !scoped(k) || cases.includes(caseOf(k)!)));
-      out = kept.some((k) => caseOf(k) !== undefined) ? kept : null;
+      if (noCase) {
+        const kept = from.filter((k) => NO_CASE_UPOS.has(this.parseLabel(this.tagger.labels[k]!).upos));
+        out = kept.length ? kept : null;
+      } else {
+        const caseOf = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case;
+        const scoped = (k: number) => {
+          const u = this.parseLabel(this.tagger.labels[k]!).upos;
+          return adjectival ? ADJECTIVAL_UPOS.has(u) : notAdj ? u !== "ADJ" : true;
+        };
+        // Lever 22a: a singular noun label of a gender the ending restricts keeps only the cases it leaves.
+        const singOk = (k: number) => {
+          if (!sing) return true;
+          const { upos, feats } = this.parseLabel(this.tagger.labels[k]!);
+          if (feats.Number !== "Sing" || feats.Case === undefined) return true;
+          return sing.every((r) => !r.upos.includes(upos) || !r.genders.includes(feats.Gender ?? "") || r.cases.includes(feats.Case!));
+        };
+        const verb = (k: number) => /^(VERB|AUX)(\||$)/.test(this.tagger.labels[k]!);
+        const kept = from.filter((k) => (caseOf(k) === undefined ? !(noVerb && verb(k)) : (!scoped(k) || cases.includes(caseOf(k)!)) && singOk(k)));
+        out = kept.some((k) => caseOf(k) !== undefined) ? kept : null;
+      }
       byCases.set(key, out);
     }
     return out ?? ids;
@@ -516,9 +537,11 @@ export class MorphTagger implements MorphAnnotator {
     const lower = words.map((w) => w.toLowerCase());
     const nominal = opts.nominal?.size ? opts.nominal : undefined;
     const names = opts.names?.size ? opts.names : undefined;
+    const oblique = opts.oblique?.size ? opts.oblique : undefined;
     const allowed = (i: number) => {
       const ids = this.allowedFor(words, lower, i);
       if (names?.has(i)) return this.nominativeNames();
+      if (oblique?.has(i)) return this.obliqueNouns() ?? ids;
       return nominal ? this.nominalOnly(i, nominal, ids) : ids;
     };
     let labels = this.tagger.tag(words, allowed);
@@ -997,6 +1020,22 @@ export class MorphTagger implements MorphAnnotator {
       this.nameIds = nom.length ? nom : propn;
     }
     return this.nameIds.length ? this.nameIds : undefined;
+  }
+
+  private obliqueIds: number[] | undefined;
+  /**
+   * NOUN/PROPN singular masculine or feminine labels in the dative or vocative (undefined if the model has none): the
+   * locative, the third case these endings leave, needs a preposition, and identify's `oblique` words have none before them.
+   */
+  private obliqueNouns(): readonly number[] | undefined {
+    this.obliqueIds ??= this.tagger.labels
+      .map((l, k) => {
+        const { upos, feats } = this.parseLabel(l);
+        const ok = (upos === "NOUN" || upos === "PROPN") && feats.Number === "Sing" && (feats.Gender === "Masc" || feats.Gender === "Fem") && ["Dat", "Voc"].includes(feats.Case ?? "");
+        return ok ? k : -1;
+      })
+      .filter((k) => k >= 0);
+    return this.obliqueIds.length ? this.obliqueIds : undefined;
   }
 
   private nominalIds: Set<number> | undefined;
