@@ -167,6 +167,20 @@ export function plObliqueSingular(lower: string, upos: string, feats: Readonly<R
   return true;
 }
 
+/**
+ * Whether a Polish word read with this label, in a verb-less line where it renders an English singular person
+ * noun, is to be re-read in the dative or vocative (lever 22a; identify's `oblique`): a masculine noun in
+ * consonant + *-u* (5 letters or more) read as a singular noun or proper noun in another case than the dative,
+ * locative or vocative (*Skrzypku/NOUN|Gen* "Fiddler!"). A personal masculine noun's genitive ends in *-a*
+ * (*skrzypka, człowieka*); its *-u* forms are the dative (*panu, bratu*), locative and vocative (*wujku,
+ * człowieku, synu*). UD Polish-LFG dev+test: 24 personal masculine singular nouns so ending, none genitive.
+ */
+export function plPersonU(lower: string, upos: string, feats: Readonly<Record<string, string>>): boolean {
+  if (!/^\p{Ll}{4,}[bcdfghjklłmnprstwzżźćńś]u$/u.test(lower) || PL_ENDING_EXCEPTIONS.has(lower)) return false;
+  if (upos !== "NOUN" && upos !== "PROPN") return false;
+  return !(feats.Number === "Sing" && ["Dat", "Loc", "Voc"].includes(feats.Case ?? ""));
+}
+
 /** A singular noun's ending: for labels of `upos` with a gender of `genders` and Number=Sing, the cases left. */
 export interface PlSingular {
   upos: readonly string[];

@@ -8,7 +8,7 @@ import { streamTable } from "../io/table.js";
 import { writeFilesAtomic } from "../io/atomic.js";
 import type { AnnToken, AnnotatedParallelDoc, CorefResolver, MorphAnnotator, SentenceAlignment, WordAligner } from "../annotate/types.js";
 import { MorphTagger } from "../annotate/morph.js";
-import { plObliqueSingular } from "../annotate/polish.js";
+import { plObliqueSingular, plPersonU } from "../annotate/polish.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
 import type { CtxproItem } from "./items.js";
 import type { RuleSet } from "./rules.js";
@@ -304,11 +304,13 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
     { en, other: tgt },
   );
   if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && process.env.PRONEVAL_NOMINAL_RETAG !== "0") {
+    const isPerson = (ann.coref as { isPerson?: (lemma: string) => boolean }).isPerson;
+    const person = isPerson ? isPerson.bind(ann.coref) : undefined;
     for (let i = 0; i < tgt.length; i++) {
       const at = misTaggedNominals(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!);
       const names = copiedNames(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, ann.morph.tgt.prepositionCases);
       if (at.size || names.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names });
-      const oblique = OBLIQUE_PL ? obliqueNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, names) : new Set<number>();
+      const oblique = OBLIQUE_PL ? obliqueNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, names, person) : new Set<number>();
       if (oblique.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names, oblique });
     }
   }
@@ -348,14 +350,26 @@ const OBLIQUE_PL = process.env.PRONEVAL_PL_OBLIQUE !== "0";
  * feminine nouns in the dative or vocative (lever 22a; the locative these endings also leave needs a preposition). Not the names 19j keeps in the nominative
  * (*Annie* for "Annie"), nor words right after a preposition, whose case the preposition restricts.
  */
-export function obliqueNouns(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, names: ReadonlySet<number> = new Set()): Set<number> {
+export function obliqueNouns(
+  en: readonly AnnToken[],
+  tgt: readonly AnnToken[],
+  links: SentenceAlignment,
+  names: ReadonlySet<number> = new Set(),
+  person?: (lemma: string) => boolean,
+): Set<number> {
   const at = new Set<number>();
   if (en.some((t) => VERB_TAGS.has(t.upos))) return at;
   tgt.forEach((t, j) => {
-    if (names.has(j) || !plObliqueSingular(t.text.toLowerCase(), t.upos, t.feats)) return;
-    if (j > 0 && tgt[j - 1]!.upos === "ADP") return;
+    if (names.has(j) || (j > 0 && tgt[j - 1]!.upos === "ADP")) return;
     const ls = links.filter((l) => l[1] === j);
-    if (ls.length && ls.every((l) => (en[l[0]]!.upos === "NOUN" || en[l[0]]!.upos === "PROPN") && en[l[0]]!.feats.Number !== "Plur")) at.add(j);
+    if (!ls.length) return;
+    const lower = t.text.toLowerCase();
+    const singular = (upos: readonly string[]) => ls.every((l) => upos.includes(en[l[0]]!.upos) && en[l[0]]!.feats.Number !== "Plur");
+    if (plObliqueSingular(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"])) at.add(j);
+    // A masculine noun in consonant + *-u* that renders an English person noun: not its genitive (*-a* for
+    // persons: *skrzypka*) nor nominative, accusative or instrumental, but its dative or vocative (*panu,
+    // Skrzypku!*); UD Polish-LFG: 24 personal masculine nouns so ending, none genitive.
+    else if (person && plPersonU(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"]) && ls.every((l) => person((en[l[0]]!.lemma || en[l[0]]!.text).toLowerCase()))) at.add(j);
   });
   return at;
 }
