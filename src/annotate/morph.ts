@@ -376,7 +376,7 @@ export class MorphTagger implements MorphAnnotator {
     const from = ids ?? this.allLabelIds();
     let byCases = this.endingCache.get(from);
     if (!byCases) this.endingCache.set(from, (byCases = new Map()));
-    const singKey = sing?.map((r) => `${r.upos.join(",")}/${r.genders.join(",")}/${r.cases.join(",")}`).join(";") ?? "";
+    const singKey = sing?.map((r) => `${r.upos.join(",")}/${r.genders.join(",")}/${r.cases.join(",")}/${r.anyNumber ? "n" : ""}`).join(";") ?? "";
     const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}${notAdj ? "\tnotadj" : ""}${noVerb ? "\tnoverb" : ""}\t${singKey}${noCase ? "\tnocase" : ""}`;
     let out = byCases.get(key);
     if (out === undefined) {
@@ -393,8 +393,9 @@ export class MorphTagger implements MorphAnnotator {
         const singOk = (k: number) => {
           if (!sing) return true;
           const { upos, feats } = this.parseLabel(this.tagger.labels[k]!);
-          if (feats.Number !== "Sing" || feats.Case === undefined) return true;
-          return sing.every((r) => !r.upos.includes(upos) || !r.genders.includes(feats.Gender ?? "") || r.cases.includes(feats.Case!));
+          if (feats.Case === undefined) return true;
+          const sg = feats.Number === "Sing";
+          return sing.every((r) => !(sg || r.anyNumber) || !r.upos.includes(upos) || !r.genders.includes(feats.Gender ?? "") || r.cases.includes(feats.Case!));
         };
         const verb = (k: number) => /^(VERB|AUX)(\||$)/.test(this.tagger.labels[k]!);
         const kept = from.filter((k) => (caseOf(k) === undefined ? !(noVerb && verb(k)) : (!scoped(k) || cases.includes(caseOf(k)!)) && singOk(k)));

@@ -124,7 +124,11 @@ const PL_NOUN_ENDINGS = process.env.PRONEVAL_PL_NOUN_ENDINGS !== "0";
  *   *-lle* exception) ruled out. After *-mie, -bie, -pie, -fie, -sie, -zie* (not *-dzie*) the same holds for
  *   neuter nouns (their locative: *niebie, Rzymie*; no neuter nominative ends so), which the tagger picks for
  *   a fragment's *Obamie/NOUN|Neut|Nom*: UD 50 tokens, 0 ruled out; neuter *-nie, -cie, -wie, -le, -rze* are
- *   often nominative or accusative (*błonie, Zawrocie, zdrowie, pole, morze*) and keep every case;
+ *   often nominative or accusative (*błonie, Zawrocie, zdrowie, pole, morze*) and keep every case. No
+ *   masculine or feminine singular adjective or determiner ends in *-ie* (UD: 0 of 27 adjectives in *-cie,
+ *   -nie, -wie, -pie, -dzie, -rze, -le*), and no adjective or determiner at all in *-mie, -bie, -fie, -sie, -zie*
+ *   (UD: none; *głupie* has *-pie*): those labels are ruled out too (the tagger's escape from a ruled-out noun
+ *   label: *glebie/ADJ|Neut|Plur*);
  * - *-y* after a consonant (feminine *-a* nouns: *kobiety, Marty*) and *-i* after a consonant other than *n*
  *   (*matki, ziemi*; *pani, bogini* are nominative): a feminine singular noun (not a proper noun: *Mary,
  *   Kelly*) so ending is genitive, dative or locative. UD: 168 and 182 tokens, 1 each ruled out (*lady*
@@ -134,14 +138,19 @@ const PL_NOUN_ENDINGS = process.env.PRONEVAL_PL_NOUN_ENDINGS !== "0";
  */
 export function plSingularNounCases(lower: string): readonly PlSingular[] | undefined {
   if (lower.length < 4) return undefined;
-  if (/([bfmps]ie|[^d]zie)$/.test(lower)) return PL_SG_MIE;
+  if (/([bfms]ie|[^d]zie)$/.test(lower)) return PL_SG_MIE_ADJ;
+  if (/pie$/.test(lower)) return PL_SG_MIE;
   if (/([cnw]ie|dzie|rze)$/.test(lower) || (/le$/.test(lower) && !/lle$/.test(lower))) return PL_SG_IE;
   if (/[kg]i$/.test(lower) && !/[sc]ki$/.test(lower)) return PL_SG_KI;
   if (/[^aeiouyąęó]y$/.test(lower) || /[^aeiouyąęón]i$/.test(lower)) return PL_SG_YI;
   return undefined;
 }
-const PL_SG_IE: readonly PlSingular[] = [{ upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem"], cases: ["Dat", "Loc", "Voc"] }];
+const PL_SG_IE: readonly PlSingular[] = [
+  { upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem"], cases: ["Dat", "Loc", "Voc"] },
+  { upos: ["ADJ", "DET"], genders: ["Masc", "Fem"], cases: [] },
+];
 const PL_SG_MIE: readonly PlSingular[] = [{ upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem", "Neut"], cases: ["Dat", "Loc", "Voc"] }];
+const PL_SG_MIE_ADJ: readonly PlSingular[] = [...PL_SG_MIE, { upos: ["ADJ", "DET"], genders: ["Masc", "Fem", "Neut"], cases: [], anyNumber: true }];
 const PL_SG_YI: readonly PlSingular[] = [{ upos: ["NOUN"], genders: ["Fem"], cases: ["Gen", "Dat", "Loc"] }];
 const PL_SG_KI: readonly PlSingular[] = [...PL_SG_YI, { upos: ["NOUN"], genders: ["Masc"], cases: ["Gen"] }];
 
@@ -160,7 +169,7 @@ const PL_SG_KI: readonly PlSingular[] = [...PL_SG_YI, { upos: ["NOUN"], genders:
 export function plObliqueSingular(lower: string, upos: string, feats: Readonly<Record<string, string>>): boolean {
   if (!/^\p{Ll}+$/u.test(lower) || PL_ENDING_EXCEPTIONS.has(lower)) return false;
   const rules = plSingularNounCases(lower);
-  if (rules !== PL_SG_IE && rules !== PL_SG_MIE) return false;
+  if (rules !== PL_SG_IE && rules !== PL_SG_MIE && rules !== PL_SG_MIE_ADJ) return false;
   if (!["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"].includes(upos)) return false;
   if (feats.Number === "Sing" && ["Dat", "Loc", "Voc"].includes(feats.Case ?? "") && feats.Gender !== "Neut") return false;
   if (rules === PL_SG_IE && feats.Gender === "Neut" && /([ae]nie|[yiuęś]cie|owie|[oe]le|[oó]rze|ędzie|dnie)$/.test(lower)) return false;
@@ -186,6 +195,8 @@ export interface PlSingular {
   upos: readonly string[];
   genders: readonly string[];
   cases: readonly string[];
+  /** The rule holds for plural labels too. */
+  anyNumber?: boolean;
 }
 
 /** What a Polish ending leaves: its cases; `adjectival`: for adjectival labels only; `noVerb`: no verb form ends so. */
