@@ -157,7 +157,7 @@ describe("identify: a Polish word written as the linked English proper noun is a
   });
 });
 
-describe("Polish singular nouns in -ie, -y, -i (lever 22a)", () => {
+describe("Polish singular nouns in -ie (lever 22a)", () => {
   const rule = (w: string, upos: string, gender: string) => plSingularNounCases(w)?.find((r) => r.upos.includes(upos) && r.genders.includes(gender));
   it("-ie after a hard consonant: dative, locative or vocative for masculine and feminine nouns", () => {
     expect(rule("jubilacie", "NOUN", "Masc")?.cases).toEqual(["Dat", "Loc", "Voc"]);
@@ -173,13 +173,9 @@ describe("Polish singular nouns in -ie, -y, -i (lever 22a)", () => {
     expect(rule("marcie", "DET", "Masc")?.cases).toEqual([]);
     expect(plSingularNounCases("michelle")).toBeUndefined();
   });
-  it("-y, -i: feminine nouns' genitive, dative or locative; masculine -gi, -ki genitive", () => {
-    expect(rule("kobiety", "NOUN", "Fem")?.cases).toEqual(["Gen", "Dat", "Loc"]);
-    expect(rule("ziemi", "NOUN", "Fem")?.cases).toEqual(["Gen", "Dat", "Loc"]);
-    expect(plSingularNounCases("pani")).toBeUndefined();
-    expect(rule("kolegi", "NOUN", "Masc")?.cases).toEqual(["Gen"]);
-    expect(rule("mary", "PROPN", "Fem")).toBeUndefined();
-    expect(rule("kowalski", "NOUN", "Masc")).toBeUndefined(); // adjectival surnames in -ski, -cki
+  it("-y, -i: not restricted (the tagger escapes to worse labels)", () => {
+    expect(plSingularNounCases("kobiety")).toBeUndefined();
+    expect(plSingularNounCases("kolegi")).toBeUndefined();
   });
   it("plEndingCases carries them; the shipped tagger no longer reads a singular noun in -ie nominative", () => {
     expect(plEndingCases("jubilacie")?.sing).toBeDefined();

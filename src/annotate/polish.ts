@@ -109,7 +109,7 @@ const PL_CASES: readonly string[] = ["Nom", "Gen", "Dat", "Acc", "Ins", "Loc", "
 const PL_NOUN_ENDINGS = process.env.PRONEVAL_PL_NOUN_ENDINGS !== "0";
 
 /**
- * Polish: the cases a singular noun's ending leaves, for the noun and proper-noun labels of some genders
+ * Polish: the cases a singular noun's ending leaves, for the noun, proper-noun and pronoun labels of some genders
  * (lever 22a; PlEnding's `sing`). From the declensions, then checked against UD Polish-LFG dev+test gold tags
  * (docs/annotate.md, lever 22):
  *
@@ -128,21 +128,18 @@ const PL_NOUN_ENDINGS = process.env.PRONEVAL_PL_NOUN_ENDINGS !== "0";
  *   masculine or feminine singular adjective or determiner ends in *-ie* (UD: 0 of 27 adjectives in *-cie,
  *   -nie, -wie, -pie, -dzie, -rze, -le*), and no adjective or determiner at all in *-mie, -bie, -fie, -sie, -zie*
  *   (UD: none; *głupie* has *-pie*): those labels are ruled out too (the tagger's escape from a ruled-out noun
- *   label: *glebie/ADJ|Neut|Plur*);
- * - *-y* after a consonant (feminine *-a* nouns: *kobiety, Marty*) and *-i* after a consonant other than *n*
- *   (*matki, ziemi*; *pani, bogini* are nominative): a feminine singular noun (not a proper noun: *Mary,
- *   Kelly*) so ending is genitive, dative or locative. UD: 168 and 182 tokens, 1 each ruled out (*lady*
- *   Acc, *Pepsi* Nom);
- * - *-gi, -ki* (not *-ski, -cki*, adjectival surnames): a masculine singular noun so ending is the genitive
- *   of a noun in *-ga, -ka* (*kolega → kolegi*, *kierowca* aside); nominative *kolega*, accusative *kolegę*.
+ *   label: *glebie/ADJ|Neut|Plur*).
+ *
+ * Not kept: *-y* after a consonant and *-i* after a consonant other than *n* leave a feminine singular noun Gen, Dat
+ * or Loc (UD: 168 and 182 tokens, 1 each ruled out: *lady, Pepsi*), and masculine *-gi, -ki* the genitive (*kolegi*),
+ * but the tagger, held off a singular label there, escapes to a worse one (*próby/ADJ*, *wysiągi/VERB*) and no
+ * inflection item gained.
  */
 export function plSingularNounCases(lower: string): readonly PlSingular[] | undefined {
   if (lower.length < 4) return undefined;
   if (/([bfms]ie|[^d]zie)$/.test(lower)) return PL_SG_MIE_ADJ;
   if (/pie$/.test(lower)) return PL_SG_MIE;
   if (/([cnw]ie|dzie|rze)$/.test(lower) || (/le$/.test(lower) && !/lle$/.test(lower))) return PL_SG_IE;
-  if (/[kg]i$/.test(lower) && !/[sc]ki$/.test(lower)) return PL_SG_KI;
-  if (/[^aeiouyąęó]y$/.test(lower) || /[^aeiouyąęón]i$/.test(lower)) return PL_SG_YI;
   return undefined;
 }
 const PL_SG_IE: readonly PlSingular[] = [
@@ -151,8 +148,6 @@ const PL_SG_IE: readonly PlSingular[] = [
 ];
 const PL_SG_MIE: readonly PlSingular[] = [{ upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem", "Neut"], cases: ["Dat", "Loc", "Voc"] }];
 const PL_SG_MIE_ADJ: readonly PlSingular[] = [...PL_SG_MIE, { upos: ["ADJ", "DET"], genders: ["Masc", "Fem", "Neut"], cases: [], anyNumber: true }];
-const PL_SG_YI: readonly PlSingular[] = [{ upos: ["NOUN"], genders: ["Fem"], cases: ["Gen", "Dat", "Loc"] }];
-const PL_SG_KI: readonly PlSingular[] = [...PL_SG_YI, { upos: ["NOUN"], genders: ["Masc"], cases: ["Gen"] }];
 
 /**
  * Whether a Polish word read with this label, in a verb-less line where it renders an English singular noun
