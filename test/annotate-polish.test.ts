@@ -240,3 +240,14 @@ describe("Polish words with no case (lever 22b)", () => {
     }
   });
 });
+
+describe("Polish nouns after a modifier in -ym, -im agree (lever 22d)", () => {
+  it("the noun takes the instrumental, locative or dative; not after *zanim* or an active participle", () => {
+    const pl = loadDefaultMorph("pl");
+    const tok = (s: string, w: string) => pl.annotate(s).tokens.find((t) => t.text === w)!;
+    expect(tok("- Jakim planie?", "planie").feats.Case).toBe("Loc");
+    expect(tok("Z nowym samochodem.", "samochodem").feats.Case).toBe("Ins");
+    // *zanim* is a conjunction: the noun after it keeps its own case
+    expect(["Ins", "Loc", "Dat"]).not.toContain(tok("Zanim Anna przyjdzie, zjemy.", "Anna").feats.Case);
+  });
+});

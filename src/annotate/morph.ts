@@ -206,6 +206,26 @@ interface Tagged {
 /** Forms of Polish *być* (be) that a predicate noun or adjective follows. */
 const PL_BYC = new Set(["być", "jest", "są", "jestem", "jesteś", "jesteśmy", "jesteście", "był", "była", "było", "byli", "były", "byłem", "byłam", "byłeś", "byłaś", "byliśmy", "byłyśmy", "byliście", "byłyście", "będzie", "będą", "będę", "będziesz", "będziemy", "będziecie", "bądź", "bądźcie", "byłby", "byłaby", "byłoby", "byliby", "byłyby", "zostać", "został", "została", "zostanie", "zostaniesz"]);
 
+/** Lever 22d on (PRONEVAL_PL_YM_AGREE=0 off). */
+const PL_YM_AGREE = process.env.PRONEVAL_PL_YM_AGREE !== "0";
+const PL_YM_CASES: readonly string[] = ["Ins", "Loc", "Dat"];
+/** Words in *-ym, -im* that are no adjective form: the conjunction *zanim* and nouns whose nominative ends so. */
+const PL_YM_NOT = new Set(["zanim", "pielgrzym", "olbrzym", "synonim", "antonim", "homonim", "pseudonim", "anonim", "akronim", "toponim", "reżim"]);
+/**
+ * Polish: whether word k is an adjectival modifier in *-ym, -im* (4 letters or more: *jakim, twoim, nowym,
+ * wielkim*; not *tym, nim*), whose noun right after it agrees in the instrumental, locative or dative (lever
+ * 22d: "Jakim planie?" Loc, not *planie/NOUN|Neut|Acc*). Not a capitalised word after the line's first word
+ * (names: *Joachim*, *Hakim*), not *zanim* nor a noun in *-ym, -im* (*pseudonim, pielgrzym*; PL_YM_NOT), not an
+ * active participle in *-ącym, -ącim*, which takes its own object (*otaczającym fort*, *niosącym pomoc*). UD
+ * Polish-LFG dev+test: 122 nouns after a word in *-ym, -im*, 4 in another case, 3 of them after *-ącym*; without
+ * those, 1 of 109 (*w lutym emisje*, the noun *luty*).
+ */
+function plYmModifier(words: readonly string[], lower: readonly string[], k: number): boolean {
+  const w = lower[k]!;
+  if (!/^\p{Ll}{2,}[yi]m$/u.test(w) || /ąc[yi]m$/.test(w) || PL_YM_NOT.has(w)) return false;
+  return !/^\p{Lu}/u.test(words[k]!) || !words.slice(0, k).some((x) => /\p{L}/u.test(x));
+}
+
 /** Re-tagging a sentence with what the caller knows of some words (identify, lever 19). */
 export interface RetagOptions {
   /** Words that head or modify a noun phrase: nominal labels only (lever 19a). */
@@ -327,7 +347,8 @@ export class MorphTagger implements MorphAnnotator {
     if (own || !this.labelTest) {
       const ids = this.prepositionOnly(words, lower, i, own);
       if (own || !this.endingCases) return ids;
-      const byEnding = this.byEnding(lower[i]!, ids, i > 0 && /^\p{Lu}/u.test(words[i]!));
+      let byEnding = this.byEnding(lower[i]!, ids, i > 0 && /^\p{Lu}/u.test(words[i]!));
+      if (PL_YM_AGREE && i > 0 && plYmModifier(words, lower, i - 1)) byEnding = this.nounCases(byEnding, PL_YM_CASES);
       // Polish: a word in *-ą* right after a form of *być* is the predicate's instrumental (or accusative),
       // not a third-person plural verb ("jesteście drużyną/VERB", "być ofiarą/VERB"; lever 19m).
       return i > 0 && PL_BYC.has(lower[i - 1]!) && /\p{Ll}{3,}ą$/u.test(lower[i]!) ? this.withoutVerbLabels(byEnding) : byEnding;
@@ -402,6 +423,29 @@ export class MorphTagger implements MorphAnnotator {
         out = kept.some((k) => caseOf(k) !== undefined) ? kept : null;
       }
       byCases.set(key, out);
+    }
+    return out ?? ids;
+  }
+
+  private readonly nounCaseCache = new WeakMap<readonly number[], Map<string, readonly number[] | null>>();
+  /** `ids` (all labels when undefined) less the NOUN/PROPN labels whose Case is not in `cases`, when a NOUN/PROPN label with a case is left. */
+  private nounCases(ids: readonly number[] | undefined, cases: readonly string[]): readonly number[] | undefined {
+    const from = ids ?? this.allLabelIds();
+    let byKey = this.nounCaseCache.get(from);
+    if (!byKey) this.nounCaseCache.set(from, (byKey = new Map()));
+    const key = cases.join(",");
+    let out = byKey.get(key);
+    if (out === undefined) {
+      const noun = (k: number) => {
+        const { upos, feats } = this.parseLabel(this.tagger.labels[k]!);
+        return (upos === "NOUN" || upos === "PROPN") && feats.Case !== undefined ? feats.Case : undefined;
+      };
+      const kept = from.filter((k) => {
+        const c = noun(k);
+        return c === undefined || cases.includes(c);
+      });
+      out = kept.some((k) => noun(k) !== undefined) ? kept : null;
+      byKey.set(key, out);
     }
     return out ?? ids;
   }
