@@ -232,7 +232,10 @@ export interface RetagOptions {
   nominal?: ReadonlySet<number>;
   /** Names in their base form: PROPN in the nominative (lever 19j). */
   names?: ReadonlySet<number>;
-  /** Singular nouns whose ending leaves the dative, locative or vocative (lever 22a, plObliqueSingular): NOUN/PROPN singular masculine or feminine labels in those cases. */
+  /**
+   * Singular nouns whose ending leaves the dative, locative or vocative (lever 22a, identify's obliqueNouns):
+   * NOUN/PROPN singular masculine or feminine labels in the dative or vocative.
+   */
   oblique?: ReadonlySet<number>;
 }
 

@@ -346,9 +346,11 @@ const OBLIQUE_PL = process.env.PRONEVAL_PL_OBLIQUE !== "0";
 /**
  * Polish words of a verb-less English line's target whose every link goes to an English singular noun or
  * proper noun and whose *-ie* ending rules out their label (plObliqueSingular: *Obamie/ADJ|Nom* for "Obama",
- * *Marcie/DET|Nom* for "Marta", *Rodionie/NOUN|Plur|Nom* for "Rodion"): re-tagged as singular masculine or
- * feminine nouns in the dative or vocative (lever 22a; the locative these endings also leave needs a preposition). Not the names 19j keeps in the nominative
- * (*Annie* for "Annie"), nor words right after a preposition, whose case the preposition restricts.
+ * *Marcie/DET|Nom* for "Marta", *Rodionie/NOUN|Plur|Nom* for "Rodion"), and words in consonant + *-u* read in
+ * another case than Dat, Loc, Voc whose every link goes to an English singular person noun (plPersonU: *Skrzypku*
+ * GEN for "Fiddler!"; `person`, the resolver's lexicons): re-tagged as singular masculine or feminine nouns in the
+ * dative or vocative (lever 22a; the locative these endings also leave needs a preposition). Not the names 19j
+ * keeps in the nominative (*Annie* for "Annie"), nor words right after a preposition, whose case it restricts.
  */
 export function obliqueNouns(
   en: readonly AnnToken[],
