@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases } from "../src/annotate/polish.js";
-import { copiedNames, misTaggedNominals } from "../src/ctxpro/identify.js";
+import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, plNoCase, plObliqueSingular, plPersonU, plSingularNounCases } from "../src/annotate/polish.js";
+import { copiedNames, misTaggedNominals, obliqueNouns } from "../src/ctxpro/identify.js";
 import type { AnnToken } from "../src/annotate/types.js";
 
 describe("Polish: cases a preposition governs", () => {
@@ -154,5 +154,100 @@ describe("identify: a Polish word written as the linked English proper noun is a
     const read = pl.annotate("- Charlie.", { names: new Set([1]) }).tokens[1]!;
     expect(read.upos).toBe("PROPN");
     expect(read.feats.Case).toBe("Nom");
+  });
+});
+
+describe("Polish singular nouns in -ie (lever 22a)", () => {
+  const rule = (w: string, upos: string, gender: string) => plSingularNounCases(w)?.find((r) => r.upos.includes(upos) && r.genders.includes(gender));
+  it("-ie after a hard consonant: dative, locative or vocative for masculine and feminine nouns", () => {
+    expect(rule("jubilacie", "NOUN", "Masc")?.cases).toEqual(["Dat", "Loc", "Voc"]);
+    expect(rule("doktorze", "NOUN", "Masc")?.cases).toEqual(["Dat", "Loc", "Voc"]);
+    expect(rule("szkole", "NOUN", "Fem")?.cases).toEqual(["Dat", "Loc", "Voc"]);
+    // neuter nouns in -nie, -cie keep every case (*zdanie, życie* are nominative)
+    expect(rule("planie", "NOUN", "Neut")).toBeUndefined();
+    expect(rule("życie", "NOUN", "Neut")).toBeUndefined();
+    // after m, b, f, s, z (not dz): neuter too, and no adjective at all
+    expect(rule("obamie", "NOUN", "Neut")?.cases).toEqual(["Dat", "Loc", "Voc"]);
+    expect(rule("niebie", "ADJ", "Neut")?.cases).toEqual([]);
+    expect(rule("sklepie", "ADJ", "Neut")).toBeUndefined(); // *głupie*
+    expect(rule("marcie", "DET", "Masc")?.cases).toEqual([]);
+    expect(plSingularNounCases("michelle")).toBeUndefined();
+  });
+  it("-y, -i: not restricted (the tagger escapes to worse labels)", () => {
+    expect(plSingularNounCases("kobiety")).toBeUndefined();
+    expect(plSingularNounCases("kolegi")).toBeUndefined();
+  });
+  it("plEndingCases carries them; the shipped tagger no longer reads a singular noun in -ie nominative", () => {
+    expect(plEndingCases("jubilacie")?.sing).toBeDefined();
+    const pl = loadDefaultMorph("pl");
+    expect(pl.annotate("Spotkałem go w teatrze.").tokens[3]!.feats.Case).toBe("Loc");
+    // without the rule: *Obamie/NOUN|Neut|Sing|Nom*
+    const t = pl.annotate("Lepiej jemu niż Obamie.").tokens[3]!;
+    expect(["NOUN", "PROPN"].includes(t.upos) && t.feats.Number === "Sing" && ["Nom", "Gen", "Acc", "Ins"].includes(t.feats.Case ?? "")).toBe(false);
+  });
+  it("re-read in the dative or vocative (identify's oblique): a label the ending rules out", () => {
+    expect(plObliqueSingular("obamie", "ADJ", { Gender: "Neut", Number: "Plur", Case: "Nom" })).toBe(true);
+    expect(plObliqueSingular("rodionie", "NOUN", { Gender: "Masc", Number: "Plur", Case: "Nom" })).toBe(true);
+    expect(plObliqueSingular("obamie", "PROPN", { Gender: "Masc", Number: "Sing", Case: "Dat" })).toBe(false);
+    expect(plObliqueSingular("pytanie", "NOUN", { Gender: "Neut", Number: "Sing", Case: "Nom" })).toBe(false);
+    expect(plObliqueSingular("życie", "NOUN", { Gender: "Neut", Number: "Sing", Case: "Acc" })).toBe(false);
+    expect(plObliqueSingular("kobiety", "NOUN", { Gender: "Fem", Number: "Sing", Case: "Nom" })).toBe(false);
+    expect(plPersonU("skrzypku", "NOUN", { Gender: "Masc", Number: "Sing", Case: "Gen" })).toBe(true);
+    expect(plPersonU("skrzypku", "NOUN", { Gender: "Masc", Number: "Sing", Case: "Voc" })).toBe(false);
+    expect(plPersonU("menu", "NOUN", { Gender: "Neut", Number: "Sing", Case: "Nom" })).toBe(false);
+  });
+  it("identify picks them in verb-less lines for English singular nouns (names 19j keeps, plurals and prepositions aside)", () => {
+    const t = (text: string, upos: string, feats: Record<string, string> = {}): AnnToken => ({ text, start: 0, end: 0, upos, feats, lemma: text });
+    const en = [t("Rodion", "PROPN", { Number: "Sing" }), t(".", "PUNCT")];
+    const pl = [t("Rodionie", "NOUN", { Gender: "Masc", Number: "Plur", Case: "Nom" }), t(".", "PUNCT")];
+    expect([...obliqueNouns(en, pl, [[0, 0]])]).toEqual([0]);
+    expect(obliqueNouns(en, pl, [[0, 0]], new Set([0])).size).toBe(0);
+    expect(obliqueNouns([t("Rodions", "PROPN", { Number: "Plur" })], pl, [[0, 0]]).size).toBe(0);
+    expect(obliqueNouns([t("Go", "VERB"), ...en], [t("Idź", "VERB"), ...pl], [[0, 0], [1, 1]]).size).toBe(0);
+    expect(obliqueNouns([t("About", "ADP"), ...en], [t("O", "ADP"), ...pl], [[0, 0], [1, 1]]).size).toBe(0);
+    const sk = [t("Skrzypku", "NOUN", { Gender: "Masc", Number: "Sing", Case: "Gen" }), t("!", "PUNCT")];
+    const fiddler = [t("Fiddler", "PROPN", { Number: "Sing" }), t("!", "PUNCT")];
+    expect([...obliqueNouns(fiddler, sk, [[0, 0]], new Set(), (l) => l === "fiddler")]).toEqual([0]);
+    expect(obliqueNouns(fiddler, sk, [[0, 0]], new Set(), () => false).size).toBe(0);
+  });
+  it("the tagger's oblique option reads them dative or vocative", () => {
+    const pl = loadDefaultMorph("pl");
+    const read = pl.annotate("Lepiej jemu niż Obamie.", { nominal: new Set([3]), oblique: new Set([3]) }).tokens[3]!;
+    expect(["NOUN", "PROPN"]).toContain(read.upos);
+    expect(read.feats.Number).toBe("Sing");
+    expect(["Dat", "Voc"]).toContain(read.feats.Case);
+  });
+});
+
+describe("Polish words with no case (lever 22b)", () => {
+  it("adverbs, particles, interjections: UD dev's, grammar's, -owo adverbs", () => {
+    expect(plNoCase("rety")).toBe(true);
+    expect(plNoCase("wielce")).toBe(true);
+    expect(plNoCase("niestety")).toBe(true);
+    expect(plNoCase("zawodowo")).toBe(true);
+    expect(plNoCase("naukowo")).toBe(true);
+    expect(plNoCase("słowo")).toBe(false);
+    expect(plNoCase("grabowo", true)).toBe(false);
+    expect(plNoCase("rano")).toBe(false);
+    expect(plEndingCases("rety")).toEqual({ cases: [], noCase: true });
+  });
+  it("the shipped tagger gives them no case, even re-read as nominals", () => {
+    const pl = loadDefaultMorph("pl");
+    for (const [s, i] of [["Rety.", 0], ["Proste wielce.", 1], ["Zawodowo.", 0]] as const) {
+      const tok = pl.annotate(s, { nominal: new Set([i]) }).tokens[i]!;
+      expect(tok.feats.Case).toBeUndefined();
+      expect(["ADV", "PART", "INTJ", "CCONJ", "SCONJ"]).toContain(tok.upos);
+    }
+  });
+});
+
+describe("Polish nouns after a modifier in -ym, -im agree (lever 22d)", () => {
+  it("the noun takes the instrumental, locative or dative; not after *zanim* or an active participle", () => {
+    const pl = loadDefaultMorph("pl");
+    const tok = (s: string, w: string) => pl.annotate(s).tokens.find((t) => t.text === w)!;
+    expect(tok("- Jakim planie?", "planie").feats.Case).toBe("Loc");
+    expect(tok("Z nowym samochodem.", "samochodem").feats.Case).toBe("Ins");
+    // *zanim* is a conjunction: the noun after it keeps its own case
+    expect(["Ins", "Loc", "Dat"]).not.toContain(tok("Zanim Anna przyjdzie, zjemy.", "Anna").feats.Case);
   });
 });

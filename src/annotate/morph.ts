@@ -206,18 +206,45 @@ interface Tagged {
 /** Forms of Polish *być* (be) that a predicate noun or adjective follows. */
 const PL_BYC = new Set(["być", "jest", "są", "jestem", "jesteś", "jesteśmy", "jesteście", "był", "była", "było", "byli", "były", "byłem", "byłam", "byłeś", "byłaś", "byliśmy", "byłyśmy", "byliście", "byłyście", "będzie", "będą", "będę", "będziesz", "będziemy", "będziecie", "bądź", "bądźcie", "byłby", "byłaby", "byłoby", "byliby", "byłyby", "zostać", "został", "została", "zostanie", "zostaniesz"]);
 
+/** Lever 22d on (PRONEVAL_PL_YM_AGREE=0 off). */
+const PL_YM_AGREE = process.env.PRONEVAL_PL_YM_AGREE !== "0";
+const PL_YM_CASES: readonly string[] = ["Ins", "Loc", "Dat"];
+/** Words in *-ym, -im* that are no adjective form: the conjunction *zanim* and nouns whose nominative ends so. */
+const PL_YM_NOT = new Set(["zanim", "pielgrzym", "olbrzym", "synonim", "antonim", "homonim", "pseudonim", "anonim", "akronim", "toponim", "reżim"]);
+/**
+ * Polish: whether word k is an adjectival modifier in *-ym, -im* (4 letters or more: *jakim, twoim, nowym,
+ * wielkim*; not *tym, nim*), whose noun right after it agrees in the instrumental, locative or dative (lever
+ * 22d: "Jakim planie?" Loc, not *planie/NOUN|Neut|Acc*). Not a capitalised word after the line's first word
+ * (names: *Joachim*, *Hakim*), not *zanim* nor a noun in *-ym, -im* (*pseudonim, pielgrzym*; PL_YM_NOT), not an
+ * active participle in *-ącym, -ącim*, which takes its own object (*otaczającym fort*, *niosącym pomoc*). UD
+ * Polish-LFG dev+test: 122 nouns after a word in *-ym, -im*, 4 in another case, 3 of them after *-ącym*; without
+ * those, 1 of 109 (*w lutym emisje*, the noun *luty*).
+ */
+function plYmModifier(words: readonly string[], lower: readonly string[], k: number): boolean {
+  const w = lower[k]!;
+  if (!/^\p{Ll}{2,}[yi]m$/u.test(w) || /ąc[yi]m$/.test(w) || PL_YM_NOT.has(w)) return false;
+  return !/^\p{Lu}/u.test(words[k]!) || !words.slice(0, k).some((x) => /\p{L}/u.test(x));
+}
+
 /** Re-tagging a sentence with what the caller knows of some words (identify, lever 19). */
 export interface RetagOptions {
   /** Words that head or modify a noun phrase: nominal labels only (lever 19a). */
   nominal?: ReadonlySet<number>;
   /** Names in their base form: PROPN in the nominative (lever 19j). */
   names?: ReadonlySet<number>;
+  /**
+   * Singular nouns whose ending leaves the dative, locative or vocative (lever 22a, identify's obliqueNouns):
+   * NOUN/PROPN singular masculine or feminine labels in the dative or vocative.
+   */
+  oblique?: ReadonlySet<number>;
 }
 
 /** Parts of speech whose case an adjectival ending decides (plEndingCases' `adjectival`). */
 const ADJECTIVAL_UPOS = new Set(["ADJ", "DET", "NUM", "PRON"]);
 /** Parts of speech of a noun phrase's words (MorphTagger.tagWords' `nominal`). */
 const NOMINAL_UPOS = new Set(["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"]);
+/** Parts of speech of a word with no case (plEndingCases' `noCase`, lever 22b). */
+const NO_CASE_UPOS = new Set(["ADV", "PART", "INTJ", "CCONJ", "SCONJ"]);
 
 export class MorphTagger implements MorphAnnotator {
   readonly lang: string;
@@ -323,7 +350,8 @@ export class MorphTagger implements MorphAnnotator {
     if (own || !this.labelTest) {
       const ids = this.prepositionOnly(words, lower, i, own);
       if (own || !this.endingCases) return ids;
-      const byEnding = this.byEnding(lower[i]!, ids);
+      let byEnding = this.byEnding(lower[i]!, ids, i > 0 && /^\p{Lu}/u.test(words[i]!));
+      if (PL_YM_AGREE && i > 0 && plYmModifier(words, lower, i - 1)) byEnding = this.nounCases(byEnding, PL_YM_CASES);
       // Polish: a word in *-ą* right after a form of *być* is the predicate's instrumental (or accusative),
       // not a third-person plural verb ("jesteście drużyną/VERB", "być ofiarą/VERB"; lever 19m).
       return i > 0 && PL_BYC.has(lower[i - 1]!) && /\p{Ll}{3,}ą$/u.test(lower[i]!) ? this.withoutVerbLabels(byEnding) : byEnding;
@@ -358,28 +386,69 @@ export class MorphTagger implements MorphAnnotator {
    * The cases an open-class word's ending leaves (Polish: plEndingCases, lever 19b); undefined: none known.
    * PRONEVAL_ENDING_CASES=0 leaves it off.
    */
-  endingCases: ((lower: string) => PlEnding | undefined) | undefined;
+  endingCases: ((lower: string, name?: boolean) => PlEnding | undefined) | undefined;
   private readonly endingCache = new WeakMap<readonly number[], Map<string, readonly number[] | null>>();
-  /** `ids` (all labels when undefined) less the case-bearing labels whose Case the word's ending rules out, when a case-bearing one is left. */
-  private byEnding(lower: string, ids: readonly number[] | undefined): readonly number[] | undefined {
-    const rule = this.endingCases!(lower);
+  /**
+   * `ids` (all labels when undefined) less the case-bearing labels whose Case the word's ending rules out, when a
+   * case-bearing one is left; `name`: a capitalised word inside the line. A word with no case (lever 22b) keeps
+   * its adverb, particle, interjection and conjunction labels (`ids` unchanged if none is left).
+   */
+  private byEnding(lower: string, ids: readonly number[] | undefined, name = false): readonly number[] | undefined {
+    const rule = this.endingCases!(lower, name);
     if (!rule) return ids;
-    const { cases, adjectival, notAdj, noVerb } = rule;
+    const { cases, adjectival, notAdj, noVerb, sing, noCase } = rule;
     const from = ids ?? this.allLabelIds();
     let byCases = this.endingCache.get(from);
     if (!byCases) this.endingCache.set(from, (byCases = new Map()));
-    const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}${notAdj ? "\tnotadj" : ""}${noVerb ? "\tnoverb" : ""}`;
+    const singKey = sing?.map((r) => `${r.upos.join(",")}/${r.genders.join(",")}/${r.cases.join(",")}/${r.anyNumber ? "n" : ""}`).join(";") ?? "";
+    const key = `${cases.join(",")}${adjectival ? "\tadj" : ""}${notAdj ? "\tnotadj" : ""}${noVerb ? "\tnoverb" : ""}\t${singKey}${noCase ? "\tnocase" : ""}`;
     let out = byCases.get(key);
     if (out === undefined) {
-      const caseOf = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case;
-      const scoped = (k: number) => {
-        const u = this.parseLabel(this.tagger.labels[k]!).upos;
-        return adjectival ? ADJECTIVAL_UPOS.has(u) : notAdj ? u !== "ADJ" : true;
-      };
-      const verb = (k: number) => /^(VERB|AUX)(\||$)/.test(this.tagger.labels[k]!);
-      const kept = from.filter((k) => (caseOf(k) === undefined ? !(noVerb && verb(k)) : !scoped(k) || cases.includes(caseOf(k)!)));
-      out = kept.some((k) => caseOf(k) !== undefined) ? kept : null;
+      if (noCase) {
+        const kept = from.filter((k) => NO_CASE_UPOS.has(this.parseLabel(this.tagger.labels[k]!).upos));
+        out = kept.length ? kept : null;
+      } else {
+        const caseOf = (k: number) => this.parseLabel(this.tagger.labels[k]!).feats.Case;
+        const scoped = (k: number) => {
+          const u = this.parseLabel(this.tagger.labels[k]!).upos;
+          return adjectival ? ADJECTIVAL_UPOS.has(u) : notAdj ? u !== "ADJ" : true;
+        };
+        // Lever 22a: a singular noun label of a gender the ending restricts keeps only the cases it leaves.
+        const singOk = (k: number) => {
+          if (!sing) return true;
+          const { upos, feats } = this.parseLabel(this.tagger.labels[k]!);
+          if (feats.Case === undefined) return true;
+          const sg = feats.Number === "Sing";
+          return sing.every((r) => !(sg || r.anyNumber) || !r.upos.includes(upos) || !r.genders.includes(feats.Gender ?? "") || r.cases.includes(feats.Case!));
+        };
+        const verb = (k: number) => /^(VERB|AUX)(\||$)/.test(this.tagger.labels[k]!);
+        const kept = from.filter((k) => (caseOf(k) === undefined ? !(noVerb && verb(k)) : (!scoped(k) || cases.includes(caseOf(k)!)) && singOk(k)));
+        out = kept.some((k) => caseOf(k) !== undefined) ? kept : null;
+      }
       byCases.set(key, out);
+    }
+    return out ?? ids;
+  }
+
+  private readonly nounCaseCache = new WeakMap<readonly number[], Map<string, readonly number[] | null>>();
+  /** `ids` (all labels when undefined) less the NOUN/PROPN labels whose Case is not in `cases`, when a NOUN/PROPN label with a case is left. */
+  private nounCases(ids: readonly number[] | undefined, cases: readonly string[]): readonly number[] | undefined {
+    const from = ids ?? this.allLabelIds();
+    let byKey = this.nounCaseCache.get(from);
+    if (!byKey) this.nounCaseCache.set(from, (byKey = new Map()));
+    const key = cases.join(",");
+    let out = byKey.get(key);
+    if (out === undefined) {
+      const noun = (k: number) => {
+        const { upos, feats } = this.parseLabel(this.tagger.labels[k]!);
+        return (upos === "NOUN" || upos === "PROPN") && feats.Case !== undefined ? feats.Case : undefined;
+      };
+      const kept = from.filter((k) => {
+        const c = noun(k);
+        return c === undefined || cases.includes(c);
+      });
+      out = kept.some((k) => noun(k) !== undefined) ? kept : null;
+      byKey.set(key, out);
     }
     return out ?? ids;
   }
@@ -516,9 +585,11 @@ export class MorphTagger implements MorphAnnotator {
     const lower = words.map((w) => w.toLowerCase());
     const nominal = opts.nominal?.size ? opts.nominal : undefined;
     const names = opts.names?.size ? opts.names : undefined;
+    const oblique = opts.oblique?.size ? opts.oblique : undefined;
     const allowed = (i: number) => {
       const ids = this.allowedFor(words, lower, i);
       if (names?.has(i)) return this.nominativeNames();
+      if (oblique?.has(i)) return this.obliqueNouns() ?? ids;
       return nominal ? this.nominalOnly(i, nominal, ids) : ids;
     };
     let labels = this.tagger.tag(words, allowed);
@@ -997,6 +1068,22 @@ export class MorphTagger implements MorphAnnotator {
       this.nameIds = nom.length ? nom : propn;
     }
     return this.nameIds.length ? this.nameIds : undefined;
+  }
+
+  private obliqueIds: number[] | undefined;
+  /**
+   * NOUN/PROPN singular masculine or feminine labels in the dative or vocative (undefined if the model has none): the
+   * locative, the third case these endings leave, needs a preposition, and identify's `oblique` words have none before them.
+   */
+  private obliqueNouns(): readonly number[] | undefined {
+    this.obliqueIds ??= this.tagger.labels
+      .map((l, k) => {
+        const { upos, feats } = this.parseLabel(l);
+        const ok = (upos === "NOUN" || upos === "PROPN") && feats.Number === "Sing" && (feats.Gender === "Masc" || feats.Gender === "Fem") && ["Dat", "Voc"].includes(feats.Case ?? "");
+        return ok ? k : -1;
+      })
+      .filter((k) => k >= 0);
+    return this.obliqueIds.length ? this.obliqueIds : undefined;
   }
 
   private nominalIds: Set<number> | undefined;

@@ -49,8 +49,9 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * Checked against UD Polish-LFG dev+test (gold tags; docs/annotate.md, lever 19): at most 5 % (-owi, -emu: 1 token each)
  * of the tokens a rule covers have a case it rules out, after the exceptions below.
  */
-export function plEndingCases(lower: string): PlEnding | undefined {
+export function plEndingCases(lower: string, name = false): PlEnding | undefined {
   if (!/^\p{Ll}+$/u.test(lower) || PL_ENDING_EXCEPTIONS.has(lower)) return undefined;
+  if (PL_NO_CASE_ON && plNoCase(lower, name)) return { cases: [], noCase: true };
   const n = lower.length;
   if (/(ymi|imi)$/.test(lower) && n >= 5) return { cases: ["Ins"], noVerb: true };
   if (/ami$/.test(lower) && n >= 5) return { cases: ["Ins"], noVerb: true };
@@ -68,7 +69,129 @@ export function plEndingCases(lower: string): PlEnding | undefined {
   if (/a$/.test(lower)) return { cases: ["Nom", "Gen", "Acc", "Voc"] };
   if (/ę$/.test(lower)) return PL_NEUTER_E.test(lower) ? { cases: ["Nom", "Acc", "Voc"] } : { cases: ["Acc"] };
   if (/[bcdfghjklłmnprstwzżźćńś]u$/.test(lower) && n >= 5 && !/(stu|sku|cku)$/.test(lower)) return { cases: ["Gen", "Dat", "Loc", "Voc"] };
+  if (PL_NOUN_ENDINGS) {
+    const sing = plSingularNounCases(lower);
+    if (sing) return { cases: PL_CASES, sing };
+  }
   return undefined;
+}
+
+/** Lever 22b on (PRONEVAL_PL_NO_CASE=0 off). */
+const PL_NO_CASE_ON = process.env.PRONEVAL_PL_NO_CASE !== "0";
+
+/**
+ * Polish words that take no case (lever 22b): adverbs, particles and interjections, which the tagger, reading
+ * a verb-less fragment, may label as a noun or adjective with a case (*Rety/NOUN|Nom* "gosh", *wielce/ADJ|Nom*
+ * "greatly"). Two sources, none of them CTXPRO items:
+ *
+ * - every form of UD Polish-LFG dev (the tagger's training data) tagged only ADV, PART or INTJ there, not a
+ *   preposition, less the forms with a noun, determiner or verb reading in Polish (*rano* "morning", *dziś,
+ *   dzisiaj, wczoraj* as nouns after *od*, *otwarcie* "opening", *trochę*, *trudno*): 218 forms;
+ * - the common interjections and a few degree adverbs of Polish grammars (*ach, och, oj, ojej, rety, jejku, aha,
+ *   hej, halo, hura, ups, fuj, wielce, nader, ...*);
+ * - adverbs in *-owo* of 7 letters or more, made from adjectives in *-owy* (*zawodowo, naukowo, stopniowo,
+ *   częściowo*; not *słowo* and its compounds; not a capitalised word inside a line, `name`: place names
+ *   *Grabowo*). UD: 11 tokens, all ADV.
+ */
+export function plNoCase(lower: string, name = false): boolean {
+  if (PL_NO_CASE.has(lower)) return true;
+  return !name && lower.length >= 7 && /owo$/.test(lower) && !/słowo$/.test(lower);
+}
+const PL_NO_CASE = new Set([
+  // UD Polish-LFG dev: ADV, PART or INTJ only
+  ..."ależ bardziej bardzo bezinteresownie bezpowrotnie bezprawnie bezradnie błyskawicznie błędnie całkiem całkowicie celowo chciwie chyba chętnie ciągle ciężko codziennie coraz czemu czyżby często częściej częściowo dalej dawno dlaczego dlatego dobrowolnie dobrze dokładnie dopiero dotychczas dotąd duszno dwukrotnie dyskretnie długo dłużej faktycznie gdzie gdzieś gwałtownie głośno głównie głęboko ha idealnie istotnie jakoś jakże jednak jedynie jeszcze już karnie kiedyś kilkakrotnie kompleksowo krótko lekko lepiej machinalnie mało mniej mocniej mocno nadal nadspodziewanie nagle najbardziej najczęściej najgorzej najmniej najmocniej najpierw naprawdę naprzód następnie natychmiast nawet nazajutrz niby niechętnie nieco niedawno niedługo niekiedy nieludzko niemal nieodwołalnie niepewnie niepomiernie niepostrzeżenie nieraz niespodziewanie niestety niewinnie niewątpliwie niezależnie nieznacznie niełatwo nigdy nigdzie no normalnie obecnie ociężale oczywiście odkąd odręcznie odtąd opiekuńczo osobiście ostatecznie ostatnio ostro ostrożnie oto paskudnie pewnie pewno pilnie podobnie podobno ponownie poprawnie potem poważnie powoli prawdopodobnie prawie precz prosto przecież przynajmniej prędzej publicznie punktualnie później raczej regularnie rychło rzadko rzeczywiście również różnie satyrycznie serdecznie skąd specjalnie spokojnie sprawnie stamtąd stopniowo stąd szczególnie szeroko szybko słabo tak także tam teraz też tu tutaj twardo tymczasem typowo uważnie wcale wciąż wcześnie wcześniej widocznie wkrótce wnet wprost wprzód wraz wreszcie wspólnie wtedy wulgarnie wyczekująco wygodniej wyjątkowo wyraźnie wyraźniej wysoko wytrwale wówczas właściwie właśnie zaledwie zapewne zaraz zawczasu zawsze zbyt zgodnie znakomicie znowu znów zresztą zupełnie zwycięsko zwykle zwłaszcza łatwiej łatwo ściśle śmiertelnie świadomie świetnie źle żarliwie".split(" "),
+  // Polish grammar: interjections and degree adverbs
+  ..."ach ech eh och oj ojej ojejku ojoj ojojoj jejku jejciu rety aha acha aj au auć fuj hej halo hola hura hurra ups uff psst cii sza haha hehe hm hmm mhm łał wow tja ejże nuże wielce nader".split(" "),
+]);
+
+const PL_CASES: readonly string[] = ["Nom", "Gen", "Dat", "Acc", "Ins", "Loc", "Voc"];
+/** Lever 22a on (PRONEVAL_PL_NOUN_ENDINGS=0 off). */
+const PL_NOUN_ENDINGS = process.env.PRONEVAL_PL_NOUN_ENDINGS !== "0";
+
+/**
+ * Polish: the cases a singular noun's ending leaves, for the noun, proper-noun and pronoun labels of some genders
+ * (lever 22a; PlEnding's `sing`). From the declensions, then checked against UD Polish-LFG dev+test gold tags
+ * (docs/annotate.md, lever 22):
+ *
+ * - *-ie* after a hard consonant (*-mie, -nie, -cie, -dzie, -bie, -pie, -wie, -fie, -sie, -zie*) and *-rze*
+ *   (the hard stem softened before the ending *-e*: *Obama → Obamie, plan → planie, jubilat → jubilacie,
+ *   Marta → Marcie, doktor → doktorze*), and *-le* (*stół → stole, szkoła → szkole*; not *-lle*, foreign
+ *   names: *Michelle*): a masculine or feminine singular noun so ending is dative, locative or vocative,
+ *   never nominative, genitive, accusative or instrumental (the nominative of masculine nouns ends in a
+ *   consonant or *-a*, of feminine ones in *-a, -i* or a consonant; neuter nouns in *-nie, -cie, -wie, -le,
+ *   -rze*, *zdanie, życie, zdrowie, pole, morze*, are nominative or accusative, so neuter labels keep every
+ *   case; plurals, *konie, ludzie, lekarze*, too). UD: 215 + 18 tokens, 0 and 1 (*Michelle*, before the
+ *   *-lle* exception) ruled out. After *-mie, -bie, -pie, -fie, -sie, -zie* (not *-dzie*) the same holds for
+ *   neuter nouns (their locative: *niebie, Rzymie*; no neuter nominative ends so), which the tagger picks for
+ *   a fragment's *Obamie/NOUN|Neut|Nom*: UD 50 tokens, 0 ruled out; neuter *-nie, -cie, -wie, -le, -rze* are
+ *   often nominative or accusative (*błonie, Zawrocie, zdrowie, pole, morze*) and keep every case. No
+ *   masculine or feminine singular adjective or determiner ends in *-ie* (UD: 0 of 27 adjectives in *-cie,
+ *   -nie, -wie, -pie, -dzie, -rze, -le*), and no adjective or determiner at all in *-mie, -bie, -fie, -sie, -zie*
+ *   (UD: none; *głupie* has *-pie*): those labels are ruled out too (the tagger's escape from a ruled-out noun
+ *   label: *glebie/ADJ|Neut|Plur*).
+ *
+ * Not kept: *-y* after a consonant and *-i* after a consonant other than *n* leave a feminine singular noun Gen, Dat
+ * or Loc (UD: 168 and 182 tokens, 1 each ruled out: *lady, Pepsi*), and masculine *-gi, -ki* the genitive (*kolegi*),
+ * but the tagger, held off a singular label there, escapes to a worse one (*próby/ADJ*, *wysiągi/VERB*) and no
+ * inflection item gained.
+ */
+export function plSingularNounCases(lower: string): readonly PlSingular[] | undefined {
+  if (lower.length < 4) return undefined;
+  if (/([bfms]ie|[^d]zie)$/.test(lower)) return PL_SG_MIE_ADJ;
+  if (/pie$/.test(lower)) return PL_SG_MIE;
+  if (/([cnw]ie|dzie|rze)$/.test(lower) || (/le$/.test(lower) && !/lle$/.test(lower))) return PL_SG_IE;
+  return undefined;
+}
+const PL_SG_IE: readonly PlSingular[] = [
+  { upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem"], cases: ["Dat", "Loc", "Voc"] },
+  { upos: ["ADJ", "DET"], genders: ["Masc", "Fem"], cases: [] },
+];
+const PL_SG_MIE: readonly PlSingular[] = [{ upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem", "Neut"], cases: ["Dat", "Loc", "Voc"] }];
+const PL_SG_MIE_ADJ: readonly PlSingular[] = [...PL_SG_MIE, { upos: ["ADJ", "DET"], genders: ["Masc", "Fem", "Neut"], cases: [], anyNumber: true }];
+
+/**
+ * Whether a Polish word read with this label, in a verb-less line where it renders an English singular noun
+ * or proper noun, is to be re-read as a singular masculine or feminine noun in the dative or vocative (the
+ * locative needs a preposition; lever 22a, identify's `oblique`): its ending is one of plSingularNounCases' *-ie* endings (*Obamie, Marcie,
+ * Rodionie, Jubilacie*), which no singular nominative, genitive, accusative or instrumental has but a neuter
+ * noun's (*zdanie, życie, zdrowie, pole, morze, narzędzie*), and its label is none of those three cases in
+ * the singular. The tagger, reading a one-word fragment, escapes to a plural, neuter, adjective or
+ * determiner label (*Rodionie/NOUN|Masc|Plur|Nom*, *Marcie/DET|Nom*, *Obamie/ADJ|Neut|Plur|Nom*); the English
+ * noun's number decides the plural, and the neuter nominative is kept only for the shapes neuter nouns have:
+ * verbal nouns in *-anie, -enie* and *-cie* after *y, i, u, ę, ś* (*pytanie, życie, zajęcie, wejście*), *-owie*,
+ * *-ole, -ele*, *-orze, -órze*, *-ędzie*, *-dnie*.
+ */
+export function plObliqueSingular(lower: string, upos: string, feats: Readonly<Record<string, string>>): boolean {
+  if (!/^\p{Ll}+$/u.test(lower) || PL_ENDING_EXCEPTIONS.has(lower)) return false;
+  const rules = plSingularNounCases(lower);
+  if (rules !== PL_SG_IE && rules !== PL_SG_MIE && rules !== PL_SG_MIE_ADJ) return false;
+  if (!["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"].includes(upos)) return false;
+  if (feats.Number === "Sing" && ["Dat", "Loc", "Voc"].includes(feats.Case ?? "") && feats.Gender !== "Neut") return false;
+  if (rules === PL_SG_IE && feats.Gender === "Neut" && /([ae]nie|[yiuęś]cie|owie|[oe]le|[oó]rze|ędzie|dnie)$/.test(lower)) return false;
+  return true;
+}
+
+/**
+ * Whether a Polish word read with this label, in a verb-less line where it renders an English singular person
+ * noun, is to be re-read in the dative or vocative (lever 22a; identify's `oblique`): a masculine noun in
+ * consonant + *-u* (5 letters or more) read as a singular noun or proper noun in another case than the dative,
+ * locative or vocative (*Skrzypku/NOUN|Gen* "Fiddler!"). A personal masculine noun's genitive ends in *-a*
+ * (*skrzypka, człowieka*); its *-u* forms are the dative (*panu, bratu*), locative and vocative (*wujku,
+ * człowieku, synu*). UD Polish-LFG dev+test: 24 personal masculine singular nouns so ending, none genitive.
+ */
+export function plPersonU(lower: string, upos: string, feats: Readonly<Record<string, string>>): boolean {
+  if (!/^\p{Ll}{4,}[bcdfghjklłmnprstwzżźćńś]u$/u.test(lower) || PL_ENDING_EXCEPTIONS.has(lower)) return false;
+  if (upos !== "NOUN" && upos !== "PROPN") return false;
+  return !(feats.Number === "Sing" && ["Dat", "Loc", "Voc"].includes(feats.Case ?? ""));
+}
+
+/** A singular noun's ending: for labels of `upos` with a gender of `genders` and Number=Sing, the cases left. */
+export interface PlSingular {
+  upos: readonly string[];
+  genders: readonly string[];
+  cases: readonly string[];
+  /** The rule holds for plural labels too. */
+  anyNumber?: boolean;
 }
 
 /** What a Polish ending leaves: its cases; `adjectival`: for adjectival labels only; `noVerb`: no verb form ends so. */
@@ -79,6 +202,10 @@ export interface PlEnding {
   /** The restriction holds for every label but ADJ. */
   notAdj?: boolean;
   noVerb?: boolean;
+  /** Lever 22a: singular noun labels' cases (plSingularNounCases). */
+  sing?: readonly PlSingular[];
+  /** Lever 22b: a word with no case (plNoCase): adverb, particle, interjection or conjunction labels only. */
+  noCase?: boolean;
 }
 /**
  * Words whose ending misleads plEndingCases: names and nouns in *-ego*; adjectives whose stem ends in *-ym,

@@ -8,6 +8,7 @@ import { streamTable } from "../io/table.js";
 import { writeFilesAtomic } from "../io/atomic.js";
 import type { AnnToken, AnnotatedParallelDoc, CorefResolver, MorphAnnotator, SentenceAlignment, WordAligner } from "../annotate/types.js";
 import { MorphTagger } from "../annotate/morph.js";
+import { plObliqueSingular, plPersonU } from "../annotate/polish.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
 import type { CtxproItem } from "./items.js";
 import type { RuleSet } from "./rules.js";
@@ -303,10 +304,14 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
     { en, other: tgt },
   );
   if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && process.env.PRONEVAL_NOMINAL_RETAG !== "0") {
+    const isPerson = (ann.coref as { isPerson?: (lemma: string) => boolean }).isPerson;
+    const person = isPerson ? isPerson.bind(ann.coref) : undefined;
     for (let i = 0; i < tgt.length; i++) {
       const at = misTaggedNominals(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!);
       const names = copiedNames(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, ann.morph.tgt.prepositionCases);
       if (at.size || names.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names });
+      const oblique = OBLIQUE_PL ? obliqueNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, names, person) : new Set<number>();
+      if (oblique.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names, oblique });
     }
   }
   const coref = ann.coref.resolve(en);
@@ -331,6 +336,42 @@ export function copiedNames(en: readonly AnnToken[], tgt: readonly AnnToken[], l
     if (prev && (prev.upos === "ADP" || prepositions?.has(prev.text.toLowerCase()))) return;
     const ls = links.filter((l) => l[1] === j);
     if (ls.length && ls.every((l) => en[l[0]]!.upos === "PROPN" && en[l[0]]!.text === t.text)) at.add(j);
+  });
+  return at;
+}
+
+/** Lever 22a's re-read of Polish singular nouns in *-ie* (PRONEVAL_PL_OBLIQUE=0 off). */
+const OBLIQUE_PL = process.env.PRONEVAL_PL_OBLIQUE !== "0";
+
+/**
+ * Polish words of a verb-less English line's target whose every link goes to an English singular noun or
+ * proper noun and whose *-ie* ending rules out their label (plObliqueSingular: *Obamie/ADJ|Nom* for "Obama",
+ * *Marcie/DET|Nom* for "Marta", *Rodionie/NOUN|Plur|Nom* for "Rodion"), and words in consonant + *-u* read in
+ * another case than Dat, Loc, Voc whose every link goes to an English singular person noun (plPersonU: *Skrzypku*
+ * GEN for "Fiddler!"; `person`, the resolver's lexicons): re-tagged as singular masculine or feminine nouns in the
+ * dative or vocative (lever 22a; the locative these endings also leave needs a preposition). Not the names 19j
+ * keeps in the nominative (*Annie* for "Annie"), nor words right after a preposition, whose case it restricts.
+ */
+export function obliqueNouns(
+  en: readonly AnnToken[],
+  tgt: readonly AnnToken[],
+  links: SentenceAlignment,
+  names: ReadonlySet<number> = new Set(),
+  person?: (lemma: string) => boolean,
+): Set<number> {
+  const at = new Set<number>();
+  if (en.some((t) => VERB_TAGS.has(t.upos))) return at;
+  tgt.forEach((t, j) => {
+    if (names.has(j) || (j > 0 && tgt[j - 1]!.upos === "ADP")) return;
+    const ls = links.filter((l) => l[1] === j);
+    if (!ls.length) return;
+    const lower = t.text.toLowerCase();
+    const singular = (upos: readonly string[]) => ls.every((l) => upos.includes(en[l[0]]!.upos) && en[l[0]]!.feats.Number !== "Plur");
+    if (plObliqueSingular(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"])) at.add(j);
+    // A masculine noun in consonant + *-u* that renders an English person noun: not its genitive (*-a* for
+    // persons: *skrzypka*) nor nominative, accusative or instrumental, but its dative or vocative (*panu,
+    // Skrzypku!*); UD Polish-LFG: 24 personal masculine nouns so ending, none genitive.
+    else if (person && plPersonU(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"]) && ls.every((l) => person((en[l[0]]!.lemma || en[l[0]]!.text).toLowerCase()))) at.add(j);
   });
   return at;
 }
