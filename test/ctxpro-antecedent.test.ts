@@ -183,6 +183,21 @@ describe("lever 23a: the predicate noun of a copula with a person pronoun subjec
     expect(personPredicate(friends, { start: 2, head: 3 }, (l) => l === "friend")).toBe(true);
     expect(personPredicate(sent("I/I/PRON saw/see/VERB a/a/DET believer/believer/NOUN").tokens, { start: 2, head: 3 })).toBe(false);
   });
+  it("is not found for an object pronoun, a copula that does not agree, a predicate adjective or a preposition", () => {
+    // "All I can tell you is this stuff": *you* is the object of *tell*, and *is* does not agree with it.
+    const tell = sent("I/I/PRON can/can/AUX tell/tell/VERB you/you/PRON is/be/AUX this/this/DET stuff/stuff/NOUN").tokens;
+    expect(personPredicate(tell, { start: 5, head: 6 })).toBe(false);
+    // "I'm sure your ship is ready": the mention runs over the predicate adjective *sure*.
+    const sure = sent("I/I/PRON 'm/be/AUX sure/sure/ADJ your/your/PRON/Poss=Yes ship/ship/NOUN").tokens;
+    expect(personPredicate(sure, { start: 2, head: 4 })).toBe(false);
+    const inside = sent("you/you/PRON 're/be/AUX in/in/ADV exactly/exactly/ADV the/the/DET place/place/NOUN").tokens;
+    expect(personPredicate(inside, { start: 4, head: 5 })).toBe(false);
+  });
+  it("takes they with a person noun for it only, not for them", () => {
+    const they = sent("They/they/PRON 're/be/AUX businessmen/businessman/NOUN").tokens;
+    expect(personPredicate(they, { start: 2, head: 2 }, () => true, "it")).toBe(true);
+    expect(personPredicate(they, { start: 2, head: 2 }, () => true, "them")).toBe(false);
+  });
 });
 
 describe("lever 23b: the head of a compound the tagger split as noun + adjective", () => {
@@ -206,6 +221,12 @@ describe("lever 23d: an adjective stored as the target head", () => {
     expect(adjectiveHead("it", carne, 3, "NOUN")).toBe(2);
     const tuya = sent("La/el/DET/Gender=Fem|Number=Sing herencia/herencia/NOUN/Gender=Fem|Number=Sing es/ser/AUX tuya/tuyo/ADJ/Gender=Fem|Number=Sing ././PUNCT").tokens;
     expect(adjectiveHead("es", tuya, 3, "ADJ")).toBe(1);
+  });
+  it("moves a possessive to the noun after it", () => {
+    const ts = sent("E/e/CCONJ le/il/DET/Gender=Fem|Number=Plur nostre/nostro/DET/Gender=Fem|Number=Plur due/due/NUM figlie/figlia/NOUN/Gender=Fem|Number=Plur").tokens;
+    expect(adjectiveHead("it", ts, 2, "DET")).toBe(4);
+    const amici = sent("a/a/ADP i/il/DET miei/mio/DET/Gender=Masc|Number=Plur amici/amico/ADJ/Gender=Masc|Number=Plur che/che/SCONJ").tokens;
+    expect(adjectiveHead("it", amici, 2, "DET")).toBe(3);
   });
   it("moves an adjective-tagged participle to a mis-tagged noun across a mis-tagged word", () => {
     const ts = sent("robó/robar/VERB tecnologia/tecnologia/DET/Gender=Fem|Number=Sing nuclear/nuclear/VERB clasificada/clasificar/ADJ/Gender=Fem|Number=Sing").tokens;

@@ -217,24 +217,48 @@ export function prepositionHost(en: readonly AnnToken[], m: { start: number }): 
 /** English subject pronouns that stand for people (not *it*, and not *they*, which as often names things: "they're nice shoes"). */
 const PERSON_SUBJECTS = new Set(["i", "you", "he", "she", "we"]);
 
+/** Forms of *be* that agree with each person subject pronoun ("you is this stuff": *you* is an object there). */
+const BE_AGREES: Record<string, readonly string[]> = {
+  i: ["am", "'m", "’m", "was"],
+  you: ["are", "'re", "’re", "were"],
+  we: ["are", "'re", "’re", "were"],
+  they: ["are", "'re", "’re", "were"],
+  he: ["is", "'s", "’s", "was"],
+  she: ["is", "'s", "’s", "was"],
+};
+/** Words that open a prepositional phrase, whatever their tag ("you're in exactly the place"). */
+const PREPOSITION_WORDS = new Set([...HOST_ADPS, "of", "with", "about", "like", "through", "across", "around"]);
+
 /**
  * Whether mention `m` is the predicate noun of a copula whose subject is a personal pronoun for people
- * (lever 23a): before `m`, across determiners, adjectives, adverbs, numerals, possessives and *not*, a
- * form of *be*, and right before it *I, you, he, she, we* ("I'm glad you're a believer ... unless I see
- * it", "he's a genius"), or *they* when the predicate noun names a person (`personNoun`). Such a noun
- * denotes the person the pronoun names, which *it* or *them* do not pick up. The complement of lever
+ * (lever 23a): right before `m`, across adverbs and *not* (no preposition), a form of *be* that agrees with
+ * the pronoun right before it, *I, you, he, she, we* ("I'm glad you're a believer ... unless I see it",
+ * "he's a genius"), or, for *it* (`form`), *they* when the predicate noun names a person (`personNoun`);
+ * the pronoun not after a verb or preposition ("All I can tell you is this stuff": an object). Not where an
+ * adjective of the mention comes before a determiner or possessive ("I'm sure your ship is ready": a
+ * predicate adjective, then another phrase). Such a noun denotes the person the pronoun names, which *it*
+ * does not pick up, nor *them* (a plural predicate of *you* or *we* is the speaker or addressee; *they*
+ * may be the people *them* stands for: "They're businessmen and you insulted them"). The complement of lever
  * 18a, which moves only to a noun-phrase subject: here there is no noun to move to, so the antecedent is
  * refused.
  */
-export function personPredicate(en: readonly AnnToken[], m: { start: number; head: number }, personNoun?: (lemma: string) => boolean): boolean {
+export function personPredicate(en: readonly AnnToken[], m: { start: number; head: number }, personNoun?: (lemma: string) => boolean, form = "it"): boolean {
+  let adj = false;
+  for (let j = m.start; j < m.head; j++) {
+    if (en[j].upos === "ADJ") adj = true;
+    else if (adj && (en[j].upos === "DET" || en[j].feats.Poss === "Yes")) return false;
+  }
   let k = m.start - 1;
-  while (k >= 0 && (PREDICATE_SKIP.has(en[k].upos) || en[k].feats.Poss === "Yes")) k--;
+  while (k >= 0 && (en[k].upos === "ADV" || en[k].upos === "PART") && !PREPOSITION_WORDS.has(en[k].text.toLowerCase())) k--;
   if (k < 1 || !VERBS.has(en[k].upos) || en[k].lemma.toLowerCase() !== "be") return false;
   const subj = en[k - 1];
   if (subj.upos !== "PRON") return false;
   const w = subj.text.toLowerCase();
+  if (!BE_AGREES[w]?.includes(en[k].text.toLowerCase())) return false;
+  const before = en[k - 2];
+  if (before && (VERBS.has(before.upos) || before.upos === "ADP")) return false;
   if (PERSON_SUBJECTS.has(w)) return true;
-  return w === "they" && !!personNoun?.(en[m.head].lemma || en[m.head].text);
+  return form === "it" && w === "they" && !!personNoun?.(en[m.head].lemma || en[m.head].text);
 }
 
 /**
@@ -493,6 +517,18 @@ export function adjectiveHead(lang: string, ts: readonly AnnToken[], k: number, 
   const g = values(ts[k], "Gender");
   const n = values(ts[k], "Number");
   const agrees = (t: AnnToken) => values(t, "Gender").some((x) => g.includes(x)) && values(t, "Number").some((x) => n.includes(x));
+  // A possessive before its noun ("le nostre due figlie", "ai miei amici"), across numerals and adjectives
+  // (the last word of the run may be a noun tagged ADJ).
+  if (possessive) {
+    for (let j = k + 1; j < Math.min(ts.length, k + 4); j++) {
+      const t = ts[j];
+      // The last word of the run, tagged ADJ, is the noun ("ai miei amici/ADJ che").
+      const last = !ts[j + 1] || !(ts[j + 1].upos === "NOUN" || ts[j + 1].upos === "ADJ" || ts[j + 1].upos === "NUM");
+      if ((t.upos === "NOUN" || (t.upos === "ADJ" && last)) && agrees(t)) return j;
+      if (t.upos === "NUM" || t.upos === "ADJ") continue;
+      break;
+    }
+  }
   let copula = possessive;
   for (let j = k - 1; j >= Math.max(0, k - 3); j--) {
     const t = ts[j];
@@ -673,7 +709,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     // ... nor the head noun of a relative clause the object pronoun stands in (lever 17c).
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && relativeClauseHead(en, ante, e)) continue;
     // ... nor, for *it* / *them*, the predicate noun of a copula with a person pronoun subject (lever 23a).
-    if (L23.has("a") && ante && (rule.englishForm === "it" || rule.englishForm === "them") && personPredicate(doc.en[ante.sent].tokens, ante, personNoun)) {
+    if (L23.has("a") && ante && (rule.englishForm === "it" || rule.englishForm === "them") && personPredicate(doc.en[ante.sent].tokens, ante, personNoun, rule.englishForm)) {
       trace23("a", doc, i);
       continue;
     }
@@ -712,7 +748,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       const j = L23.has("d") && found ? adjectiveHead(doc.lang, ts, found.k, found.tagged) : undefined;
       if (found && j !== undefined) {
         trace23("d", doc, i);
-        found = j < 0 ? undefined : { ct: { ...ts[j], upos: "NOUN" }, a: Math.min(found.a, j), b: found.b, k: j, tagged: ts[j].upos };
+        found = j < 0 ? undefined : { ct: { ...ts[j], upos: "NOUN" }, a: Math.min(found.a, j), b: Math.max(found.b, j + 1), k: j, tagged: ts[j].upos };
       }
     }
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
