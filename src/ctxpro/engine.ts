@@ -761,7 +761,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       // Not for the object of a verb that mostly takes an event or a proposition ("did it", "get it",
       // "bought it" = believed), nor a person noun for *it* (lever 14i).
       if (!propositionalObject(en, e)) {
-        const ok: Array<{ m: Mention; f: { ct: AnnToken; a: number; b: number; k: number; tagged: string } }> = [];
+        const ok: Array<{ m: Mention; f: { ct: AnnToken; a: number; b: number } }> = [];
         for (const m of fallbackMentions(rule, idx, i, e, lo)) {
           const head = doc.en[m.sent].tokens[m.head];
           if (!numberAgrees(te, head)) continue;
