@@ -732,20 +732,21 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       }
     }
     const clash = { noun: false };
-    let found = ante && alignedHead(rule, idx, ante, clash);
+    // k, tagged: the target head's index and its tag before 14f/17b (lever 23; a fallback antecedent has none).
+    let found: { ct: AnnToken; a: number; b: number; k?: number; tagged?: string } | undefined = ante && alignedHead(rule, idx, ante, clash);
     let csNoun = false;
     if (ante) {
       const aen = doc.en[ante.sent].tokens;
       const ts = doc.tgt[ante.sent].tokens;
       // The English head is the modifier noun of a compound whose head the tagger called an adjective (lever 23b).
-      const h = L23.has("b") && found ? compoundHeadAfter(aen, ante.head, idx.alignedTgt(ante.sent, ante.head + 1), found.k) : undefined;
+      const h = L23.has("b") && found?.k !== undefined ? compoundHeadAfter(aen, ante.head, idx.alignedTgt(ante.sent, ante.head + 1), found.k) : undefined;
       if (found && h !== undefined) {
         trace23("b", doc, i);
         ante = { ...ante, end: h + 1, head: h };
         csNoun = true;
       }
       // The target head is an adjective: the noun it agrees with, or no antecedent (lever 23d).
-      const j = L23.has("d") && found ? adjectiveHead(doc.lang, ts, found.k, found.tagged) : undefined;
+      const j = L23.has("d") && found?.k !== undefined ? adjectiveHead(doc.lang, ts, found.k, found.tagged ?? "") : undefined;
       if (found && j !== undefined) {
         trace23("d", doc, i);
         found = j < 0 ? undefined : { ct: { ...ts[j], upos: "NOUN" }, a: Math.min(found.a, j), b: Math.max(found.b, j + 1), k: j, tagged: ts[j].upos };
