@@ -269,6 +269,14 @@ describe("lever 23 in the engine", () => {
     const noun: [string, string, string] = [`The/the/DET thing/thing/NOUN/Number=Sing 's/be/AUX a/a/DET key/key/NOUN/Number=Sing ${P}`, `La/el/DET cosa/cosa/NOUN/Gender=Fem|Number=Sing es/ser/AUX una/uno/DET llave/llave/NOUN/Gender=Fem|Number=Sing ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"];
     expect(matchDocument(doc("es", [noun, second], [3, 5, 4], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!.length).toBe(1);
   });
+  it("23a: leaves the pronoun to the fallback, where on", () => {
+    // "You're a believer with a book. She can give it." -> el libro, not el creyente.
+    const first: [string, string, string] = [`You/you/PRON/Case=Nom 're/be/AUX a/a/DET believer/believer/NOUN/Number=Sing with/with/ADP a/a/DET book/book/NOUN/Number=Sing ${P}`, `Eres/ser/AUX un/uno/DET creyente/creyente/NOUN/Gender=Masc|Number=Sing con/con/ADP un/uno/DET libro/libro/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3 5-4 6-5 7-6"];
+    const lo: [string, string, string] = [second[0], second[1].replace("la/lo/PRON/Case=Acc|Gender=Fem", "lo/lo/PRON/Case=Acc|Gender=Masc"), second[2]];
+    const items = matchDocument(doc("es", [first, lo], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: true }).get("ES_GENDER")!;
+    expect(items.map((x) => [x["src ante head"], x["ref ante head"]])).toEqual([["book", "libro"]]);
+    expect(matchDocument(doc("es", [first, lo], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toEqual([]);
+  });
   it("23d: stores the noun, not the participle", () => {
     const first: [string, string, string] = [`He/he/PRON/Case=Nom stole/steal/VERB classified/classified/ADJ technology/technology/NOUN/Number=Sing ${P}`, `Robó/robar/VERB tecnologia/tecnologia/DET/Gender=Fem|Number=Sing nuclear/nuclear/VERB clasificada/clasificar/ADJ/Gender=Fem|Number=Sing ${P}`, "1-0 2-3 3-3 4-4"];
     const items = matchDocument(doc("es", [first, second], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!;

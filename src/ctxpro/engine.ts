@@ -708,10 +708,11 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     if (SHARED_SUBJECT && ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && sharedSubject(en, ante, e)) continue;
     // ... nor the head noun of a relative clause the object pronoun stands in (lever 17c).
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && relativeClauseHead(en, ante, e)) continue;
-    // ... nor, for *it* / *them*, the predicate noun of a copula with a person pronoun subject (lever 23a).
+    // ... nor, for *it* / *them*, the predicate noun of a copula with a person pronoun subject (lever 23a):
+    // the pronoun then has no resolver antecedent (the fallback, where on, may find one).
     if (L23.has("a") && ante && (rule.englishForm === "it" || rule.englishForm === "them") && personPredicate(doc.en[ante.sent].tokens, ante, personNoun, rule.englishForm)) {
       trace23("a", doc, i);
-      continue;
+      ante = undefined;
     }
     // The resolver's antecedent is a copula's predicate noun or a prepositional complement of another
     // noun: the subject (lever 18a) or the host noun (18b) is taken instead when its aligned target
