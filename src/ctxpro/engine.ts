@@ -265,9 +265,10 @@ export function personPredicate(en: readonly AnnToken[], m: { start: number; hea
  * The English token that heads a mention whose stored head is a noun right before a word the tagger called
  * an adjective (lever 23b): "teach rubber ducky to dive" (*ducky* tagged ADJ), where the mention stops at the
  * modifier noun. Taken only when that word ends the phrase (no noun or adjective after it) and is aligned
- * to the target token `k` that the mention's head aligns to (the target noun renders the whole compound);
- * a real predicative or postposed adjective ("keep the door open", "the members present") is aligned to
- * a target adjective of its own. Undefined otherwise.
+ * to the target token `k` that the mention's head aligns to (the target noun renders the whole compound),
+ * or is aligned to nothing and no verb follows it (*ducky* is unaligned: "kaczuszkę" went to *rubber*). A
+ * real predicative or postposed adjective has a target word of its own ("the system more secure" ->
+ * *sicuro*) or a verb after it ("violence best serves"). Undefined otherwise.
  */
 export function compoundHeadAfter(en: readonly AnnToken[], head: number, alignedOfNext: readonly number[], k: number): number | undefined {
   const next = en[head + 1];
@@ -501,13 +502,14 @@ const PARTICIPLE = /(?:ad|id|at|it)[oaie]s?$/;
  * Whether target token k, stored as the antecedent's head, is an adjective rather than the noun (lever 23d):
  * a possessive adjective ("La herencia es tuya") or a past-participle form ("la carne contrassegnata",
  * "tecnologia nuclear clasificada") not right after a determiner or pronoun (then it heads its own phrase:
- * "la llamada", "tu vida"). Returns the index of the noun it belongs to, the head to take instead: the first
- * noun before it, up to three words back across adjectives (and adverbs, for a possessive or a participle
- * tagged ADJ; a possessive also across its copula), when it carries the token's gender and number; for a participle the tagger called an adjective,
- * also a word tagged otherwise that agrees, with a mis-tagged word between and no determiner before it
- * ("tecnologia/DET nuclear/VERB clasificada/ADJ"). -1 when there is none and the token is a possessive
- * (the antecedent is refused); undefined otherwise. `tagged`: the token's tag before lever 14f/17b read an
- * adjective as a noun.
+ * "la llamada", "tu vida"). Returns the index of the noun it belongs to, the head to take instead, when
+ * that noun carries the token's gender and number: for a possessive, first the noun after it across
+ * numerals and adjectives ("le nostre due figlie"); then the first noun before it, up to three words back
+ * across adjectives (and adverbs, for a possessive or a participle tagged ADJ; a possessive also across its
+ * copula: "La herencia es tuya"); for a participle the tagger called an adjective, also an agreeing word
+ * tagged otherwise, with a mis-tagged word between and no determiner before it ("tecnologia/DET
+ * nuclear/VERB clasificada/ADJ"). -1 when there is none and the token is a possessive (the antecedent is
+ * refused); undefined otherwise. `tagged`: the token's tag before lever 14f/17b read an adjective as a noun.
  */
 export function adjectiveHead(lang: string, ts: readonly AnnToken[], k: number, tagged: string): number | undefined {
   if (lang !== "es" && lang !== "it" && lang !== "pt") return undefined;
