@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc } from "../src/annotate/types.js";
-import { copulaSubject, genitiveHost, matchDocument, pluralItAgrees, polishPronounAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
+import { adjectiveHead, compoundHeadAfter, copulaSubject, genitiveHost, personPredicate, matchDocument, pluralItAgrees, polishPronounAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
 import { loadRuleSet } from "../src/ctxpro/rules.js";
 
 describe("lever 17a: plural target pronoun for English *it*", () => {
@@ -165,5 +165,128 @@ describe("lever 18f: Polish je needs a neuter or plural antecedent", () => {
     const rule = set.rules.find((r) => r.label === "ACC.MASC.SING");
     expect(rule && rule.type === "pronoun" && rule.alignedForm).toBe("je");
     expect(rule && rule.type === "pronoun" && polishPronounAgrees("pl", rule)).toBe(false);
+  });
+});
+
+describe("lever 23a: the predicate noun of a copula with a person pronoun subject", () => {
+  it("is found after I, you, he, she, we, across articles and adjectives", () => {
+    const en = sent("I/I/PRON/Case=Nom 'm/be/AUX glad/glad/ADJ you/you/PRON 're/be/AUX a/a/DET believer/believer/NOUN ,/,/PUNCT but/but/CCONJ I/I/PRON see/see/VERB it/it/PRON").tokens;
+    expect(personPredicate(en, { start: 5, head: 6 })).toBe(true);
+    const he = sent("he/he/PRON is/be/AUX not/not/PART a/a/DET real/real/ADJ doctor/doctor/NOUN").tokens;
+    expect(personPredicate(he, { start: 3, head: 5 })).toBe(true);
+  });
+  it("is not found with it, a noun subject, or they with a non-person noun", () => {
+    expect(personPredicate(sent("it/it/PRON 's/be/AUX a/a/DET good/good/ADJ car/car/NOUN").tokens, { start: 2, head: 4 })).toBe(false);
+    expect(personPredicate(sent("The/the/DET wisp/wisp/NOUN is/be/AUX a/a/DET toy/toy/NOUN").tokens, { start: 3, head: 4 })).toBe(false);
+    const they = sent("they/they/PRON 're/be/AUX nice/nice/ADJ shoes/shoe/NOUN").tokens;
+    expect(personPredicate(they, { start: 2, head: 3 })).toBe(false);
+    expect(personPredicate(they, { start: 2, head: 3 }, (l) => l === "friend")).toBe(false);
+    const friends = sent("they/they/PRON 're/be/AUX my/my/PRON/Poss=Yes friends/friend/NOUN").tokens;
+    expect(personPredicate(friends, { start: 2, head: 3 }, (l) => l === "friend")).toBe(true);
+    expect(personPredicate(sent("I/I/PRON saw/see/VERB a/a/DET believer/believer/NOUN").tokens, { start: 2, head: 3 })).toBe(false);
+  });
+  it("is not found for an object pronoun, a copula that does not agree, a predicate adjective or a preposition", () => {
+    // "All I can tell you is this stuff": *you* is the object of *tell*, and *is* does not agree with it.
+    const tell = sent("I/I/PRON can/can/AUX tell/tell/VERB you/you/PRON is/be/AUX this/this/DET stuff/stuff/NOUN").tokens;
+    expect(personPredicate(tell, { start: 5, head: 6 })).toBe(false);
+    // "I'm sure your ship is ready": the mention runs over the predicate adjective *sure*.
+    const sure = sent("I/I/PRON 'm/be/AUX sure/sure/ADJ your/your/PRON/Poss=Yes ship/ship/NOUN").tokens;
+    expect(personPredicate(sure, { start: 2, head: 4 })).toBe(false);
+    const inside = sent("you/you/PRON 're/be/AUX in/in/ADV exactly/exactly/ADV the/the/DET place/place/NOUN").tokens;
+    expect(personPredicate(inside, { start: 4, head: 5 })).toBe(false);
+  });
+  it("takes they with a person noun for it only, not for them", () => {
+    const they = sent("They/they/PRON 're/be/AUX businessmen/businessman/NOUN").tokens;
+    expect(personPredicate(they, { start: 2, head: 2 }, () => true, "it")).toBe(true);
+    expect(personPredicate(they, { start: 2, head: 2 }, () => true, "them")).toBe(false);
+  });
+});
+
+describe("lever 23b: the head of a compound the tagger split as noun + adjective", () => {
+  const en = sent("teach/teach/VERB rubber/rubber/NOUN ducky/ducky/ADJ to/to/PART dive/dive/VERB").tokens;
+  it("is the adjective-tagged word when it is aligned to the target head or to nothing, with no verb after it", () => {
+    expect(compoundHeadAfter(en, 1, [], 3)).toBe(2);
+    expect(compoundHeadAfter(en, 1, [3], 3)).toBe(2);
+  });
+  it("is not taken when the adjective has a target word of its own, a verb follows, or a noun follows", () => {
+    expect(compoundHeadAfter(en, 1, [5], 3)).toBeUndefined();
+    const best = sent("violence/violence/NOUN best/best/ADJ serves/serve/VERB them/they/PRON").tokens;
+    expect(compoundHeadAfter(best, 0, [], 2)).toBeUndefined();
+    const np = sent("rubber/rubber/NOUN old/old/ADJ boots/boot/NOUN").tokens;
+    expect(compoundHeadAfter(np, 0, [], 2)).toBeUndefined();
+  });
+});
+
+describe("lever 23d: an adjective stored as the target head", () => {
+  it("moves a participle to the noun it follows, and a possessive across its copula", () => {
+    const carne = sent("tagliava/tagliare/VERB la/il/DET/Gender=Fem|Number=Sing carne/carne/NOUN/Gender=Fem|Number=Sing contrassegnata/contrassegnare/NOUN/Gender=Fem|Number=Sing").tokens;
+    expect(adjectiveHead("it", carne, 3, "NOUN")).toBe(2);
+    const tuya = sent("La/el/DET/Gender=Fem|Number=Sing herencia/herencia/NOUN/Gender=Fem|Number=Sing es/ser/AUX tuya/tuyo/ADJ/Gender=Fem|Number=Sing ././PUNCT").tokens;
+    expect(adjectiveHead("es", tuya, 3, "ADJ")).toBe(1);
+  });
+  it("moves a possessive to the noun after it", () => {
+    const ts = sent("E/e/CCONJ le/il/DET/Gender=Fem|Number=Plur nostre/nostro/DET/Gender=Fem|Number=Plur due/due/NUM figlie/figlia/NOUN/Gender=Fem|Number=Plur").tokens;
+    expect(adjectiveHead("it", ts, 2, "DET")).toBe(4);
+    const amici = sent("a/a/ADP i/il/DET miei/mio/DET/Gender=Masc|Number=Plur amici/amico/ADJ/Gender=Masc|Number=Plur che/che/SCONJ").tokens;
+    expect(adjectiveHead("it", amici, 2, "DET")).toBe(3);
+  });
+  it("moves an adjective-tagged participle to a mis-tagged noun across a mis-tagged word", () => {
+    const ts = sent("robó/robar/VERB tecnologia/tecnologia/DET/Gender=Fem|Number=Sing nuclear/nuclear/VERB clasificada/clasificar/ADJ/Gender=Fem|Number=Sing").tokens;
+    expect(adjectiveHead("es", ts, 3, "ADJ")).toBe(1);
+  });
+  it("leaves a participle-shaped noun after a determiner or pronoun, and one whose noun before has another gender", () => {
+    const vida = sent("cuenta/cuenta/NOUN/Gender=Fem|Number=Sing tu/tu/DET vida/vida/NOUN/Gender=Fem|Number=Sing").tokens;
+    expect(adjectiveHead("es", vida, 2, "NOUN")).toBeUndefined();
+    const adv = sent("cuenta/cuenta/NOUN/Gender=Fem|Number=Sing tu/tu/ADV vida/vida/NOUN/Gender=Fem|Number=Sing").tokens;
+    expect(adjectiveHead("es", adv, 2, "NOUN")).toBeUndefined();
+    const llamada = sent("la/el/DET/Gender=Fem|Number=Sing llamada/llamada/NOUN/Gender=Fem|Number=Sing").tokens;
+    expect(adjectiveHead("es", llamada, 1, "NOUN")).toBeUndefined();
+    const other = sent("el/el/DET/Gender=Masc|Number=Sing libro/libro/NOUN/Gender=Masc|Number=Sing entrada/entrada/NOUN/Gender=Fem|Number=Sing").tokens;
+    expect(adjectiveHead("es", other, 2, "NOUN")).toBeUndefined();
+    expect(adjectiveHead("pl", carne(), 3, "NOUN")).toBeUndefined();
+  });
+  it("refuses a possessive with no noun", () => {
+    const ts = sent("Es/ser/AUX tuya/tuyo/ADJ/Gender=Fem|Number=Sing ././PUNCT").tokens;
+    expect(adjectiveHead("es", ts, 1, "ADJ")).toBe(-1);
+  });
+  function carne() {
+    return sent("tagliava/tagliare/VERB la/il/DET/Gender=Fem|Number=Sing carne/carne/NOUN/Gender=Fem|Number=Sing contrassegnata/contrassegnare/NOUN/Gender=Fem|Number=Sing").tokens;
+  }
+});
+
+describe("lever 23 in the engine", () => {
+  const P = "././PUNCT";
+  const doc = (lang: string, pairs: Array<[string, string, string]>, ante: [number, number, number], pron: number): AnnotatedParallelDoc => ({
+    id: "d",
+    lang,
+    en: pairs.map((p) => sent(p[0])),
+    tgt: pairs.map((p) => sent(p[1])),
+    alignment: pairs.map((p) => p[2].split(" ").map((l) => l.split("-").map(Number) as [number, number])),
+    coref: [{ mentions: [{ sent: 0, start: ante[0], end: ante[1], head: ante[2] }, { sent: 1, start: pron, end: pron + 1, head: pron }] }],
+  });
+  const second: [string, string, string] = [`She/she/PRON/Case=Nom can/can/AUX give/give/VERB it/it/PRON/Case=Acc ${P}`, `Ella/él/PRON/Case=Nom la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing puede/poder/AUX dar/dar/VERB ${P}`, "0-0 1-2 2-3 3-1 4-4"];
+  it("23a: refuses the predicate noun of 'you are a ...' for it", () => {
+    const first: [string, string, string] = [`You/you/PRON/Case=Nom 're/be/AUX a/a/DET believer/believer/NOUN/Number=Sing ${P}`, `Eres/ser/AUX una/uno/DET creyente/creyente/NOUN/Gender=Fem|Number=Sing ${P}`, "1-0 2-1 3-2 4-3"];
+    expect(matchDocument(doc("es", [first, second], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toEqual([]);
+    const noun: [string, string, string] = [`The/the/DET thing/thing/NOUN/Number=Sing 's/be/AUX a/a/DET key/key/NOUN/Number=Sing ${P}`, `La/el/DET cosa/cosa/NOUN/Gender=Fem|Number=Sing es/ser/AUX una/uno/DET llave/llave/NOUN/Gender=Fem|Number=Sing ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"];
+    expect(matchDocument(doc("es", [noun, second], [3, 5, 4], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!.length).toBe(1);
+  });
+  it("23a: leaves the pronoun to the fallback, where on", () => {
+    // "You're a believer with a book. She can give it." -> el libro, not el creyente.
+    const first: [string, string, string] = [`You/you/PRON/Case=Nom 're/be/AUX a/a/DET believer/believer/NOUN/Number=Sing with/with/ADP a/a/DET book/book/NOUN/Number=Sing ${P}`, `Eres/ser/AUX un/uno/DET creyente/creyente/NOUN/Gender=Masc|Number=Sing con/con/ADP un/uno/DET libro/libro/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3 5-4 6-5 7-6"];
+    const lo: [string, string, string] = [second[0], second[1].replace("la/lo/PRON/Case=Acc|Gender=Fem", "lo/lo/PRON/Case=Acc|Gender=Masc"), second[2]];
+    const items = matchDocument(doc("es", [first, lo], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: true }).get("ES_GENDER")!;
+    expect(items.map((x) => [x["src ante head"], x["ref ante head"]])).toEqual([["book", "libro"]]);
+    expect(matchDocument(doc("es", [first, lo], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toEqual([]);
+  });
+  it("23d: stores the noun, not the participle", () => {
+    const first: [string, string, string] = [`He/he/PRON/Case=Nom stole/steal/VERB classified/classified/ADJ technology/technology/NOUN/Number=Sing ${P}`, `Robó/robar/VERB tecnologia/tecnologia/DET/Gender=Fem|Number=Sing nuclear/nuclear/VERB clasificada/clasificar/ADJ/Gender=Fem|Number=Sing ${P}`, "1-0 2-3 3-3 4-4"];
+    const items = matchDocument(doc("es", [first, second], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!;
+    expect(items.map((x) => [x["src ante head"], x["ref ante head"]])).toEqual([["technology", "tecnologia"]]);
+  });
+  it("23b: stores the adjective-tagged head of an English compound", () => {
+    const first: [string, string, string] = [`I/I/PRON/Case=Nom teach/teach/VERB rubber/rubber/NOUN/Number=Sing ducky/ducky/ADJ to/to/PART dive/dive/VERB ${P}`, `Enseño/enseñar/VERB a/a/ADP la/el/DET/Gender=Fem|Number=Sing patita/patita/NOUN/Gender=Fem|Number=Sing a/a/ADP bucear/bucear/VERB ${P}`, "1-0 2-3 4-4 5-5 6-6"];
+    const items = matchDocument(doc("es", [first, second], [2, 3, 2], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!;
+    expect(items.map((x) => [x["src ante head"], x["src ante head pos"], x["ref ante head"]])).toEqual([["ducky", "NOUN", "patita"]]);
   });
 });

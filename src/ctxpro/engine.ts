@@ -225,7 +225,80 @@ export function prepositionHost(en: readonly AnnToken[], m: { start: number }): 
   return { start: np.start, end: np.head + 1, head: np.head };
 }
 
+/** English subject pronouns that stand for people (not *it*, and not *they*, which as often names things: "they're nice shoes"). */
+const PERSON_SUBJECTS = new Set(["i", "you", "he", "she", "we"]);
+
+/** Forms of *be* that agree with each person subject pronoun ("you is this stuff": *you* is an object there). */
+const BE_AGREES: Record<string, readonly string[]> = {
+  i: ["am", "'m", "’m", "was"],
+  you: ["are", "'re", "’re", "were"],
+  we: ["are", "'re", "’re", "were"],
+  they: ["are", "'re", "’re", "were"],
+  he: ["is", "'s", "’s", "was"],
+  she: ["is", "'s", "’s", "was"],
+};
+/** Words that open a prepositional phrase, whatever their tag ("you're in exactly the place"). */
+const PREPOSITION_WORDS = new Set([...HOST_ADPS, "of", "with", "about", "like", "through", "across", "around"]);
+
+/**
+ * Whether mention `m` is the predicate noun of a copula whose subject is a personal pronoun for people
+ * (lever 23a): right before `m`, across adverbs and *not* (no preposition), a form of *be* that agrees with
+ * the pronoun right before it, *I, you, he, she, we* ("I'm glad you're a believer ... unless I see it",
+ * "he's a genius"), or, for *it* (`form`), *they* when the predicate noun names a person (`personNoun`);
+ * the pronoun not after a verb or preposition ("All I can tell you is this stuff": an object). Not where an
+ * adjective of the mention comes before a determiner or possessive ("I'm sure your ship is ready": a
+ * predicate adjective, then another phrase). Such a noun denotes the person the pronoun names, which *it*
+ * does not pick up, nor *them* (a plural predicate of *you* or *we* is the speaker or addressee; *they*
+ * may be the people *them* stands for: "They're businessmen and you insulted them"). The complement of lever
+ * 18a, which moves only to a noun-phrase subject: here there is no noun to move to, so the antecedent is
+ * refused.
+ */
+export function personPredicate(en: readonly AnnToken[], m: { start: number; head: number }, personNoun?: (lemma: string) => boolean, form = "it"): boolean {
+  let adj = false;
+  for (let j = m.start; j < m.head; j++) {
+    if (en[j].upos === "ADJ") adj = true;
+    else if (adj && (en[j].upos === "DET" || en[j].feats.Poss === "Yes")) return false;
+  }
+  let k = m.start - 1;
+  while (k >= 0 && (en[k].upos === "ADV" || en[k].upos === "PART") && !PREPOSITION_WORDS.has(en[k].text.toLowerCase())) k--;
+  if (k < 1 || !VERBS.has(en[k].upos) || en[k].lemma.toLowerCase() !== "be") return false;
+  const subj = en[k - 1];
+  if (subj.upos !== "PRON") return false;
+  const w = subj.text.toLowerCase();
+  if (!BE_AGREES[w]?.includes(en[k].text.toLowerCase())) return false;
+  const before = en[k - 2];
+  if (before && (VERBS.has(before.upos) || before.upos === "ADP")) return false;
+  if (PERSON_SUBJECTS.has(w)) return true;
+  return form === "it" && w === "they" && !!personNoun?.(en[m.head].lemma || en[m.head].text);
+}
+
+/**
+ * The English token that heads a mention whose stored head is a noun right before a word the tagger called
+ * an adjective (lever 23b): "teach rubber ducky to dive" (*ducky* tagged ADJ), where the mention stops at the
+ * modifier noun. Taken only when that word ends the phrase (no noun or adjective after it) and is aligned
+ * to the target token `k` that the mention's head aligns to (the target noun renders the whole compound),
+ * or is aligned to nothing and no verb follows it (*ducky* is unaligned: "kaczuszkę" went to *rubber*). A
+ * real predicative or postposed adjective has a target word of its own ("the system more secure" ->
+ * *sicuro*) or a verb after it ("violence best serves"). Undefined otherwise.
+ */
+export function compoundHeadAfter(en: readonly AnnToken[], head: number, alignedOfNext: readonly number[], k: number): number | undefined {
+  const next = en[head + 1];
+  if (!next || next.upos !== "ADJ" || !NOUNS.has(en[head].upos)) return undefined;
+  const after = en[head + 2];
+  if (after && (NOUNS.has(after.upos) || after.upos === "ADJ")) return undefined;
+  if (alignedOfNext.includes(k)) return head + 1;
+  // Unaligned, and no verb after it (a verb would make it an adverb or a predicate: "violence best serves").
+  return alignedOfNext.length === 0 && !(after && VERBS.has(after.upos)) ? head + 1 : undefined;
+}
+
 const SHARED_SUBJECT = process.env.PRONEVAL_SHARED_SUBJECT !== "0";
+/** Lever 23 steps in force (a, b, d; 23c was not kept); PRONEVAL_L23 overrides the default. */
+const L23 = new Set((process.env.PRONEVAL_L23 ?? "a,b,d").split(","));
+/** PRONEVAL_L23_TRACE=1: one stderr line per lever-23 step applied (document id and segment), for measuring. */
+function trace23(step: string, doc: AnnotatedParallelDoc, i: number): void {
+  if (process.env.PRONEVAL_L23_TRACE === "1") process.stderr.write(`L23${step}\t${doc.id}\t${i}\n`);
+}
+
 /** Levers 18a ("cop") and 18b ("pp"), both on by default; PRONEVAL_HEAD_RULES= (empty) turns both off. */
 const HEAD_RULES = (process.env.PRONEVAL_HEAD_RULES ?? "cop,pp").split(",");
 const HEAD_NEW = process.env.PRONEVAL_HEAD_NEW === "1";
@@ -430,6 +503,70 @@ export function genitiveHost(ts: readonly AnnToken[], k: number): number | undef
   return j >= 0 && ts[j].upos === "NOUN" ? j : undefined;
 }
 
+/** Possessive adjectives (es/it/pt), adjectives whatever the tagger says ("La herencia es tuya"). */
+const POSSESSIVE_ADJ = new Set([
+  "mío", "mía", "míos", "mías", "tuyo", "tuya", "tuyos", "tuyas", "suyo", "suya", "suyos", "suyas", "nuestro", "nuestra", "nuestros", "nuestras", "vuestro", "vuestra", "vuestros", "vuestras",
+  "mio", "mia", "miei", "mie", "tuo", "tua", "tuoi", "tue", "suo", "sua", "suoi", "sue", "nostro", "nostri", "nostre", "vostro", "vostri", "vostre",
+  "meu", "minha", "meus", "minhas", "teu", "teus", "tuas", "seu", "seus", "nosso", "nossa", "nossos", "nossas",
+]);
+/** Past-participle endings (es/pt -ado/-ido, it -ato/-ito and their inflections): adjectives when they follow a noun. */
+const PARTICIPLE = /(?:ad|id|at|it)[oaie]s?$/;
+
+/**
+ * Whether target token k, stored as the antecedent's head, is an adjective rather than the noun (lever 23d):
+ * a possessive adjective ("La herencia es tuya") or a past-participle form ("la carne contrassegnata",
+ * "tecnologia nuclear clasificada") not right after a determiner or pronoun (then it heads its own phrase:
+ * "la llamada", "tu vida"). Returns the index of the noun it belongs to, the head to take instead, when
+ * that noun carries the token's gender and number: for a possessive, first the noun after it across
+ * numerals and adjectives ("le nostre due figlie"); then the first noun before it, up to three words back
+ * across adjectives (and adverbs, for a possessive or a participle tagged ADJ; a possessive also across its
+ * copula: "La herencia es tuya"); for a participle the tagger called an adjective, also an agreeing word
+ * tagged otherwise, with a mis-tagged word between and no determiner before it ("tecnologia/DET
+ * nuclear/VERB clasificada/ADJ"). -1 when there is none and the token is a possessive (the antecedent is
+ * refused); undefined otherwise. `tagged`: the token's tag before lever 14f/17b read an adjective as a noun.
+ */
+export function adjectiveHead(lang: string, ts: readonly AnnToken[], k: number, tagged: string): number | undefined {
+  if (lang !== "es" && lang !== "it" && lang !== "pt") return undefined;
+  const w = ts[k].text.toLowerCase();
+  const possessive = POSSESSIVE_ADJ.has(w);
+  if (!possessive && (!PARTICIPLE.test(w) || k === 0 || ts[k - 1].upos === "DET" || ts[k - 1].upos === "PRON")) return undefined;
+  const g = values(ts[k], "Gender");
+  const n = values(ts[k], "Number");
+  const agrees = (t: AnnToken) => values(t, "Gender").some((x) => g.includes(x)) && values(t, "Number").some((x) => n.includes(x));
+  // A possessive before its noun ("le nostre due figlie", "ai miei amici"), across numerals and adjectives
+  // (the last word of the run may be a noun tagged ADJ).
+  if (possessive) {
+    for (let j = k + 1; j < Math.min(ts.length, k + 4); j++) {
+      const t = ts[j];
+      // The last word of the run, tagged ADJ, is the noun ("ai miei amici/ADJ che").
+      const last = !ts[j + 1] || !(ts[j + 1].upos === "NOUN" || ts[j + 1].upos === "ADJ" || ts[j + 1].upos === "NUM");
+      if ((t.upos === "NOUN" || (t.upos === "ADJ" && last)) && agrees(t)) return j;
+      if (t.upos === "NUM" || t.upos === "ADJ") continue;
+      break;
+    }
+  }
+  let copula = possessive;
+  for (let j = k - 1; j >= Math.max(0, k - 3); j--) {
+    const t = ts[j];
+    if (t.upos === "NOUN") {
+      if (agrees(t)) return j;
+      break;
+    }
+    // Across adjectives, and adverbs before a possessive or an adjective-tagged participle ("muy clasificada"),
+    // not before a participle tagged NOUN, mostly a noun itself ("te des cuenta tu/ADV vida").
+    if (t.upos === "ADJ" || (t.upos === "ADV" && (possessive || tagged === "ADJ"))) continue;
+    if (t.upos === "AUX" && copula) {
+      copula = false;
+      continue;
+    }
+    // A mis-tagged noun before a participle the tagger called an adjective, across a mis-tagged word.
+    if (!possessive && tagged === "ADJ" && j < k - 1 && agrees(t) && !["PUNCT", "ADP", "CCONJ", "SCONJ", "AUX", "PRON"].includes(t.upos) && (j === 0 || ts[j - 1].upos !== "DET")) return j;
+    if (!possessive && tagged === "ADJ" && j === k - 1 && t.upos === "VERB") continue;
+    break;
+  }
+  return possessive ? -1 : undefined;
+}
+
 /** Tags skipped when looking for the noun or verb an adjective belongs to ("coisa tão importante", "è molto bella"). */
 const ADJ_RUN = new Set(["ADJ", "ADV"]);
 
@@ -451,7 +588,7 @@ export function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
  * C_t of an antecedent mention (steps 6-7), or undefined when its alignment or morphology fails the rule;
  * `clash` is set when it fails because C_t is a noun of another gender or number than the rule's.
  */
-function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { noun: boolean; known?: boolean }, adjAsNoun = true): { ct: AnnToken; a: number; b: number } | undefined {
+function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { noun: boolean; known?: boolean }, adjAsNoun = true): { ct: AnnToken; a: number; b: number; k: number; tagged: string } | undefined {
   const { doc } = idx;
   // Step 6: C_t is the target token aligned to the antecedent's head; when the head is unaligned,
   // the single noun of the target span aligned to the mention.
@@ -494,7 +631,7 @@ function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { 
     }
     return undefined;
   }
-  return { ct, a, b };
+  return { ct, a, b, k: cands[0], tagged: ts[cands[0]].upos };
 }
 
 /**
@@ -688,6 +825,12 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     if (SHARED_SUBJECT && ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && sharedSubject(en, ante, e)) continue;
     // ... nor the head noun of a relative clause the object pronoun stands in (lever 17c).
     if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && relativeClauseHead(en, ante, e)) continue;
+    // ... nor, for *it* / *them*, the predicate noun of a copula with a person pronoun subject (lever 23a):
+    // the pronoun then has no resolver antecedent (the fallback, where on, may find one).
+    if (L23.has("a") && ante && (rule.englishForm === "it" || rule.englishForm === "them") && personPredicate(doc.en[ante.sent].tokens, ante, personNoun, rule.englishForm)) {
+      trace23("a", doc, i);
+      ante = undefined;
+    }
     // The resolver's antecedent is a copula's predicate noun or a prepositional complement of another
     // noun: the subject (lever 18a) or the host noun (18b) is taken instead when its aligned target
     // noun agrees with the target pronoun and it agrees with the English pronoun in number. Only for an
@@ -708,7 +851,26 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     }
     const clash = { noun: false };
     let fallbackTrace: string | undefined;
-    let found = ante && alignedHead(rule, idx, ante, clash);
+    // k, tagged: the target head's index and its tag before 14f/17b (lever 23; a fallback antecedent has none).
+    let found: { ct: AnnToken; a: number; b: number; k?: number; tagged?: string } | undefined = ante && alignedHead(rule, idx, ante, clash);
+    let csNoun = false;
+    if (ante) {
+      const aen = doc.en[ante.sent].tokens;
+      const ts = doc.tgt[ante.sent].tokens;
+      // The English head is the modifier noun of a compound whose head the tagger called an adjective (lever 23b).
+      const h = L23.has("b") && found?.k !== undefined ? compoundHeadAfter(aen, ante.head, idx.alignedTgt(ante.sent, ante.head + 1), found.k) : undefined;
+      if (found && h !== undefined) {
+        trace23("b", doc, i);
+        ante = { ...ante, end: h + 1, head: h };
+        csNoun = true;
+      }
+      // The target head is an adjective: the noun it agrees with, or no antecedent (lever 23d).
+      const j = L23.has("d") && found?.k !== undefined ? adjectiveHead(doc.lang, ts, found.k, found.tagged ?? "") : undefined;
+      if (found && j !== undefined) {
+        trace23("d", doc, i);
+        found = j < 0 ? undefined : { ct: { ...ts[j], upos: "NOUN" }, a: Math.min(found.a, j), b: Math.max(found.b, j + 1), k: j, tagged: ts[j].upos };
+      }
+    }
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
     // than the target pronoun (the resolver's choice is then contradicted by the translation): the one
     // candidate noun of the reach ("unique", lever 21) or the nearest agreeing noun ("nearest", lever 14b;
@@ -748,7 +910,8 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     // rules ACC.MASC.PLUR / ACC.FEM.PLUR (*it* -> *los* / *las*, singular antecedent) are not applied as
     // released, since *las* for "the letter" (*la carta*) disagrees with the antecedent it names.
     if (!pluralItAgrees(rule, ct)) continue;
-    const cs = doc.en[ante.sent].tokens[ante.head];
+    let cs = doc.en[ante.sent].tokens[ante.head];
+    if (csNoun) cs = { ...cs, upos: "NOUN" };
     // The English pronoun and the English head agree in number (plural *they* ≠ "my brother" of "my brother and sister").
     if (!numberAgrees(te, cs)) continue;
     return {
