@@ -706,6 +706,8 @@ function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, 
     if (UNIQUE_TIME && TIME_NOUNS.has((head.lemma || head.text).toLowerCase())) continue;
     if (rule.englishForm.startsWith("it") && personNoun?.(head.lemma || head.text)) continue;
     if (UNIQUE_POSITION && object && m.sent === i && (ownClauseAntecedent(en, m, e) || sharedSubject(en, m, e) || relativeClauseHead(en, m, e))) continue;
+    // 23a: the predicate noun of "you're a believer" names a person, which *it* / *them* do not pick up.
+    if (L23.has("a") && (rule.englishForm === "it" || rule.englishForm === "them") && personPredicate(idx.doc.en[m.sent].tokens, m, personNoun, rule.englishForm)) continue;
     const clash: { noun: boolean; known?: boolean } = { noun: false };
     const f = alignedHead(rule, idx, m, clash, false);
     if (f) {
