@@ -36,6 +36,19 @@ describe("noun lexicons (npm packages)", () => {
     expect(es.lookup("problema", "problema")?.gender).toBe("Masc");
     expect(es.lookup("mano", "mano")?.gender).toBe("Fem");
     expect(es.lookup("canciones", "canción")?.gender).toBe("Fem");
+    // Feminine nouns with a stressed a- take "el" (el arma, el alma, el hambre): the package says masculine.
+    expect(es.lookup("arma", "arma")?.gender).toBe("Fem");
+    expect(es.lookup("armas", "arma")?.gender).toBe("Fem");
+    expect(es.lookup("alma", "alma")?.gender).toBe("Fem");
+    expect(es.lookup("hambre", "hambre")?.gender).toBe("Fem");
+    expect(es.lookup("arco", "arco")?.gender).toBe("Masc");
+  });
+
+  it("the shipped Spanish tagger reads el arma / el alma feminine (lever 24)", () => {
+    const t = loadDefaultMorph("es");
+    const toks = t.annotate("Tiraste el arma donde lo enterramos .").tokens;
+    expect(toks.find((x) => x.text === "arma")?.feats.Gender).toBe("Fem");
+    expect(t.annotate("Le vendió el alma al diablo .").tokens.find((x) => x.text === "alma")?.feats.Gender).toBe("Fem");
   });
 
   it("no lexicon for pl, pt; ru from az (test/annotate-russian-az.test.ts)", () => {

@@ -96,11 +96,22 @@ function italianLexicon(): NounLexicon {
   };
 }
 
+/**
+ * Feminine nouns beginning with a stressed *a-* / *ha-*, which take *el* / *un* in the singular (*el arma*,
+ * *el alma*, *el hambre*; RAE, Nueva gramática 14.2): the article makes them look masculine, and
+ * rosaenlg-gender-es lists some of them as masculine (*arma, alma, hambre, ama, asma, ave, ánima*).
+ */
+export const ES_STRESSED_A_FEMININE: ReadonlySet<string> = new Set([
+  "agua", "águila", "ala", "alba", "alga", "alma", "ama", "ancla", "ánima", "ansia", "área", "arca", "arma", "arpa",
+  "asa", "asma", "aula", "ave", "aya", "habla", "hacha", "hada", "hambre", "hampa", "haba",
+]);
+
 function spanishLexicon(): NounLexicon {
   const gender = require("rosaenlg-gender-es") as (w: string) => string;
   return {
     name: "rosaenlg-gender-es",
     lookup(_form, lemma) {
+      if (ES_STRESSED_A_FEMININE.has(lemma.toLowerCase())) return { gender: "Fem" };
       const g = gender(lemma.toLowerCase());
       return g === "m" || g === "f" ? { gender: GENDER[g] } : undefined;
     },

@@ -14,7 +14,7 @@ import { Lemmatizer, trainLemmatizer, type LemmatizerModel } from "./lemmatizer.
 import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel, type TrainOptions, type TrainSentence } from "./tagger.js";
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
-import { applyNounLexicon, nounLexicon, type NounLexicon } from "./lexicons.js";
+import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, type PlEnding } from "./polish.js";
@@ -611,6 +611,8 @@ export class MorphTagger implements MorphAnnotator {
       let lemma = this.lemmatizer.lemma(words[i]!, upos);
       if ((upos === "VERB" || upos === "AUX") && this.verbs) lemma = this.verbLemma(words[i]!, upos, lemma);
       if (upos === "NOUN" && this.nouns) return { upos, feats: applyNounLexicon(this.nouns, words[i]!, lemma, feats), lemma };
+      // *el arma, el alma, el hambre*: the article makes the tagger read these feminine nouns masculine.
+      if (upos === "NOUN" && this.lang === "es" && ES_STRESSED_A_FEMININE.has(lemma.toLowerCase())) feats.Gender = "Fem";
       return { upos, feats, lemma };
     });
     if (this.lang === "en") this.englishYouCase(lower, out);
