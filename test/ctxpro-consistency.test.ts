@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc, CorefCluster } from "../src/annotate/types.js";
-import { auxiliaryFormula, freeRelativeArticle, propositionalClitic, sentenceIndex } from "../src/ctxpro/consistency.js";
+import { auxiliaryFormula, freeRelativeArticle, italianSelaIdiom, propositionalClitic, sentenceIndex } from "../src/ctxpro/consistency.js";
 import { matchDocument } from "../src/ctxpro/engine.js";
 import { loadRuleSet } from "../src/ctxpro/rules.js";
 
@@ -148,5 +148,21 @@ describe("free relatives (lever 18d)", () => {
     expect(freeRelativeArticle("es", es, 0)).toBe(false);
     const it = sent("lo/lo/PRON/Case=Acc che/che/PRON").tokens;
     expect(freeRelativeArticle("it", it, 0)).toBe(false);
+  });
+});
+
+describe("Italian -sela idioms (lever 25)", () => {
+  it("takes la after se/me/ce before an idiom verb for no pronoun", () => {
+    expect(italianSelaIdiom("it", sent("Se/se/SCONJ la/la/PRON vedranno/vedere/VERB loro/loro/PRON").tokens, 1)).toBe(true);
+    expect(italianSelaIdiom("it", sent("Se/se/SCONJ l'/lo/PRON è/essere/AUX cavata/cavare/VERB").tokens, 1)).toBe(true);
+  });
+  it("leaves literal clitics alone", () => {
+    expect(italianSelaIdiom("it", sent("Chi/chi/PRON le/le/PRON pagherà/pagare/VERB").tokens, 1)).toBe(false);
+    expect(italianSelaIdiom("it", sent("Se/se/PRON la/la/PRON paga/pagare/VERB").tokens, 1)).toBe(false);
+    // "lei me la deve pagare" (pay me for it: the map) is literal as often as the idiom
+    expect(italianSelaIdiom("it", sent("Me/me/PRON la/la/PRON deve/dovere/AUX pagare/pagare/VERB").tokens, 1)).toBe(false);
+    expect(italianSelaIdiom("it", sent("La/la/PRON vedo/vedere/VERB domani/domani/ADV").tokens, 0)).toBe(false);
+    expect(italianSelaIdiom("it", sent("Me/me/PRON la/la/PRON dai/dare/VERB").tokens, 1)).toBe(false);
+    expect(italianSelaIdiom("es", sent("Se/se/PRON la/la/PRON vio/ver/VERB").tokens, 1)).toBe(false);
   });
 });

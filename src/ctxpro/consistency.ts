@@ -129,6 +129,30 @@ export function propositionalClitic(lang: string, tgt: readonly AnnToken[], t: n
   return false;
 }
 
+/**
+ * Italian pronominal idioms in *-sela* / *-cela*, whose *la* stands for nothing ("se la vedranno loro",
+ * they'll deal with it; "se la cava", she manages): *la* right after a reflexive or dative clitic and
+ * before one of these verbs gives no item (the resolver rightly gives it no noun, and lever 21's fallback
+ * would otherwise find one). Not *pagarla* ("me la pagherai", you'll pay for this), *prendersela* or
+ * *farcela* here: "lei me la deve pagare" is as often the literal "pay me for it" (the map of the line
+ * before), "se la prende" likewise, and *farcela* is handled with the do-verbs (propositionalClitic).
+ */
+const SELA_VERBS: ReadonlySet<string> = new Set(["cavare", "filare", "svignare", "squagliare", "vedere", "godere", "passare", "sbrigare", "ridere", "dormire", "tirare", "legare"]);
+const SELA_CLITICS: ReadonlySet<string> = new Set(["se", "ce", "me", "te", "ve"]);
+
+export function italianSelaIdiom(lang: string, tgt: readonly AnnToken[], t: number): boolean {
+  if (lang !== "it") return false;
+  const clitic = tgt[t].text.toLowerCase();
+  const before = tgt[t - 1]?.text.toLowerCase() ?? "";
+  if ((clitic !== "la" && clitic !== "l'") || !SELA_CLITICS.has(before)) return false;
+  for (let k = t + 1; k < tgt.length && k <= t + 3; k++) {
+    const lemma = tgt[k].lemma.toLowerCase();
+    if (tgt[k].upos === "VERB" || SELA_VERBS.has(lemma)) return SELA_VERBS.has(lemma);
+    if (!CLITIC_SKIP.has(tgt[k].upos)) return false;
+  }
+  return false;
+}
+
 /** Relative words that make a preceding article homograph of an object clitic the head of a free relative. */
 const FREE_RELATIVE: Record<string, ReadonlySet<string>> = {
   es: new Set(["que", "cual", "cuales"]),

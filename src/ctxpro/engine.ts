@@ -18,7 +18,7 @@
 import { InputError } from "../io/errors.js";
 import type { AnnSentence, AnnToken, AnnotatedParallelDoc, Mention } from "../annotate/types.js";
 import type { AuxiliaryRule, InflectionRule, PronounRule, RuleSet } from "./rules.js";
-import { auxiliaryFormula, freeRelativeArticle, numberAgrees, propositionalClitic, sameSentence } from "./consistency.js";
+import { auxiliaryFormula, freeRelativeArticle, italianSelaIdiom, numberAgrees, propositionalClitic, sameSentence } from "./consistency.js";
 import { KEY_ORDER, ordered, reverseGenderItem, type CtxproItem } from "./items.js";
 
 /** How the fallback antecedent (EngineOptions.fallbackAntecedent) picks its noun. */
@@ -805,6 +805,8 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     if (/^(ACC|DAT)\./.test(rule.label) && propositionalClitic(doc.lang, tgt, t, en, e)) continue;
     // ... nor the article of a free relative ("lo que queda", "o que o torna"; lever 18d).
     if (/^(ACC|DAT)\./.test(rule.label) && freeRelativeArticle(doc.lang, tgt, t)) continue;
+    // Italian -sela idioms ("se la vedranno loro", "se la cava"): the clitic stands for nothing (lever 25).
+    if (/^(ACC|DAT)\./.test(rule.label) && italianSelaIdiom(doc.lang, tgt, t)) continue;
     // Step 4: the antecedent is the most recent earlier mention of the pronoun's cluster, within the
     // window, whose head is a noun (step 5); an antecedent that is itself a pronoun does not count.
     const own = idx.mentionOf(i, e);
