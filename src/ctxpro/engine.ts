@@ -254,6 +254,7 @@ const PREPOSITION_WORDS = new Set([...HOST_ADPS, "of", "with", "about", "like", 
  * refused.
  */
 export function personPredicate(en: readonly AnnToken[], m: { start: number; head: number }, personNoun?: (lemma: string) => boolean, form = "it"): boolean {
+  if (form !== "it" && form !== "them") return false;
   let adj = false;
   for (let j = m.start; j < m.head; j++) {
     if (en[j].upos === "ADJ") adj = true;
@@ -674,6 +675,19 @@ function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
   return out;
 }
 
+/** Rule labels of object pronouns (accusative, dative). */
+const OBJECT_LABEL = /^(ACC|DAT)\./;
+
+/**
+ * Whether noun mention `m`, in the sentence of object pronoun `e`, stands where the pronoun cannot take it
+ * as antecedent: its own clause's subject or a copula's predicate noun before it (lever 16b), the subject of a
+ * coordinated verb phrase it stands in (18c; PRONEVAL_SHARED_SUBJECT=0 off), the head noun of a relative
+ * clause it stands in (17c). For the resolver's antecedent and the unique fallback's candidates alike.
+ */
+function refusedObjectPosition(en: readonly AnnToken[], m: Mention, e: number): boolean {
+  return ownClauseAntecedent(en, m, e) || (SHARED_SUBJECT && sharedSubject(en, m, e)) || relativeClauseHead(en, m, e);
+}
+
 /**
  * The unique fallback antecedent (lever 21, EngineOptions.fallbackAntecedent "unique"): over the English
  * noun heads of the fallback's reach (the pronoun's sentence before it and the sentence before), those
@@ -697,7 +711,7 @@ function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, 
   // 21c: subject *they* is as often people in general or a group no noun names ("they said", "they thought
   // you were ...") as the plural noun before it ("their ankles ... they end up" = the lions).
   if (UNIQUE_THEY && te.text.toLowerCase() === "they") return undefined;
-  const object = /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes";
+  const object = OBJECT_LABEL.test(rule.label) && te.feats.Poss !== "Yes";
   let match: { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined;
   for (const m of fallbackMentions(rule, idx, i, e, lo)) {
     const head = idx.doc.en[m.sent].tokens[m.head];
@@ -705,9 +719,9 @@ function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, 
     // 21c: nouns of time ("Tuesday night", "the day") are not the thing an *it* of the next clause stands for.
     if (UNIQUE_TIME && TIME_NOUNS.has((head.lemma || head.text).toLowerCase())) continue;
     if (rule.englishForm.startsWith("it") && personNoun?.(head.lemma || head.text)) continue;
-    if (UNIQUE_POSITION && object && m.sent === i && (ownClauseAntecedent(en, m, e) || sharedSubject(en, m, e) || relativeClauseHead(en, m, e))) continue;
+    if (UNIQUE_POSITION && object && m.sent === i && refusedObjectPosition(en, m, e)) continue;
     // 23a: the predicate noun of "you're a believer" names a person, which *it* / *them* do not pick up.
-    if (L23.has("a") && (rule.englishForm === "it" || rule.englishForm === "them") && personPredicate(idx.doc.en[m.sent].tokens, m, personNoun, rule.englishForm)) continue;
+    if (L23.has("a") && personPredicate(idx.doc.en[m.sent].tokens, m, personNoun, rule.englishForm)) continue;
     const clash: { noun: boolean; known?: boolean } = { noun: false };
     const f = alignedHead(rule, idx, m, clash, false);
     if (f) {
@@ -777,6 +791,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
+  const objectRule = OBJECT_LABEL.test(rule.label);
   // Steps 1-3: aligned pronoun pairs with the rule's forms, POS and case.
   for (const [e, t] of idx.links[i]) {
     const te = en[e];
@@ -801,12 +816,10 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     // Consistency checks beyond the released rules (./consistency.ts): the pronoun link stays within
     // one sentence of the line.
     if (!sameSentence(en, tgt, idx.links[i], e, t)) continue;
-    // ... and the target pronoun is not the propositional object of *do* ("se não o fizermos", "ce la faccio").
-    if (/^(ACC|DAT)\./.test(rule.label) && propositionalClitic(doc.lang, tgt, t, en, e)) continue;
-    // ... nor the article of a free relative ("lo que queda", "o que o torna"; lever 18d).
-    if (/^(ACC|DAT)\./.test(rule.label) && freeRelativeArticle(doc.lang, tgt, t)) continue;
-    // Italian -sela idioms ("se la vedranno loro", "se la cava"): the clitic stands for nothing (lever 25).
-    if (/^(ACC|DAT)\./.test(rule.label) && italianSelaIdiom(doc.lang, tgt, t)) continue;
+    // ... and an object clitic is not the propositional object of *do* ("se não o fizermos", "ce la faccio"),
+    // nor the article of a free relative ("lo que queda", "o que o torna"; lever 18d), nor the *la* of an
+    // Italian -sela idiom ("se la vedranno loro", "se la cava": it stands for nothing; lever 25).
+    if (objectRule && (propositionalClitic(doc.lang, tgt, t, en, e) || freeRelativeArticle(doc.lang, tgt, t) || italianSelaIdiom(doc.lang, tgt, t))) continue;
     // Step 4: the antecedent is the most recent earlier mention of the pronoun's cluster, within the
     // window, whose head is a noun (step 5); an antecedent that is itself a pronoun does not count.
     const own = idx.mentionOf(i, e);
@@ -823,15 +836,11 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         }
       }
     }
-    // ... nor its own clause's subject or a copula's predicate noun before it (an object pronoun, lever 16b).
-    if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && ownClauseAntecedent(en, ante, e)) continue;
-    // ... nor the subject of a coordinated verb phrase the object pronoun stands in (lever 18c).
-    if (SHARED_SUBJECT && ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && sharedSubject(en, ante, e)) continue;
-    // ... nor the head noun of a relative clause the object pronoun stands in (lever 17c).
-    if (ante && ante.sent === i && /^(ACC|DAT)\./.test(rule.label) && te.feats.Poss !== "Yes" && relativeClauseHead(en, ante, e)) continue;
+    // ... nor, for an object pronoun, a noun of its own sentence in a position it cannot take (16b, 18c, 17c).
+    if (ante && ante.sent === i && objectRule && te.feats.Poss !== "Yes" && refusedObjectPosition(en, ante, e)) continue;
     // ... nor, for *it* / *them*, the predicate noun of a copula with a person pronoun subject (lever 23a):
     // the pronoun then has no resolver antecedent (the fallback, where on, may find one).
-    if (L23.has("a") && ante && (rule.englishForm === "it" || rule.englishForm === "them") && personPredicate(doc.en[ante.sent].tokens, ante, personNoun, rule.englishForm)) {
+    if (L23.has("a") && ante && personPredicate(doc.en[ante.sent].tokens, ante, personNoun, rule.englishForm)) {
       trace23("a", doc, i);
       ante = undefined;
     }
