@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyNounLexicon, nounLexicon } from "../src/annotate/lexicons.js";
+import { applyNounLexicon, nounLexicon, spanishGenderByEnding, spanishSingular } from "../src/annotate/lexicons.js";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
 
 describe("noun lexicons (npm packages)", () => {
@@ -30,7 +30,7 @@ describe("noun lexicons (npm packages)", () => {
     expect(it_.lookup("libri", "libro")).toEqual({ gender: "Masc", number: "Plur" });
   });
 
-  it("Spanish (rosaenlg-gender-es): endings and exceptions", () => {
+  it("Spanish (rosaenlg-gender-es, `--lexicon on` only): endings and exceptions", () => {
     const es = nounLexicon("es")!;
     expect(es.lookup("llave", "llave")?.gender).toBe("Fem");
     expect(es.lookup("problema", "problema")?.gender).toBe("Masc");
@@ -42,6 +42,37 @@ describe("noun lexicons (npm packages)", () => {
     expect(es.lookup("alma", "alma")?.gender).toBe("Fem");
     expect(es.lookup("hambre", "hambre")?.gender).toBe("Fem");
     expect(es.lookup("arco", "arco")?.gender).toBe("Masc");
+  });
+
+  it("Spanish gender by ending (lever 31): rules, exceptions, open endings, plurals", () => {
+    expect(spanishGenderByEnding("casa")).toBe("Fem");
+    expect(spanishGenderByEnding("mano")).toBe("Fem");
+    expect(spanishGenderByEnding("día")).toBe("Masc");
+    expect(spanishGenderByEnding("opinión")).toBe("Fem");
+    expect(spanishGenderByEnding("avión")).toBe("Masc");
+    expect(spanishGenderByEnding("ladrón")).toBe("Masc");
+    expect(spanishGenderByEnding("mensaje")).toBe("Masc");
+    expect(spanishGenderByEnding("coche")).toBe("Masc");
+    expect(spanishGenderByEnding("llave")).toBe("Fem");
+    expect(spanishGenderByEnding("ciudad")).toBe("Fem");
+    expect(spanishGenderByEnding("arma")).toBe("Fem");
+    for (const open of ["problema", "forma", "artista", "estudiante", "testigo", "mes", "lápiz"]) expect(spanishGenderByEnding(open)).toBeUndefined();
+    expect(spanishSingular("opiniones")).toBe("opinión");
+    expect(spanishSingular("ladrones")).toBe("ladrón");
+    expect(spanishSingular("luces")).toBe("luz");
+    expect(spanishSingular("doctores")).toBe("doctor");
+    expect(spanishSingular("casas")).toBe("casa");
+  });
+
+  it("the shipped Spanish tagger takes the ending's gender only where no determiner marks one (lever 31)", () => {
+    const t = loadDefaultMorph("es");
+    const g = (s: string, w: string) => t.annotate(s).tokens.find((x) => x.text === w)?.feats.Gender;
+    expect(g("Encontró su coche donde lo dejó .", "coche")).toBe("Masc");
+    expect(g("Mi maleta está aquí .", "maleta")).toBe("Fem");
+    // A determiner's gender stands, even against the ending: la mano, el día.
+    expect(g("Dame la mano .", "mano")).toBe("Fem");
+    expect(g("Fue el mejor día .", "día")).toBe("Masc");
+    expect(loadDefaultMorph("es", undefined, { lexicon: false }).lexiconWhereUnmarked).toBe(false);
   });
 
   it("the shipped Spanish tagger reads el arma / el alma feminine (lever 24)", () => {

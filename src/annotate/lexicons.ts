@@ -106,6 +106,74 @@ export const ES_STRESSED_A_FEMININE: ReadonlySet<string> = new Set([
   "asa", "asma", "aula", "ave", "aya", "habla", "hacha", "hada", "hambre", "hampa", "haba",
 ]);
 
+/**
+ * Spanish noun gender by ending where the ending settles it (RAE, Nueva gramática 2.2-2.4): *-o, -aje, -or,
+ * -ón, -ín, -ambre* masculine and *-a, -ión, -dad, -tad, -tud, -umbre, -triz* feminine, with the
+ * common exceptions of each (*mano, foto, moto, radio*; *día, mapa, planeta, sofá*; *flor, labor*; *razón*).
+ * Left open: *-e*, *-ma* (*problema* / *forma*), *-ista, -ante, -ente* (either gender), *-is* and consonants
+ * besides those. For lemmas (singular); person nouns in *-a* (*poeta, guía*) are left open too.
+ */
+export function spanishGenderByEnding(lemma: string): "Masc" | "Fem" | undefined {
+  const w = lemma.toLowerCase();
+  if (w.length < 3 || !/^\p{Ll}+$/u.test(w)) return undefined;
+  if (ES_STRESSED_A_FEMININE.has(w)) return "Fem";
+  const listed = ES_ENDING_EXCEPTIONS.get(w);
+  if (listed !== undefined) return listed === "open" ? undefined : listed;
+  if (/(ista|ante|ente|ma)$/.test(w)) return undefined;
+  if (/(ión|dad|tad|tud|umbre|triz)$/.test(w)) return "Fem";
+  if (/(aje|ambre|or|ín|ón)$/.test(w)) return "Masc";
+  if (w.endsWith("o")) return "Masc";
+  // *-e*: masculine (*coche, pene, nombre, parque*) but for a closed set of common feminines.
+  if (w.endsWith("e")) return ES_FEMININE_E.has(w) ? "Fem" : "Masc";
+  if (w.endsWith("a")) return "Fem";
+  return undefined;
+}
+/** The singular of a Spanish noun form (*opiniones* -> opinión, *luces* -> luz, *paredes* -> pared, *casas* -> casa). */
+export function spanishSingular(form: string): string {
+  const w = form.toLowerCase();
+  if (!w.endsWith("s") || w.length < 4) return w;
+  if (w.endsWith("iones")) return w.slice(0, -5) + "ión";
+  if (/[^aeiou]ones$/.test(w)) return w.slice(0, -4) + "ón";
+  if (w.endsWith("ines")) return w.slice(0, -4) + "ín";
+  if (w.endsWith("ces")) return w.slice(0, -3) + "z";
+  if (/[dlrnjy]es$/.test(w)) return w.slice(0, -2);
+  return w.slice(0, -1);
+}
+
+/** Common feminine nouns in *-e* (RAE; rosaenlg-gender-es's list and the frequent ones it lacks). */
+const ES_FEMININE_E: ReadonlySet<string> = new Set([
+  "base", "calle", "carne", "catástrofe", "clase", "clave", "corriente", "costumbre", "especie", "fase", "fe",
+  "fiebre", "frase", "fuente", "gente", "hélice", "higiene", "índole", "intemperie", "leche", "llave", "madre",
+  "mente", "muerte", "nave", "nieve", "noche", "nube", "parte", "pirámide", "sangre", "sede", "serie", "serpiente",
+  "suerte", "superficie", "tarde", "torre", "ave", "hache", "plebe", "tilde", "pose", "urbe", "peste", "sirte",
+  "ubre", "mole", "efigie", "barbarie", "calvicie", "planicie", "molicie", "estirpe", "lumbre", "legumbre", "cumbre",
+  "dote",
+]);
+
+const ES_ENDING_EXCEPTIONS: ReadonlyMap<string, "Masc" | "Fem" | "open"> = new Map([
+  ...["mano", "foto", "moto", "radio", "libido", "seo", "flor", "labor", "coliflor", "razón", "sazón", "sinrazón"].map((w) => [w, "Fem"] as const),
+  ...["día", "mapa", "planeta", "cometa", "sofá", "tranvía", "papá", "yoga", "avión", "camión", "gorrión", "sarampión"].map((w) => [w, "Masc"] as const),
+  // Persons of either gender in *-a, *-o*: the referent decides.
+  ...["poeta", "atleta", "profeta", "guía", "espía", "policía", "colega", "idiota", "testigo", "modelo", "soprano", "piloto", "miembro", "pirata", "psicópata", "homicida", "suicida", "compatriota", "patriota", "turista"].map((w) => [w, "open"] as const),
+]);
+
+/**
+ * Spanish nouns by ending (spanishGenderByEnding), for the nouns no determiner marks (lever 31,
+ * MorphTagger.lexiconWhereUnmarked). rosaenlg-gender-es (below) is also an ending rule, but one that calls
+ * every word it has no rule for masculine (*parte, forma, ley, dama, firma* -> m), which is why it lost on
+ * the UD test (row 1).
+ */
+function spanishEndingLexicon(): NounLexicon {
+  return {
+    name: "es-endings",
+    // The form, not the lemma: the lemmatiser gives some feminine nouns a masculine lemma (*maquinaria* -> maquinario).
+    lookup(form) {
+      const g = spanishGenderByEnding(spanishSingular(form));
+      return g ? { gender: g } : undefined;
+    },
+  };
+}
+
 function spanishLexicon(): NounLexicon {
   const gender = require("rosaenlg-gender-es") as (w: string) => string;
   return {
@@ -170,6 +238,9 @@ export function loadOncePerLanguage<T>(loaders: Record<string, () => T>): (lang:
 
 /** The noun lexicon of `lang` (loaded once), or undefined when there is none. */
 export const nounLexicon = loadOncePerLanguage<NounLexicon>({ de: germanLexicon, fr: frenchLexicon, it: italianLexicon, es: spanishLexicon, ru: russianLexicon });
+
+/** The lexicon that decides the gender of nouns no determiner marks (MorphTagger.lexiconWhereUnmarked), or undefined. */
+export const unmarkedNounLexicon = loadOncePerLanguage<NounLexicon>({ es: spanishEndingLexicon });
 
 /**
  * Applies a lexicon to a tagged noun: Gender from the lexicon; Number and Case (German) only where the

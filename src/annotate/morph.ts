@@ -14,7 +14,7 @@ import { Lemmatizer, trainLemmatizer, type LemmatizerModel } from "./lemmatizer.
 import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel, type TrainOptions, type TrainSentence } from "./tagger.js";
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
-import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, type NounLexicon } from "./lexicons.js";
+import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, unmarkedNounLexicon, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, type PlEnding } from "./polish.js";
@@ -270,6 +270,21 @@ export class MorphTagger implements MorphAnnotator {
   set nouns(lex: NounLexicon | undefined) {
     this.nounLexicon = lex;
     this.nounLoader = undefined;
+  }
+  /**
+   * The noun lexicon decides a noun's gender only where no determiner before it (across adjectives and
+   * numerals) shows one (lever 31, Spanish): the tagger reads the gender off *el / la / un / esta*, and is
+   * mostly right there, but guesses it after *su, mi*, a preposition or nothing ("su coche/Fem", "Mi
+   * pene/Fem"), where the ending usually settles it (lexicons.ts spanishGenderByEnding).
+   */
+  lexiconWhereUnmarked = false;
+  private genderMarked(labels: readonly string[], i: number): boolean {
+    for (let j = i - 1; j >= 0; j--) {
+      const { upos, feats } = this.parseLabel(labels[j]!);
+      if (upos === "ADJ" || upos === "NUM") continue;
+      return upos === "DET" && feats.Gender !== undefined;
+    }
+    return false;
   }
   /** Sets a lexicon to load on first use. */
   lazyNouns(load: () => NounLexicon | undefined): void {
@@ -610,7 +625,7 @@ export class MorphTagger implements MorphAnnotator {
       if (tenses?.[i] !== undefined) feats.Tense = tenses[i]!;
       let lemma = this.lemmatizer.lemma(words[i]!, upos);
       if ((upos === "VERB" || upos === "AUX") && this.verbs) lemma = this.verbLemma(words[i]!, upos, lemma);
-      if (upos === "NOUN" && this.nouns) return { upos, feats: applyNounLexicon(this.nouns, words[i]!, lemma, feats), lemma };
+      if (upos === "NOUN" && this.nouns && !(this.lexiconWhereUnmarked && this.genderMarked(labels, i))) return { upos, feats: applyNounLexicon(this.nouns, words[i]!, lemma, feats), lemma };
       // *el arma, el alma, el hambre*: the article makes the tagger read these feminine nouns masculine.
       if (upos === "NOUN" && this.lang === "es" && ES_STRESSED_A_FEMININE.has(lemma.toLowerCase())) feats.Gender = "Fem";
       return { upos, feats, lemma };
@@ -1302,6 +1317,8 @@ export function defaultModelDir(): string {
  * (docs/annotate.md, "Noun lexicons").
  */
 export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it", "ru"]);
+/** Languages whose noun lexicon decides the gender of nouns no determiner marks (MorphTagger.lexiconWhereUnmarked). */
+export const UNMARKED_LEXICON_LANGS: ReadonlySet<string> = new Set(["es"]);
 
 /**
  * Verb lexicons (src/annotate/verb-lexicons.ts) are attached by default for the languages that have
@@ -1375,6 +1392,10 @@ export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opt
   if (!existsSync(path)) throw new InputError(`no morphology model for '${lang}' at ${path} (train it with scripts/train-morph.ts)`);
   const tagger = new MorphTagger(loadMorphModel(path));
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
+  else if (opts.lexicon === undefined && UNMARKED_LEXICON_LANGS.has(lang)) {
+    tagger.lazyNouns(() => unmarkedNounLexicon(lang));
+    tagger.lexiconWhereUnmarked = true;
+  }
   if (opts.verbs ?? (VERB_LEXICON_DEFAULT && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
   if (lang === "pl" && PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = PL_PREPOSITION_CASES;
   if (lang === "pl" && process.env.PRONEVAL_ENDING_CASES !== "0") tagger.endingCases = plEndingCases;
