@@ -368,5 +368,16 @@ describe("clitic anchors (lever 30)", () => {
     const l4 = matchLinks(m4);
     expect(l4).toContainEqual([2, 0]); // it - La
     expect(l4).toContainEqual([4, 3]); // the - la
+    // no clitic in the line: the article keeps the pronoun-determiner bonus (pt "Até a/DET tinha/NOUN": a clitic
+    // the tagger misread with its verb)
+    const en5 = ft(`I/PRON/Case=Nom,Person=1,${prs} had/VERB it/PRON/Case=Acc,Person=3,${prs}`);
+    const pt5 = ft(`Até/ADP a/DET/PronType=Art tinha/NOUN`);
+    const m5 = fromArrays([
+      [0.0, 0.0, 0.0],
+      [0.0, 0.0, 0.6],
+      [0.0, 0.05, 0.0],
+    ]);
+    addTagAnchors(m5, en5, pt5, { lang: "pt" });
+    expect(matchLinks(m5)).toContainEqual([2, 1]);
   });
 });

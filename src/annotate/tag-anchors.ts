@@ -185,15 +185,19 @@ const EN_FUNCTION: ReadonlySet<string> = new Set(["PART", "ADP", "SCONJ", "CCONJ
  *  - an English article, particle, adposition or conjunction (*the*, *to*, *n't*, *if*) and an object clitic
  *    are multiplied by `penalty`;
  *  - an English personal pronoun and a target article followed by a noun or adjective (the article homograph
- *    of a clitic, es *la casa*) are multiplied by `penalty` instead of getting the pronoun–determiner bonus.
+ *    of a clitic, es *la casa*) are multiplied by `penalty` instead of getting the pronoun–determiner bonus,
+ *    when the line has an object clitic to prefer: without one the "article" may be a clitic the tagger got
+ *    wrong together with its verb (pt "Até a/DET tinha/NOUN"), and its link is left for a later re-reading.
  */
 function cliticAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: readonly AnnToken[], lang: string | undefined, penalty: number): void {
   if (lang === undefined || !OBJECT_CLITICS[lang]) return;
   const { cols, data } = m;
   const objects = en.filter((t) => enPersonal(t) && t.feats.Case === "Acc");
+  const isClitic = tgt.map((_, j) => objectClitic(lang, tgt, j));
+  const anyClitic = isClitic.includes(true);
   for (let j = 0; j < tgt.length; j++) {
-    const clitic = objectClitic(lang, tgt, j);
-    const article = !clitic && realArticle(tgt, j);
+    const clitic = isClitic[j]!;
+    const article = !clitic && anyClitic && realArticle(tgt, j);
     if (!clitic && !article) continue;
     const objectFits = clitic && objects.some((o) => !personClash(o, tgt[j]!));
     for (let i = 0; i < en.length; i++) {
