@@ -136,13 +136,15 @@ const CASE_CLASH = process.env.PRONEVAL_CASE_CLASH !== "0";
 
 /**
  * Object clitics per target language (issue 24, lever 30): the accusative and dative forms of CTXPRO's rules
- * that are also written before the verb (es, it) or after it (pt "encontrá-lo", it "prenderlo" split), with the
+ * that are also written before the verb (es, it, fr) or after it (pt "encontrá-lo", it "prenderlo" split), with the
  * first- and second-person clitics. Languages not listed are left alone by `objectClitic`.
  */
 export const OBJECT_CLITICS: Record<string, ReadonlySet<string>> = {
   es: new Set(["lo", "la", "los", "las", "le", "les", "me", "te", "nos", "os"]),
   it: new Set(["lo", "la", "li", "le", "gli", "mi", "ti", "ci", "vi", "ne", "l'", "glielo", "gliela", "glieli", "gliele", "gliene"]),
   pt: new Set(["o", "a", "os", "as", "lo", "la", "los", "las", "lhe", "lhes", "me", "te", "nos"]),
+  // not *nous, vous*: subjects too
+  fr: new Set(["le", "la", "les", "l'", "lui", "leur", "me", "te", "m'", "t'"]),
 };
 
 /** Parts of speech that may follow an article (an article homograph of a clitic is followed by one of these). */
@@ -169,8 +171,11 @@ function realArticle(tgt: readonly AnnToken[], j: number): boolean {
   return tgt[j]!.feats.PronType === "Art" && next !== undefined && NOMINAL.has(next.upos);
 }
 
+/** An English reflexive (*yourself*): its clitic (pt "Quando te entregares") is also the subject's. */
+const enReflexive = (t: AnnToken) => t.feats.Reflex === "Yes" || /sel(f|ves)$/i.test(t.text);
+
 /** English personal pronoun, not possessive or reflexive, with a person. */
-const enPersonal = (t: AnnToken) => t.upos === "PRON" && t.feats.PronType === "Prs" && t.feats.Person !== undefined && t.feats.Poss !== "Yes" && t.feats.Reflex !== "Yes";
+const enPersonal = (t: AnnToken) => t.upos === "PRON" && t.feats.PronType === "Prs" && t.feats.Person !== undefined && t.feats.Poss !== "Yes" && !enReflexive(t);
 
 /** English function words that never translate an object clitic: articles, particles, adpositions, conjunctions. */
 const EN_FUNCTION: ReadonlySet<string> = new Set(["PART", "ADP", "SCONJ", "CCONJ"]);
@@ -180,8 +185,9 @@ const EN_FUNCTION: ReadonlySet<string> = new Set(["PART", "ADP", "SCONJ", "CCONJ
  * languages of `OBJECT_CLITICS`, in place. In a pro-drop language the English subject pronoun has no word of its
  * own and EM hands it the clitic before the verb ("Where do you want it?" / "Dove la vuoi?": *you*–*la*, where
  * it *la* is also a formal *you*), so the object pronoun *it* is left unlinked. So:
- *  - an English subject pronoun (Case=Nom) and an object clitic are multiplied by `penalty` when the line has an
- *    English object pronoun (Case=Acc) whose person fits the clitic, the clitic's likelier source;
+ *  - an English subject pronoun (Case=Nom) or possessive (*your*) and an object clitic are multiplied by
+ *    `penalty` when the line has an English object pronoun (Case=Acc) whose person fits the clitic, the clitic's
+ *    likelier source;
  *  - an English article, particle, adposition or conjunction (*the*, *to*, *n't*, *if*) and an object clitic
  *    are multiplied by `penalty`;
  *  - an English personal pronoun and a target article followed by a noun or adjective (the article homograph
@@ -204,7 +210,8 @@ function cliticAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: readonly An
       const e = en[i]!;
       let hit = false;
       if (clitic) {
-        if (e.upos === "PRON") hit = objectFits && enPersonal(e) && e.feats.Case === "Nom";
+        // a possessive (*your*) is no object either ("to see you in your office" / "la aspetta in ufficio")
+        if (e.upos === "PRON") hit = objectFits && e.feats.Person !== undefined && !enReflexive(e) && (e.feats.Poss === "Yes" || (enPersonal(e) && e.feats.Case === "Nom"));
         else hit = EN_FUNCTION.has(e.upos) || e.feats.PronType === "Art";
       } else hit = enPersonal(e);
       if (hit) data[i * cols + j] *= penalty;
