@@ -152,7 +152,7 @@ const NOMINAL: ReadonlySet<string> = new Set(["NOUN", "PROPN", "ADJ", "NUM"]);
 
 /**
  * Whether target token `j` is an object clitic of `lang` (`OBJECT_CLITICS`): such a form tagged PRON and not
- * followed by a noun, adjective or determiner (then it is an article the tagger called PRON), or tagged DET and followed
+ * followed by a noun or adjective (then it is an article the tagger called PRON), or tagged DET and followed
  * by a verb or a pronoun (es "¿Dónde la quieres?": the tagger's article), and not right after a preposition
  * (a disjunctive form: it "a me", "per te").
  */
@@ -161,8 +161,7 @@ export function objectClitic(lang: string | undefined, tgt: readonly AnnToken[],
   const t = tgt[j]!;
   if (!set || !set.has(t.text.toLowerCase()) || tgt[j - 1]?.upos === "ADP") return false;
   const next = tgt[j + 1];
-  // an article before a possessive is no clitic either (pt "o teu livro", it "la mia casa")
-  if (t.upos === "PRON") return !(next && (NOMINAL.has(next.upos) || next.upos === "DET"));
+  if (t.upos === "PRON") return !(next && NOMINAL.has(next.upos));
   return t.upos === "DET" && (isVerb(next) || next?.upos === "PRON");
 }
 
