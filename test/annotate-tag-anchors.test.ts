@@ -342,6 +342,33 @@ describe("clitic anchors (lever 30)", () => {
     expect(matchLinks(m)).toContainEqual([0, 0]);
   });
 
+  it("a possessive loses the clitic to the object pronoun; a reflexive is no competing object", () => {
+    // "to see you in your office" / "la aspetta in ufficio": your - la penalised, you - la kept
+    const en6 = ft(`see/VERB you/PRON/Case=Acc,Person=2,${prs} your/PRON/Person=2,Poss=Yes,${prs} office/NOUN`);
+    const it6 = ft(`la/PRON/Person=3,${prs} aspetta/VERB ufficio/NOUN`);
+    const m6 = fromArrays([
+      [0.0, 0.8, 0.0],
+      [0.12, 0.0, 0.0],
+      [0.3, 0.0, 0.0],
+      [0.0, 0.0, 0.9],
+    ]);
+    addTagAnchors(m6, en6, it6, { lang: "it" });
+    expect(matchLinks(m6)).toContainEqual([1, 0]);
+    // "After you turn yourself in" / "Quando te entregares": *yourself* does not take *te* from the subject
+    const en7 = ft(`After/SCONJ you/PRON/Case=Nom,Person=2,${prs} turn/VERB yourself/PRON/Case=Acc,Person=2,${prs}`);
+    const pt7 = ft(`Quando/SCONJ te/PRON/Person=2,${prs} entregares/VERB`);
+    const m7 = fromArrays([
+      [0.8, 0.0, 0.0],
+      [0.0, 0.5, 0.0],
+      [0.0, 0.0, 0.7],
+      [0.0, 0.3, 0.0],
+    ]);
+    addTagAnchors(m7, en7, pt7, { lang: "pt" });
+    expect(matchLinks(m7)).toContainEqual([1, 1]);
+    // fr "Je dois te le/DET présenter/NOUN": the clitic te stays a clitic before a mis-tagged le
+    expect(objectClitic("fr", ft(`Je/PRON dois/VERB te/PRON le/DET présenter/NOUN`), 2)).toBe(true);
+  });
+
   it("function words lose clitics; pronouns lose articles before a noun", () => {
     // "to get it" / "per prenderlo" split: to - lo penalised
     const en3 = ft(`to/PART get/VERB it/PRON/Case=Acc,Person=3,${prs}`);
