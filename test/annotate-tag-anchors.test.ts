@@ -302,7 +302,10 @@ describe("clitic anchors (lever 30)", () => {
     const es = ft(`¿/PUNCT Dónde/ADV la/DET/PronType=Art quieres/VERB ?/PUNCT la/DET/PronType=Art casa/NOUN a/ADP te/PRON`);
     expect(objectClitic("es", es, 2)).toBe(true); // the tagger's article before a verb
     expect(objectClitic("es", es, 5)).toBe(false); // a real article
-    expect(objectClitic("es", es, 8)).toBe(false); // disjunctive after a preposition
+    expect(objectClitic("es", es, 8)).toBe(false); // after a preposition, no verb next
+    expect(objectClitic("fr", ft(`avec/ADP lui/PRON ./PUNCT`), 1)).toBe(false); // disjunctive
+    expect(objectClitic("fr", ft(`essaie/VERB de/ADP le/PRON faire/VERB`), 2)).toBe(true); // "de le faire"
+    expect(objectClitic("it", ft(`Vediamo/VERB come/ADP la/PRON apre/VERB`), 2)).toBe(true); // the tagger's ADP *come*
   });
 
   // "Where do you want it?" / "Dove la vuoi?": EM gives la to you (it la is also formal you), it stays unlinked.

@@ -153,14 +153,17 @@ const NOMINAL: ReadonlySet<string> = new Set(["NOUN", "PROPN", "ADJ", "NUM"]);
 /**
  * Whether target token `j` is an object clitic of `lang` (`OBJECT_CLITICS`): such a form tagged PRON and not
  * followed by a noun or adjective (then it is an article the tagger called PRON), or tagged DET and followed
- * by a verb or a pronoun (es "¿Dónde la quieres?": the tagger's article), and not right after a preposition
- * (a disjunctive form: it "a me", "per te").
+ * by a verb or a pronoun (es "¿Dónde la quieres?": the tagger's article); right after a preposition only
+ * before a verb (fr "de le faire"), else it is a disjunctive form (fr "avec lui").
  */
 export function objectClitic(lang: string | undefined, tgt: readonly AnnToken[], j: number): boolean {
   const set = lang === undefined ? undefined : OBJECT_CLITICS[lang];
   const t = tgt[j]!;
-  if (!set || !set.has(t.text.toLowerCase()) || tgt[j - 1]?.upos === "ADP") return false;
+  if (!set || !set.has(t.text.toLowerCase())) return false;
   const next = tgt[j + 1];
+  // after a preposition only right before a verb (fr "de le faire"; it "come/ADP la userai", the tagger's ADP),
+  // else a disjunctive form (fr "avec lui")
+  if (tgt[j - 1]?.upos === "ADP") return (t.upos === "PRON" || t.upos === "DET") && (isVerb(next) || (next?.upos === "PRON" && isVerb(tgt[j + 2])));
   if (t.upos === "PRON") return !(next && NOMINAL.has(next.upos));
   return t.upos === "DET" && (isVerb(next) || next?.upos === "PRON");
 }
