@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromArrays, matchLinks } from "../src/annotate/matching.js";
-import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, caseClash, formalYou, personClash } from "../src/annotate/tag-anchors.js";
+import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, caseClash, formalYou, objectClitic, personClash } from "../src/annotate/tag-anchors.js";
 import { FastAlignWordAligner } from "../src/annotate/aligner.js";
 import { CorpusAligner } from "../src/ctxpro/annotators.js";
 import type { AnnToken } from "../src/annotate/types.js";
@@ -277,5 +277,137 @@ describe("tag anchors", () => {
     expect(await fa.align(en, es, tagged)).toEqual(await fa.align(en, es));
     const faOn = new FastAlignWordAligner({ threads: 1, tagAnchors: true });
     expect((await faOn.align(en, es, tagged)).at(-1)).toContainEqual([1, 1]);
+  });
+});
+
+describe("clitic anchors (lever 30)", () => {
+  /** "word/UPOS/Feat=V,Feat=V" tokens. */
+  const ft = (s: string): AnnToken[] =>
+    s.split(" ").map((w) => {
+      const [text, upos, feats] = w.split("/");
+      const f: Record<string, string> = {};
+      for (const kv of feats ? feats.split(",") : []) {
+        const [k, v] = kv.split("=");
+        f[k!] = v!;
+      }
+      return { text: text!, lemma: text!.toLowerCase(), upos: upos!, feats: f };
+    });
+  const prs = "PronType=Prs";
+
+  it("objectClitic: a clitic before a verb, not an article before a noun nor a form after a preposition", () => {
+    const it_ = ft(`Dove/ADV la/PRON/Person=3 vuoi/VERB ?/PUNCT`);
+    expect(objectClitic("it", it_, 1)).toBe(true);
+    expect(objectClitic("de", it_, 1)).toBe(false); // no lexicon for the language
+    expect(objectClitic(undefined, it_, 1)).toBe(false);
+    const es = ft(`¿/PUNCT Dónde/ADV la/DET/PronType=Art quieres/VERB ?/PUNCT la/DET/PronType=Art casa/NOUN a/ADP te/PRON`);
+    expect(objectClitic("es", es, 2)).toBe(true); // the tagger's article before a verb
+    expect(objectClitic("es", es, 5)).toBe(false); // a real article
+    expect(objectClitic("es", es, 8)).toBe(false); // after a preposition, no verb next
+    expect(objectClitic("fr", ft(`avec/ADP lui/PRON ./PUNCT`), 1)).toBe(false); // disjunctive
+    expect(objectClitic("fr", ft(`essaie/VERB de/ADP le/PRON faire/VERB`), 2)).toBe(true); // "de le faire"
+    expect(objectClitic("it", ft(`Vediamo/VERB come/ADP la/PRON apre/VERB`), 2)).toBe(true); // the tagger's ADP *come*
+  });
+
+  // "Where do you want it?" / "Dove la vuoi?": EM gives la to you (it la is also formal you), it stays unlinked.
+  const en = ft(`Where/ADV do/AUX you/PRON/Case=Nom,Person=2,${prs} want/VERB it/PRON/Case=Acc,Person=3,${prs} ?/PUNCT`);
+  const itx = ft(`Dove/ADV la/PRON/Person=3,${prs} vuoi/VERB ?/PUNCT`);
+  const post = () =>
+    fromArrays([
+      [0.8, 0.0, 0.0, 0.0],
+      [0.0, 0.05, 0.2, 0.0],
+      [0.0, 0.5, 0.1, 0.0],
+      [0.0, 0.0, 0.7, 0.0],
+      [0.0, 0.12, 0.0, 0.0],
+      [0.0, 0.0, 0.0, 0.9],
+    ]);
+
+  it("a subject pronoun gives the clitic up to the object pronoun of fitting person", () => {
+    const before = post();
+    addTagAnchors(before, en, itx, { lang: "it", clitics: false });
+    expect(matchLinks(before)).toContainEqual([2, 1]); // you - la (formal bonus)
+    const m = post();
+    addTagAnchors(m, en, itx, { lang: "it" });
+    const links = matchLinks(m);
+    expect(links).toContainEqual([4, 1]); // it - la
+    expect(links.some(([i]) => i === 2)).toBe(false);
+  });
+
+  it("no object pronoun of fitting person: the subject keeps the clitic", () => {
+    // "I like it" / "Mi piace": *I* - *mi* (first person) and *it* third person: no rule
+    const en2 = ft(`I/PRON/Case=Nom,Person=1,${prs} like/VERB it/PRON/Case=Acc,Person=3,${prs}`);
+    const it2 = ft(`Mi/PRON/Person=1,${prs} piace/VERB`);
+    const m = fromArrays([
+      [0.6, 0.0],
+      [0.0, 0.7],
+      [0.05, 0.1],
+    ]);
+    addTagAnchors(m, en2, it2, { lang: "it" });
+    expect(matchLinks(m)).toContainEqual([0, 0]);
+  });
+
+  it("a possessive loses the clitic to the object pronoun; a reflexive is no competing object", () => {
+    // "to see you in your office" / "la aspetta in ufficio": your - la penalised, you - la kept
+    const en6 = ft(`see/VERB you/PRON/Case=Acc,Person=2,${prs} your/PRON/Person=2,Poss=Yes,${prs} office/NOUN`);
+    const it6 = ft(`la/PRON/Person=3,${prs} aspetta/VERB ufficio/NOUN`);
+    const m6 = fromArrays([
+      [0.0, 0.8, 0.0],
+      [0.12, 0.0, 0.0],
+      [0.3, 0.0, 0.0],
+      [0.0, 0.0, 0.9],
+    ]);
+    addTagAnchors(m6, en6, it6, { lang: "it" });
+    expect(matchLinks(m6)).toContainEqual([1, 0]);
+    // "After you turn yourself in" / "Quando te entregares": *yourself* does not take *te* from the subject
+    const en7 = ft(`After/SCONJ you/PRON/Case=Nom,Person=2,${prs} turn/VERB yourself/PRON/Case=Acc,Person=2,${prs}`);
+    const pt7 = ft(`Quando/SCONJ te/PRON/Person=2,${prs} entregares/VERB`);
+    const m7 = fromArrays([
+      [0.8, 0.0, 0.0],
+      [0.0, 0.5, 0.0],
+      [0.0, 0.0, 0.7],
+      [0.0, 0.3, 0.0],
+    ]);
+    addTagAnchors(m7, en7, pt7, { lang: "pt" });
+    expect(matchLinks(m7)).toContainEqual([1, 1]);
+    // fr "Je dois te le/DET présenter/NOUN": the clitic te stays a clitic before a mis-tagged le
+    expect(objectClitic("fr", ft(`Je/PRON dois/VERB te/PRON le/DET présenter/NOUN`), 2)).toBe(true);
+  });
+
+  it("function words lose clitics; pronouns lose articles before a noun", () => {
+    // "to get it" / "per prenderlo" split: to - lo penalised
+    const en3 = ft(`to/PART get/VERB it/PRON/Case=Acc,Person=3,${prs}`);
+    const it3 = ft(`per/ADP prender/VERB lo/PRON/Person=3,${prs}`);
+    const m = fromArrays([
+      [0.3, 0.0, 0.5],
+      [0.0, 0.8, 0.0],
+      [0.0, 0.0, 0.2],
+    ]);
+    addTagAnchors(m, en3, it3, { lang: "it" });
+    expect(matchLinks(m)).toContainEqual([2, 2]);
+    // "I left it in the box" / "La dejé en la caja": it - the article la is penalised, the clitic La gets the bonus
+    const en4 = ft(`I/PRON/Case=Nom,Person=1,${prs} left/VERB it/PRON/Case=Acc,Person=3,${prs} in/ADP the/DET/PronType=Art box/NOUN`);
+    const es4 = ft(`La/PRON/Case=Acc,Person=3,${prs} dejé/VERB en/ADP la/DET/PronType=Art caja/NOUN`);
+    const m4 = fromArrays([
+      [0.0, 0.3, 0.0, 0.0, 0.0],
+      [0.0, 0.8, 0.0, 0.0, 0.0],
+      [0.05, 0.0, 0.0, 0.5, 0.0],
+      [0.0, 0.0, 0.7, 0.0, 0.0],
+      [0.0, 0.0, 0.0, 0.4, 0.0],
+      [0.0, 0.0, 0.0, 0.0, 0.9],
+    ]);
+    addTagAnchors(m4, en4, es4, { lang: "es" });
+    const l4 = matchLinks(m4);
+    expect(l4).toContainEqual([2, 0]); // it - La
+    expect(l4).toContainEqual([4, 3]); // the - la
+    // no clitic in the line: the article keeps the pronoun-determiner bonus (pt "Até a/DET tinha/NOUN": a clitic
+    // the tagger misread with its verb)
+    const en5 = ft(`I/PRON/Case=Nom,Person=1,${prs} had/VERB it/PRON/Case=Acc,Person=3,${prs}`);
+    const pt5 = ft(`Até/ADP a/DET/PronType=Art tinha/NOUN`);
+    const m5 = fromArrays([
+      [0.0, 0.0, 0.0],
+      [0.0, 0.0, 0.6],
+      [0.0, 0.05, 0.0],
+    ]);
+    addTagAnchors(m5, en5, pt5, { lang: "pt" });
+    expect(matchLinks(m5)).toContainEqual([2, 1]);
   });
 });

@@ -46,6 +46,8 @@ export interface TagAnchorOptions {
    * language's formal forms (`FORMAL`). Unset: any third-person target (the behaviour before lever 12a).
    */
   lang?: string;
+  /** Lever 30's clitic rules (`cliticAnchors`; default on, they need `lang`); false turns them off. */
+  clitics?: boolean;
 }
 
 /**
@@ -133,6 +135,94 @@ const CASE_CLASH_LANGS: ReadonlySet<string> = new Set(["es", "it", "fr"]);
 const CASE_CLASH = process.env.PRONEVAL_CASE_CLASH !== "0";
 
 /**
+ * Object clitics per target language (issue 24, lever 30): the accusative and dative forms of CTXPRO's rules
+ * that are also written before the verb (es, it, fr) or after it (pt "encontrá-lo", it "prenderlo" split), with the
+ * first- and second-person clitics. Languages not listed are left alone by `objectClitic`.
+ */
+export const OBJECT_CLITICS: Record<string, ReadonlySet<string>> = {
+  es: new Set(["lo", "la", "los", "las", "le", "les", "me", "te", "nos", "os"]),
+  it: new Set(["lo", "la", "li", "le", "gli", "mi", "ti", "ci", "vi", "ne", "l'", "glielo", "gliela", "glieli", "gliele", "gliene"]),
+  pt: new Set(["o", "a", "os", "as", "lo", "la", "los", "las", "lhe", "lhes", "me", "te", "nos"]),
+  // not *nous, vous*: subjects too
+  fr: new Set(["le", "la", "les", "l'", "lui", "leur", "me", "te", "m'", "t'"]),
+};
+
+/** Parts of speech that may follow an article (an article homograph of a clitic is followed by one of these). */
+const NOMINAL: ReadonlySet<string> = new Set(["NOUN", "PROPN", "ADJ", "NUM"]);
+
+/**
+ * Whether target token `j` is an object clitic of `lang` (`OBJECT_CLITICS`): such a form tagged PRON and not
+ * followed by a noun or adjective (then it is an article the tagger called PRON), or tagged DET and followed
+ * by a verb or a pronoun (es "¿Dónde la quieres?": the tagger's article); right after a preposition only
+ * before a verb (fr "de le faire"), else it is a disjunctive form (fr "avec lui").
+ */
+export function objectClitic(lang: string | undefined, tgt: readonly AnnToken[], j: number): boolean {
+  const set = lang === undefined ? undefined : OBJECT_CLITICS[lang];
+  const t = tgt[j]!;
+  if (!set || !set.has(t.text.toLowerCase())) return false;
+  const next = tgt[j + 1];
+  // after a preposition only right before a verb (fr "de le faire"; it "come/ADP la userai", the tagger's ADP),
+  // else a disjunctive form (fr "avec lui")
+  if (tgt[j - 1]?.upos === "ADP") return (t.upos === "PRON" || t.upos === "DET") && (isVerb(next) || (next?.upos === "PRON" && isVerb(tgt[j + 2])));
+  if (t.upos === "PRON") return !(next && NOMINAL.has(next.upos));
+  return t.upos === "DET" && (isVerb(next) || next?.upos === "PRON");
+}
+
+/** A target article (PronType=Art) followed by a noun or adjective: not a clitic homograph. */
+function realArticle(tgt: readonly AnnToken[], j: number): boolean {
+  const next = tgt[j + 1];
+  return tgt[j]!.feats.PronType === "Art" && next !== undefined && NOMINAL.has(next.upos);
+}
+
+/** An English reflexive (*yourself*): its clitic (pt "Quando te entregares") is also the subject's. */
+const enReflexive = (t: AnnToken) => t.feats.Reflex === "Yes" || /sel(f|ves)$/i.test(t.text);
+
+/** English personal pronoun, not possessive or reflexive, with a person. */
+const enPersonal = (t: AnnToken) => t.upos === "PRON" && t.feats.PronType === "Prs" && t.feats.Person !== undefined && t.feats.Poss !== "Yes" && !enReflexive(t);
+
+/** English function words that never translate an object clitic: articles, particles, adpositions, conjunctions. */
+const EN_FUNCTION: ReadonlySet<string> = new Set(["PART", "ADP", "SCONJ", "CCONJ"]);
+
+/**
+ * Lever 30: re-scores pairs of English words with target object clitics (`objectClitic`) and articles, for the
+ * languages of `OBJECT_CLITICS`, in place. In a pro-drop language the English subject pronoun has no word of its
+ * own and EM hands it the clitic before the verb ("Where do you want it?" / "Dove la vuoi?": *you*–*la*, where
+ * it *la* is also a formal *you*), so the object pronoun *it* is left unlinked. So:
+ *  - an English subject pronoun (Case=Nom) or possessive (*your*) and an object clitic are multiplied by
+ *    `penalty` when the line has an English object pronoun (Case=Acc) whose person fits the clitic, the clitic's
+ *    likelier source;
+ *  - an English article, particle, adposition or conjunction (*the*, *to*, *n't*, *if*) and an object clitic
+ *    are multiplied by `penalty`;
+ *  - an English personal pronoun and a target article followed by a noun or adjective (the article homograph
+ *    of a clitic, es *la casa*) are multiplied by `penalty` instead of getting the pronoun–determiner bonus,
+ *    when the line has an object clitic to prefer: without one the "article" may be a clitic the tagger got
+ *    wrong together with its verb (pt "Até a/DET tinha/NOUN"), and its link is left for a later re-reading.
+ */
+function cliticAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: readonly AnnToken[], lang: string | undefined, penalty: number): void {
+  if (lang === undefined || !OBJECT_CLITICS[lang]) return;
+  const { cols, data } = m;
+  const objects = en.filter((t) => enPersonal(t) && t.feats.Case === "Acc");
+  const isClitic = tgt.map((_, j) => objectClitic(lang, tgt, j));
+  const anyClitic = isClitic.includes(true);
+  for (let j = 0; j < tgt.length; j++) {
+    const clitic = isClitic[j]!;
+    const article = !clitic && anyClitic && realArticle(tgt, j);
+    if (!clitic && !article) continue;
+    const objectFits = clitic && objects.some((o) => !personClash(o, tgt[j]!));
+    for (let i = 0; i < en.length; i++) {
+      const e = en[i]!;
+      let hit = false;
+      if (clitic) {
+        // a possessive (*your*) is no object either ("to see you in your office" / "la aspetta in ufficio")
+        if (e.upos === "PRON") hit = objectFits && e.feats.Person !== undefined && !enReflexive(e) && (e.feats.Poss === "Yes" || (enPersonal(e) && e.feats.Case === "Nom"));
+        else hit = EN_FUNCTION.has(e.upos) || e.feats.PronType === "Art";
+      } else hit = enPersonal(e);
+      if (hit) data[i * cols + j] *= penalty;
+    }
+  }
+}
+
+/**
  * English *you* (second person, not possessive) and a target that is third person or an article: the pairs
  * that lever 12a limits to formal forms.
  */
@@ -168,6 +258,7 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
       } else if ((a === V && b === V) || (NOUNISH(a) && NOUNISH(b))) data[row + j] += bonus;
     }
   }
+  if (opts.clitics !== false) cliticAnchors(m, en, tgt, lang, penalty);
 }
 
 /** Tags an auxiliary or verb group may hold between its auxiliary and its main verb ("l'ho già visto"). */
