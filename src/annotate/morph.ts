@@ -237,6 +237,11 @@ export interface RetagOptions {
    * NOUN/PROPN singular masculine or feminine labels in the dative or vocative.
    */
   oblique?: ReadonlySet<number>;
+  /**
+   * Words the alignment renders as an English common noun and the noun lexicon knows as nouns (lever 29,
+   * identify's alignedNouns): NOUN labels only.
+   */
+  nouns?: ReadonlySet<number>;
 }
 
 /** Parts of speech whose case an adjectival ending decides (plEndingCases' `adjectival`). */
@@ -586,8 +591,10 @@ export class MorphTagger implements MorphAnnotator {
     const nominal = opts.nominal?.size ? opts.nominal : undefined;
     const names = opts.names?.size ? opts.names : undefined;
     const oblique = opts.oblique?.size ? opts.oblique : undefined;
+    const nouns = opts.nouns?.size ? opts.nouns : undefined;
     const allowed = (i: number) => {
       const ids = this.allowedFor(words, lower, i);
+      if (nouns?.has(i)) return this.nounLabels();
       if (names?.has(i)) return this.nominativeNames();
       if (oblique?.has(i)) return this.obliqueNouns() ?? ids;
       return nominal ? this.nominalOnly(i, nominal, ids) : ids;
@@ -1055,9 +1062,8 @@ export class MorphTagger implements MorphAnnotator {
       if (noun) at.push(i);
     }
     if (!at.length) return;
-    this.nounIds ??= this.tagger.labels.map((l, k) => (l === "NOUN" || l.startsWith("NOUN|") ? k : -1)).filter((k) => k >= 0);
     const keep = labels.map((l) => this.labelIndex.get(l)!);
-    const forced = this.tagger.tag(words, (k) => (at.includes(k) ? this.nounIds! : [keep[k]!]));
+    const forced = this.tagger.tag(words, (k) => (at.includes(k) ? this.nounLabels() : [keep[k]!]));
     for (const k of at) labels[k] = forced[k]!;
   }
 
@@ -1102,6 +1108,24 @@ export class MorphTagger implements MorphAnnotator {
   }
 
   private nounIds: number[] | undefined;
+  private nounLabels(): number[] {
+    this.nounIds ??= this.tagger.labels.map((l, k) => (l === "NOUN" || l.startsWith("NOUN|") ? k : -1)).filter((k) => k >= 0);
+    return this.nounIds;
+  }
+
+  /**
+   * Whether a word outside the closed-class table can be a common noun by the language's own lexicons
+   * (lever 29): Italian, italian-words-dict knows the form or its plural; Spanish, dictionary-es lists it
+   * (or its plural) as a word that is no verb form (nouns and adjectives); false where there is no such
+   * lexicon (Portuguese, Polish).
+   */
+  knownNoun(word: string): boolean {
+    const low = word.toLowerCase();
+    if (this.table.has(low)) return false;
+    if (this.lang === "es") return this.verbs?.otherWord?.(low) === true;
+    if (this.lang === "it") return this.nouns?.lookup(low, low) !== undefined;
+    return false;
+  }
   private verbIds: number[] | undefined;
   private verbLabels(): number[] {
     this.verbIds ??= this.tagger.labels.map((l, i) => (l === "VERB" || l.startsWith("VERB|") ? i : -1)).filter((i) => i >= 0);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { streamTable } from "../io/table.js";
 import { writeFilesAtomic } from "../io/atomic.js";
-import type { AnnToken, AnnotatedParallelDoc, CorefResolver, MorphAnnotator, SentenceAlignment, WordAligner } from "../annotate/types.js";
+import type { AnnSentence, AnnToken, AnnotatedParallelDoc, CorefResolver, MorphAnnotator, SentenceAlignment, WordAligner } from "../annotate/types.js";
 import { MorphTagger } from "../annotate/morph.js";
 import { plObliqueSingular, plPersonU } from "../annotate/polish.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
@@ -303,6 +303,7 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
     tgt.map((s) => s.tokens.map((t) => t.text)),
     { en, other: tgt },
   );
+  if (ALIGNED_NOUN_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger) retagAlignedNouns(doc, en, tgt, alignment, ann.morph.tgt);
   if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && process.env.PRONEVAL_NOMINAL_RETAG !== "0") {
     const isPerson = (ann.coref as { isPerson?: (lemma: string) => boolean }).isPerson;
     const person = isPerson ? isPerson.bind(ann.coref) : undefined;
@@ -316,6 +317,47 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
   }
   const coref = ann.coref.resolve(en);
   return { id: doc.id, lang, en, tgt, alignment, coref };
+}
+
+/** Languages whose noun lexicon lets identify re-read words aligned to English nouns as nouns (lever 29). */
+const ALIGNED_NOUN_LANGS = new Set(["es", "it"]);
+
+/** Re-tags, line by line, the words alignedNouns finds (lever 29). */
+function retagAlignedNouns(doc: TsvDoc, en: readonly AnnSentence[], tgt: AnnSentence[], alignment: readonly SentenceAlignment[], tagger: MorphTagger): void {
+  const known = (w: string) => tagger.knownNoun(w);
+  for (let i = 0; i < tgt.length; i++) {
+    const at = alignedNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, known, tagger.lang);
+    if (at.size) tgt[i] = tagger.annotate(doc.other[i]!, { nouns: at });
+  }
+}
+
+/**
+ * Target words the tagger did not call a noun although every link of theirs goes to an English common
+ * noun and the language's lexicon knows them as nouns (`known`: MorphTagger.knownNoun, which also leaves
+ * out closed-class words): it "le uova/DET", "la parola/VERB", "i maschi/ADJ", es "las chicas/ADJ",
+ * "la bebida/VERB", "el sándwich/CCONJ". Without a noun tag the antecedent gives no gender (lever 29).
+ * Left alone: a word beside a noun, mostly that noun's modifier where the English noun's own link is
+ * missing ("el momento adecuado" for "the right time" with *time*–*adecuado*); for es, pt a word without
+ * a final *-s* linked to an English plural. Alignment errors onto verbs ("sapevano" for "tracks") fail the
+ * lexicon check.
+ */
+export function alignedNouns(
+  en: readonly AnnToken[],
+  tgt: readonly AnnToken[],
+  links: SentenceAlignment,
+  known: (word: string) => boolean,
+  lang: string,
+): Set<number> {
+  const at = new Set<number>();
+  tgt.forEach((t, j) => {
+    if (t.upos === "NOUN" || t.upos === "PUNCT" || t.upos === "SYM" || !/\p{L}/u.test(t.text)) return;
+    if (tgt[j - 1]?.upos === "NOUN" || tgt[j + 1]?.upos === "NOUN") return;
+    const ls = links.filter((l) => l[1] === j);
+    if (!ls.length || !ls.every((l) => en[l[0]]!.upos === "NOUN")) return;
+    if ((lang === "es" || lang === "pt") && ls.some((l) => en[l[0]]!.feats.Number === "Plur") && !/s$/i.test(t.text)) return;
+    if (known(t.text)) at.add(j);
+  });
+  return at;
 }
 
 /**
