@@ -90,7 +90,12 @@ function italianLexicon(): NounLexicon {
       const e = own(lemma.toLowerCase()) ?? own(low) ?? own(plurals.get(low) ?? "");
       if (!e || !e.G) return undefined;
       const out: NounAnalysis = { gender: GENDER[e.G] };
-      if (e.P === low && own(low) !== e) out.number = "Plur";
+      if (e.P === low && own(low) !== e) {
+        out.number = "Plur";
+        // A masculine noun in -o with a plural in -a is feminine in the plural: *le uova, le braccia, le
+        // ginocchia, le dita* (the list's 13 such entries all are).
+        if (out.gender === "Masc" && low.endsWith("a")) out.gender = "Fem";
+      }
       return out;
     },
   };

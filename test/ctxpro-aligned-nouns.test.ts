@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { loadDefaultMorph } from "../src/annotate/morph.js";
+import { nounLexicon } from "../src/annotate/lexicons.js";
+import { alignedNouns } from "../src/ctxpro/identify.js";
+import type { AnnToken } from "../src/annotate/types.js";
+
+const t = (text: string, upos: string, feats: Record<string, string> = {}): AnnToken => ({ text, start: 0, end: 0, upos, feats, lemma: text });
+
+describe("identify: target words aligned only to English nouns are re-read as nouns (lever 29)", () => {
+  const en = [t("The", "DET"), t("eggs", "NOUN", { Number: "Plur" }), t("are", "AUX"), t("here", "ADV")];
+  const it_ = [t("Le", "DET"), t("uova", "NUM"), t("sono", "AUX"), t("qui", "ADV")];
+  const known = (w: string) => ["uova", "chicas", "momento", "adecuado", "bebida"].includes(w.toLowerCase());
+  it("a non-noun linked only to English common nouns that the lexicon knows as a noun", () => {
+    expect([...alignedNouns(en, it_, [[0, 0], [1, 1], [2, 2], [3, 3]], known, "it")]).toEqual([1]);
+  });
+  it("not when the lexicon does not know it, a link goes elsewhere, or the word is unaligned", () => {
+    expect(alignedNouns(en, it_, [[1, 1]], () => false, "it").size).toBe(0);
+    expect(alignedNouns(en, it_, [[1, 1], [2, 1]], known, "it").size).toBe(0);
+    expect(alignedNouns(en, it_, [[0, 0]], known, "it").size).toBe(0);
+    expect(alignedNouns([t("Eggs", "PROPN"), ...en.slice(1)], it_, [[0, 1]], known, "it").size).toBe(0);
+  });
+  it("not a word beside a noun (its modifier), nor, in Spanish, a word without -s for an English plural", () => {
+    const es = [t("el", "DET"), t("momento", "NOUN"), t("adecuado", "ADJ")];
+    expect(alignedNouns([t("the", "DET"), t("right", "ADJ"), t("time", "NOUN")], es, [[2, 2]], known, "es").size).toBe(0);
+    const enPl = [t("the", "DET"), t("drinks", "NOUN", { Number: "Plur" })];
+    expect(alignedNouns(enPl, [t("la", "DET"), t("bebida", "VERB")], [[1, 1]], known, "es").size).toBe(0);
+    expect([...alignedNouns(enPl, [t("las", "DET"), t("chicas", "ADJ")], [[1, 1]], known, "es")]).toEqual([1]);
+  });
+  it("MorphTagger: knownNoun from the lexicons, and the nouns option gives NOUN labels", () => {
+    const itm = loadDefaultMorph("it");
+    expect(itm.knownNoun("uova")).toBe(true);
+    expect(itm.knownNoun("parola")).toBe(true);
+    expect(itm.knownNoun("sapevano")).toBe(false);
+    expect(itm.knownNoun("la")).toBe(false);
+    const s = "Le uova sono nel frigo.";
+    const i = itm.annotate(s).tokens.findIndex((x) => x.text === "uova");
+    const tok = itm.annotate(s, { nouns: new Set([i]) }).tokens[i]!;
+    expect(tok.upos).toBe("NOUN");
+    expect(tok.feats).toMatchObject({ Gender: "Fem", Number: "Plur" });
+    const es = loadDefaultMorph("es");
+    expect(es.knownNoun("chicas")).toBe(true);
+    expect(es.knownNoun("las")).toBe(false);
+    expect(es.knownNoun("llegaron")).toBe(false);
+  });
+  it("Italian lexicon: a masculine noun's plural in -a is feminine (le uova, le ginocchia)", () => {
+    const lex = nounLexicon("it")!;
+    expect(lex.lookup("uova", "uova")).toEqual({ gender: "Fem", number: "Plur" });
+    expect(lex.lookup("ginocchia", "ginocchio")).toMatchObject({ gender: "Fem", number: "Plur" });
+    expect(lex.lookup("uovo", "uovo")).toEqual({ gender: "Masc" });
+  });
+});
