@@ -49,3 +49,20 @@ describe("identify: target words aligned only to English nouns are re-read as no
     expect(lex.lookup("uovo", "uovo")).toEqual({ gender: "Masc" });
   });
 });
+
+describe("alignedNouns: participles and abbreviations (lever 29)", () => {
+  const known = () => true;
+  it("not a word right after an auxiliary, nor one linked to an abbreviation", () => {
+    const en = [t("commandeered", "VERB"), t("his", "PRON"), t("vehicle", "NOUN")];
+    const it_ = [t("ha", "AUX"), t("requisito", "VERB"), t("il", "DET"), t("suo", "DET"), t("veicolo", "NOUN")];
+    expect(alignedNouns(en, it_, [[0, 0], [2, 1]], known, "it").size).toBe(0);
+    expect(alignedNouns([t("No.", "NOUN"), t("But", "CCONJ")], [t("No", "INTJ"), t("ma", "CCONJ")], [[0, 0]], known, "it").size).toBe(0);
+    expect([...alignedNouns([t("cuff-links", "NOUN")], [t("gemelli", "ADJ")], [[0, 0]], known, "it")]).toEqual([0]);
+  });
+});
+
+describe("alignedNouns: a noun after a copula (lever 29)", () => {
+  it("a word tagged other than VERB after an auxiliary is still re-read", () => {
+    expect([...alignedNouns([t("there", "PRON"), t("were", "VERB"), t("faces", "NOUN", { Number: "Plur" })], [t("c'", "PRON"), t("erano", "AUX"), t("facce", "ADJ")], [[1, 1], [2, 2]], () => true, "it")]).toEqual([2]);
+  });
+});

@@ -14,7 +14,7 @@ import { Lemmatizer, trainLemmatizer, type LemmatizerModel } from "./lemmatizer.
 import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel, type TrainOptions, type TrainSentence } from "./tagger.js";
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
-import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, type NounLexicon } from "./lexicons.js";
+import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, spanishNominalForms, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, type PlEnding } from "./polish.js";
@@ -1114,15 +1114,16 @@ export class MorphTagger implements MorphAnnotator {
   }
 
   /**
-   * Whether a word outside the closed-class table can be a common noun by the language's own lexicons
-   * (lever 29): Italian, italian-words-dict knows the form or its plural; Spanish, dictionary-es lists it
-   * (or its plural) as a word that is no verb form (nouns and adjectives); false where there is no such
-   * lexicon (Portuguese, Polish).
+   * Whether a word of three letters or more outside the closed-class table can be a common noun by the
+   * language's own lexicons (lever 29): Italian, italian-words-dict knows the form or its plural; Spanish,
+   * dictionary-es lists it with its plural or gender flag (nouns and adjectives, spanishNominalForms);
+   * false where there is no such lexicon (Portuguese, Polish). Shorter words are mostly function words
+   * that the lexicons also list as nouns (it *no*, es *en*).
    */
   knownNoun(word: string): boolean {
     const low = word.toLowerCase();
-    if (this.table.has(low)) return false;
-    if (this.lang === "es") return this.verbs?.otherWord?.(low) === true;
+    if (this.table.has(low) || [...low].length < 3) return false;
+    if (this.lang === "es") return spanishNominalForms().has(low);
     if (this.lang === "it") return this.nouns?.lookup(low, low) !== undefined;
     return false;
   }

@@ -337,7 +337,8 @@ function retagAlignedNouns(doc: TsvDoc, en: readonly AnnSentence[], tgt: AnnSent
  * out closed-class words): it "le uova/DET", "la parola/VERB", "i maschi/ADJ", es "las chicas/ADJ",
  * "la bebida/VERB", "el sándwich/CCONJ". Without a noun tag the antecedent gives no gender (lever 29).
  * Left alone: a word beside a noun, mostly that noun's modifier where the English noun's own link is
- * missing ("el momento adecuado" for "the right time" with *time*–*adecuado*); for es, pt a word without
+ * missing ("el momento adecuado" for "the right time" with *time*–*adecuado*); a word right after an
+ * auxiliary tagged VERB (a participle; a noun after a copula, "c'erano facce", stays) or an auxiliary itself; a link to an abbreviation ("No."); for es, pt a word without
  * a final *-s* linked to an English plural. Alignment errors onto verbs ("sapevano" for "tracks") fail the
  * lexicon check.
  */
@@ -350,10 +351,13 @@ export function alignedNouns(
 ): Set<number> {
   const at = new Set<number>();
   tgt.forEach((t, j) => {
-    if (t.upos === "NOUN" || t.upos === "PUNCT" || t.upos === "SYM" || !/\p{L}/u.test(t.text)) return;
+    if (t.upos === "NOUN" || t.upos === "PUNCT" || t.upos === "SYM" || t.upos === "AUX" || !/\p{L}/u.test(t.text)) return;
     if (tgt[j - 1]?.upos === "NOUN" || tgt[j + 1]?.upos === "NOUN") return;
+    // A participle after its auxiliary ("ha requisito il suo veicolo" for "commandeered his vehicle").
+    if (t.upos === "VERB" && tgt[j - 1]?.upos === "AUX") return;
     const ls = links.filter((l) => l[1] === j);
-    if (!ls.length || !ls.every((l) => en[l[0]]!.upos === "NOUN")) return;
+    // English nouns written as words: not abbreviations ("No." for a number, which also reads *no*).
+    if (!ls.length || !ls.every((l) => en[l[0]]!.upos === "NOUN" && /^\p{L}+(?:[-'’]\p{L}+)*$/u.test(en[l[0]]!.text))) return;
     if ((lang === "es" || lang === "pt") && ls.some((l) => en[l[0]]!.feats.Number === "Plur") && !/s$/i.test(t.text)) return;
     if (known(t.text)) at.add(j);
   });
