@@ -66,3 +66,20 @@ describe("alignedNouns: a noun after a copula (lever 29)", () => {
     expect([...alignedNouns([t("there", "PRON"), t("were", "VERB"), t("faces", "NOUN", { Number: "Plur" })], [t("c'", "PRON"), t("erano", "AUX"), t("facce", "ADJ")], [[1, 1], [2, 2]], () => true, "it")]).toEqual([2]);
   });
 });
+
+describe("alignedNouns: neighbours and participles (lever 29)", () => {
+  const en = [t("a", "DET"), t("good", "ADJ"), t("place", "NOUN")];
+  const it_ = [t("un", "DET"), t("bel", "NOUN"), t("posto", "VERB")];
+  it("a neighbour tagged NOUN blocks only when the lexicon knows it as a noun", () => {
+    expect([...alignedNouns(en, it_, [[2, 2]], (w) => w === "posto", "it")]).toEqual([2]);
+    expect(alignedNouns(en, it_, [[2, 2]], () => true, "it").size).toBe(0);
+  });
+  it("after an auxiliary only a participle is left alone", () => {
+    const had = [t("He", "PRON"), t("had", "VERB"), t("power", "NOUN")];
+    const aveva = [t("Aveva", "AUX"), t("potere", "VERB")];
+    expect([...alignedNouns(had, aveva, [[2, 1]], () => true, "it", () => false)]).toEqual([1]);
+    expect(alignedNouns(had, aveva, [[2, 1]], () => true, "it", () => true).size).toBe(0);
+    expect(loadDefaultMorph("it").participleOnly("requisito")).toBe(true);
+    expect(loadDefaultMorph("it").participleOnly("potere")).toBe(false);
+  });
+});

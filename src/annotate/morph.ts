@@ -1127,6 +1127,11 @@ export class MorphTagger implements MorphAnnotator {
     if (this.lang === "it") return this.nouns?.lookup(low, low) !== undefined;
     return false;
   }
+  /** Whether the verb lexicon knows the word as a participle and as no other verb form (lever 29). */
+  participleOnly(word: string): boolean {
+    const lex = this.verbs;
+    return lex?.lemmas(word.toLowerCase()) !== undefined && !lex.finite(word.toLowerCase());
+  }
   private verbIds: number[] | undefined;
   private verbLabels(): number[] {
     this.verbIds ??= this.tagger.labels.map((l, i) => (l === "VERB" || l.startsWith("VERB|") ? i : -1)).filter((i) => i >= 0);

@@ -325,9 +325,14 @@ const ALIGNED_NOUN_LANGS = new Set(["es", "it"]);
 /** Re-tags, line by line, the words alignedNouns finds (lever 29). */
 function retagAlignedNouns(doc: TsvDoc, en: readonly AnnSentence[], tgt: AnnSentence[], alignment: readonly SentenceAlignment[], tagger: MorphTagger): void {
   const known = (w: string) => tagger.knownNoun(w);
+  const participle = (w: string) => tagger.participleOnly(w);
   for (let i = 0; i < tgt.length; i++) {
-    const at = alignedNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, known, tagger.lang);
-    if (at.size) tgt[i] = tagger.annotate(doc.other[i]!, { nouns: at });
+    const at = alignedNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, known, tagger.lang, participle);
+    if (!at.size) continue;
+    // Only those words take the new tags: re-tagging the whole line moves others too ("Consumía cocaína. La
+    // consumía", where *La* became an article), which costs as many items as it wins.
+    const retagged = tagger.annotate(doc.other[i]!, { nouns: at }).tokens;
+    tgt[i] = { ...tgt[i]!, tokens: tgt[i]!.tokens.map((t, k) => (at.has(k) ? retagged[k]! : t)) };
   }
 }
 
@@ -336,9 +341,10 @@ function retagAlignedNouns(doc: TsvDoc, en: readonly AnnSentence[], tgt: AnnSent
  * noun and the language's lexicon knows them as nouns (`known`: MorphTagger.knownNoun, which also leaves
  * out closed-class words): it "le uova/DET", "la parola/VERB", "i maschi/ADJ", es "las chicas/ADJ",
  * "la bebida/VERB", "el sándwich/CCONJ". Without a noun tag the antecedent gives no gender (lever 29).
- * Left alone: a word beside a noun, mostly that noun's modifier where the English noun's own link is
+ * Left alone: a word beside a noun the lexicon knows, mostly that noun's modifier where the English noun's own link is
  * missing ("el momento adecuado" for "the right time" with *time*–*adecuado*); a word right after an
- * auxiliary tagged VERB (a participle; a noun after a copula, "c'erano facce", stays) or an auxiliary itself; a link to an abbreviation ("No."); for es, pt a word without
+ * auxiliary tagged VERB that the verb lexicon knows only as a participle (`participle`; a noun after a
+ * copula, "c'erano facce", stays) or an auxiliary itself; a link to an abbreviation ("No."); for es, pt a word without
  * a final *-s* linked to an English plural. Alignment errors onto verbs ("sapevano" for "tracks") fail the
  * lexicon check.
  */
@@ -348,13 +354,18 @@ export function alignedNouns(
   links: SentenceAlignment,
   known: (word: string) => boolean,
   lang: string,
+  participle: (word: string) => boolean = () => true,
 ): Set<number> {
   const at = new Set<number>();
   tgt.forEach((t, j) => {
     if (t.upos === "NOUN" || t.upos === "PUNCT" || t.upos === "SYM" || t.upos === "AUX" || !/\p{L}/u.test(t.text)) return;
-    if (tgt[j - 1]?.upos === "NOUN" || tgt[j + 1]?.upos === "NOUN") return;
-    // A participle after its auxiliary ("ha requisito il suo veicolo" for "commandeered his vehicle").
-    if (t.upos === "VERB" && tgt[j - 1]?.upos === "AUX") return;
+    // Beside a noun the lexicon knows: that noun's modifier (not beside an adjective the tagger called a
+    // noun: "un bel/NOUN posto/VERB", "un immenso/NOUN potere/VERB magico/NOUN").
+    const noun = (k: number) => tgt[k]?.upos === "NOUN" && known(tgt[k]!.text);
+    if (noun(j - 1) || noun(j + 1)) return;
+    // A participle after its auxiliary ("ha requisito il suo veicolo" for "commandeered his vehicle"; not
+    // "Aveva/AUX potere/VERB", an infinitive).
+    if (t.upos === "VERB" && tgt[j - 1]?.upos === "AUX" && participle(t.text)) return;
     const ls = links.filter((l) => l[1] === j);
     // English nouns written as words: not abbreviations ("No." for a number, which also reads *no*).
     if (!ls.length || !ls.every((l) => en[l[0]]!.upos === "NOUN" && /^\p{L}+(?:[-'’]\p{L}+)*$/u.test(en[l[0]]!.text))) return;
