@@ -83,3 +83,18 @@ describe("alignedNouns: neighbours and participles (lever 29)", () => {
     expect(loadDefaultMorph("it").participleOnly("potere")).toBe(false);
   });
 });
+
+describe("alignedNouns: a neighbour tagged NOUN that renders an English modifier (lever 29)", () => {
+  it("does not block (es: the list also holds adjectives and determiners)", () => {
+    const en = [t("these", "DET"), t("ladies", "NOUN", { Number: "Plur" })];
+    const es = [t("esas", "NOUN"), t("chicas", "ADJ")];
+    expect([...alignedNouns(en, es, [[0, 0], [1, 1]], () => true, "es")]).toEqual([1]);
+    expect(alignedNouns(en, es, [[1, 1]], () => true, "es").size).toBe(0);
+  });
+  it("a Spanish word re-read as a noun gets a gender", () => {
+    const es = loadDefaultMorph("es");
+    const tok = es.annotate("Consumía cocaína.", { nouns: new Set([1]) }).tokens[1]!;
+    expect(tok.upos).toBe("NOUN");
+    expect(tok.feats.Gender).toBe("Fem");
+  });
+});

@@ -594,7 +594,7 @@ export class MorphTagger implements MorphAnnotator {
     const nouns = opts.nouns?.size ? opts.nouns : undefined;
     const allowed = (i: number) => {
       const ids = this.allowedFor(words, lower, i);
-      if (nouns?.has(i)) return this.nounLabels();
+      if (nouns?.has(i)) return this.genderedNounLabels();
       if (names?.has(i)) return this.nominativeNames();
       if (oblique?.has(i)) return this.obliqueNouns() ?? ids;
       return nominal ? this.nominalOnly(i, nominal, ids) : ids;
@@ -1127,6 +1127,19 @@ export class MorphTagger implements MorphAnnotator {
     if (this.lang === "it") return this.nouns?.lookup(low, low) !== undefined;
     return false;
   }
+  private genderedNounIds: number[] | undefined;
+  /**
+   * NOUN labels with a Gender (all NOUN labels where the model has none): a word re-read as a noun for its
+   * gender must get one, and for Spanish no noun lexicon adds it (es "cocaína" got NOUN|Number=Sing).
+   */
+  private genderedNounLabels(): number[] {
+    if (!this.genderedNounIds) {
+      const g = this.nounLabels().filter((k) => this.parseLabel(this.tagger.labels[k]!).feats.Gender !== undefined);
+      this.genderedNounIds = g.length ? g : this.nounLabels();
+    }
+    return this.genderedNounIds;
+  }
+
   /** Whether the verb lexicon knows the word as a participle and as no other verb form (lever 29). */
   participleOnly(word: string): boolean {
     const lex = this.verbs;

@@ -359,9 +359,15 @@ export function alignedNouns(
   const at = new Set<number>();
   tgt.forEach((t, j) => {
     if (t.upos === "NOUN" || t.upos === "PUNCT" || t.upos === "SYM" || t.upos === "AUX" || !/\p{L}/u.test(t.text)) return;
-    // Beside a noun the lexicon knows: that noun's modifier (not beside an adjective the tagger called a
-    // noun: "un bel/NOUN posto/VERB", "un immenso/NOUN potere/VERB magico/NOUN").
-    const noun = (k: number) => tgt[k]?.upos === "NOUN" && known(tgt[k]!.text);
+    // Beside a noun the lexicon knows: that noun's modifier. Not beside an adjective or determiner the
+    // tagger called a noun: one the lexicon does not know ("un bel/NOUN posto/VERB"), or, as the Spanish
+    // list also holds adjectives, one linked only to English words that are no nouns ("esas/NOUN chicas/ADJ"
+    // for "these ladies", "peligrosos/NOUN asesinos/ADJ" for "dangerous killers").
+    const noun = (k: number) => {
+      if (tgt[k]?.upos !== "NOUN" || !known(tgt[k]!.text)) return false;
+      const own = links.filter((l) => l[1] === k);
+      return !own.length || own.some((l) => en[l[0]]!.upos === "NOUN" || en[l[0]]!.upos === "PROPN");
+    };
     if (noun(j - 1) || noun(j + 1)) return;
     // A participle after its auxiliary ("ha requisito il suo veicolo" for "commandeered his vehicle"; not
     // "Aveva/AUX potere/VERB", an infinitive).
