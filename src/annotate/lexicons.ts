@@ -96,6 +96,10 @@ function italianLexicon(): NounLexicon {
         // A masculine noun in -o with a plural in -a is feminine in the plural: *le uova, le braccia, le
         // ginocchia, le dita* (the list's 13 such entries all are).
         if (out.gender === "Masc" && low.endsWith("a")) out.gender = "Fem";
+      } else if (own(low) === e && e.P && e.P !== low) {
+        // The form is the lemma itself and the plural differs: singular (*potere*, *astronave*, which the
+        // tagger, seeing -e, may call plural).
+        out.number = "Sing";
       }
       return out;
     },

@@ -1129,12 +1129,17 @@ export class MorphTagger implements MorphAnnotator {
   }
   private genderedNounIds: number[] | undefined;
   /**
-   * NOUN labels with a Gender (all NOUN labels where the model has none): a word re-read as a noun for its
-   * gender must get one, and for Spanish no noun lexicon adds it (es "cocaína" got NOUN|Number=Sing).
+   * NOUN labels with a Gender and a Number (all NOUN labels where the model has none): a word re-read as a
+   * noun for its gender must get both, and for Spanish no noun lexicon adds gender (es "cocaína" got
+   * NOUN|Number=Sing), for Italian none adds the singular (it "sangue" got NOUN|Gender=Masc).
    */
   private genderedNounLabels(): number[] {
     if (!this.genderedNounIds) {
-      const g = this.nounLabels().filter((k) => this.parseLabel(this.tagger.labels[k]!).feats.Gender !== undefined);
+      const full = (k: number) => {
+        const f = this.parseLabel(this.tagger.labels[k]!).feats;
+        return f.Gender !== undefined && f.Number !== undefined;
+      };
+      const g = this.nounLabels().filter(full);
       this.genderedNounIds = g.length ? g : this.nounLabels();
     }
     return this.genderedNounIds;
