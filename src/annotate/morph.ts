@@ -1117,7 +1117,7 @@ export class MorphTagger implements MorphAnnotator {
    * Whether a word of three letters or more outside the closed-class table can be a common noun by the
    * language's own lexicons (lever 29): Italian, italian-words-dict knows the form or its plural; Spanish,
    * dictionary-es lists it with its plural or gender flag (nouns and adjectives, spanishNominalForms);
-   * false where there is no such lexicon (Portuguese, Polish). Shorter words are mostly function words
+   * Portuguese, by shape only (see identify's SHAPE_ONLY_TAGS); false for other languages. Shorter words are mostly function words
    * that the lexicons also list as nouns (it *no*, es *en*).
    */
   knownNoun(word: string): boolean {
@@ -1125,6 +1125,9 @@ export class MorphTagger implements MorphAnnotator {
     if (this.table.has(low) || [...low].length < 3) return false;
     if (this.lang === "es") return spanishNominalForms().has(low);
     if (this.lang === "it") return this.nouns?.lookup(low, low) !== undefined;
+    // Portuguese: no lexicon; a word of letters that is no -mente adverb (identify's alignedNouns also
+    // restricts the tags it re-reads there).
+    if (this.lang === "pt") return /^\p{L}+$/u.test(low) && !low.endsWith("mente");
     return false;
   }
   private genderedNounIds: number[] | undefined;

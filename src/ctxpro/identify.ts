@@ -320,7 +320,14 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
 }
 
 /** Languages whose noun lexicon lets identify re-read words aligned to English nouns as nouns (lever 29). */
-const ALIGNED_NOUN_LANGS = new Set(["es", "it"]);
+const ALIGNED_NOUN_LANGS = new Set(["es", "it", "pt"]);
+/**
+ * Portuguese has no noun lexicon here (MorphTagger.knownNoun only checks the word's shape), so only words
+ * the tagger put in an open nominal class are re-read: adjectives ("bicicleta/ADJ", "barba/ADJ"), a proper
+ * noun that is the line's first word ("Dinheiro/PROPN", "Lei/PROPN"), numerals and foreign words; not verbs
+ * ("encherei", "trabalhar" for "shovel", "trunk"), determiners ("outra"), adverbs or prepositions.
+ */
+const SHAPE_ONLY_TAGS: Record<string, ReadonlySet<string>> = { pt: new Set(["ADJ", "PROPN", "NUM", "X"]) };
 
 /** Re-tags, line by line, the words alignedNouns finds (lever 29). */
 function retagAlignedNouns(doc: TsvDoc, en: readonly AnnSentence[], tgt: AnnSentence[], alignment: readonly SentenceAlignment[], tagger: MorphTagger): void {
@@ -359,6 +366,8 @@ export function alignedNouns(
   const at = new Set<number>();
   tgt.forEach((t, j) => {
     if (t.upos === "NOUN" || t.upos === "PUNCT" || t.upos === "SYM" || t.upos === "AUX" || !/\p{L}/u.test(t.text)) return;
+    const shape = SHAPE_ONLY_TAGS[lang];
+    if (shape && (!shape.has(t.upos) || (t.upos === "PROPN" && tgt.slice(0, j).some((x) => x.upos !== "PUNCT")))) return;
     // Beside a noun the lexicon knows: that noun's modifier. Not beside an adjective or determiner the
     // tagger called a noun: one the lexicon does not know ("un bel/NOUN posto/VERB"), or, as the Spanish
     // list also holds adjectives, one linked only to English words that are no nouns ("esas/NOUN chicas/ADJ"
