@@ -46,7 +46,8 @@ describe("identify: target words aligned only to English nouns are re-read as no
     const lex = nounLexicon("it")!;
     expect(lex.lookup("uova", "uova")).toEqual({ gender: "Fem", number: "Plur" });
     expect(lex.lookup("ginocchia", "ginocchio")).toMatchObject({ gender: "Fem", number: "Plur" });
-    expect(lex.lookup("uovo", "uovo")).toEqual({ gender: "Masc" });
+    expect(lex.lookup("uovo", "uovo")).toEqual({ gender: "Masc", number: "Sing" });
+    expect(lex.lookup("potere", "potere")).toEqual({ gender: "Masc", number: "Sing" });
   });
 });
 
@@ -96,5 +97,17 @@ describe("alignedNouns: a neighbour tagged NOUN that renders an English modifier
     const tok = es.annotate("Consumía cocaína.", { nouns: new Set([1]) }).tokens[1]!;
     expect(tok.upos).toBe("NOUN");
     expect(tok.feats.Gender).toBe("Fem");
+  });
+});
+
+describe("hunspellFlaggedForms (lever 29)", () => {
+  it("stems with one of the flags and the forms those flags make; unflagged stems and other flags left out", async () => {
+    const { hunspellFlaggedForms, spanishNominalForms } = await import("../src/annotate/lexicons.js");
+    const aff = "SFX S Y 2\nSFX S 0 s [aeo]\nSFX S 0 es [^aeo]\nSFX R Y 1\nSFX R ar o ar\n";
+    const dic = "4\ncasa/S\nsobre\nsobre/S\nhablar/R\nflor/S\n";
+    expect([...hunspellFlaggedForms(aff, dic, "S")].sort()).toEqual(["casa", "casas", "flor", "flores", "sobre", "sobres"]);
+    const es = spanishNominalForms();
+    expect(es.has("sobre") && es.has("leyes") && es.has("chicas")).toBe(true);
+    expect(es.has("en") || es.has("sin") || es.has("llegaron")).toBe(false);
   });
 });
