@@ -13,6 +13,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { LazyJsonObject } from "./lazy-json.js";
 import { azMorph } from "./russian-az.js";
 
@@ -90,7 +91,16 @@ function italianLexicon(): NounLexicon {
       const e = own(lemma.toLowerCase()) ?? own(low) ?? own(plurals.get(low) ?? "");
       if (!e || !e.G) return undefined;
       const out: NounAnalysis = { gender: GENDER[e.G] };
-      if (e.P === low && own(low) !== e) out.number = "Plur";
+      if (e.P === low && own(low) !== e) {
+        out.number = "Plur";
+        // A masculine noun in -o with a plural in -a is feminine in the plural: *le uova, le braccia, le
+        // ginocchia, le dita* (the list's 13 such entries all are).
+        if (out.gender === "Masc" && low.endsWith("a")) out.gender = "Fem";
+      } else if (own(low) === e && e.P && e.P !== low) {
+        // The form is the lemma itself and the plural differs: singular (*potere*, *astronave*, which the
+        // tagger, seeing -e, may call plural).
+        out.number = "Sing";
+      }
       return out;
     },
   };
@@ -185,6 +195,56 @@ function spanishLexicon(): NounLexicon {
     },
   };
 }
+
+/**
+ * The lower-case stems of a Hunspell dictionary that carry one of `flags`, with the forms those flags'
+ * suffix rules make (lever 29).
+ */
+export function hunspellFlaggedForms(aff: string, dic: string, flags: string): Set<string> {
+  const rules = new Map<string, Array<{ strip: string; add: string; cond: RegExp }>>();
+  for (const line of aff.split("\n")) {
+    const p = line.trim().split(/\s+/);
+    if (p[0] !== "SFX" || p.length < 5 || !flags.includes(p[1]!)) continue;
+    const [, flag, strip, addRaw, cond] = p as [string, string, string, string, string];
+    const add = addRaw.split("/")[0]!;
+    if (!rules.has(flag)) rules.set(flag, []);
+    rules.get(flag)!.push({ strip: strip === "0" ? "" : strip, add: add === "0" ? "" : add, cond: new RegExp(`${cond === "." ? "" : cond}$`) });
+  }
+  const out = new Set<string>();
+  for (const line of dic.split("\n")) {
+    const slash = line.indexOf("/");
+    if (slash < 0) continue;
+    const stem = line.slice(0, slash);
+    if (!stem || stem !== stem.toLowerCase()) continue;
+    const fl = line.slice(slash + 1).trim().split(/\s/)[0]!;
+    let any = false;
+    for (const flag of fl) {
+      for (const r of rules.get(flag) ?? []) {
+        if (!r.cond.test(stem) || !stem.endsWith(r.strip)) continue;
+        out.add(stem.slice(0, stem.length - r.strip.length) + r.add);
+        any = true;
+      }
+    }
+    if (any) out.add(stem);
+  }
+  return out;
+}
+
+/**
+ * Spanish words that inflect like nouns or adjectives: dictionary-es's stems with its plural flag S or
+ * its gender flag G, and the forms these make (*sobre/S* the envelope, *chica/S*; not the prepositions
+ * *sobre, en, sin*, listed without flags). Loaded on first use (lever 29).
+ */
+export const spanishNominalForms = (() => {
+  let forms: Set<string> | undefined;
+  return (): ReadonlySet<string> => {
+    if (!forms) {
+      const dir = dirname(require.resolve("dictionary-es"));
+      forms = hunspellFlaggedForms(readFileSync(join(dir, "index.aff"), "utf8"), readFileSync(join(dir, "index.dic"), "utf8"), "SG");
+    }
+    return forms;
+  };
+})();
 
 /** OpenCorpora case grammemes -> UD Case (the second genitive, accusative and locative fold in). */
 const RU_CASES: Record<string, string> = { nomn: "Nom", gent: "Gen", gen1: "Gen", gen2: "Gen", datv: "Dat", accs: "Acc", acc2: "Acc", ablt: "Ins", loct: "Loc", loc1: "Loc", loc2: "Loc", voct: "Voc" };

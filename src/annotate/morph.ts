@@ -14,7 +14,7 @@ import { Lemmatizer, trainLemmatizer, type LemmatizerModel } from "./lemmatizer.
 import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel, type TrainOptions, type TrainSentence } from "./tagger.js";
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
-import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, unmarkedNounLexicon, type NounLexicon } from "./lexicons.js";
+import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, spanishNominalForms, unmarkedNounLexicon, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, type PlEnding } from "./polish.js";
@@ -237,6 +237,11 @@ export interface RetagOptions {
    * NOUN/PROPN singular masculine or feminine labels in the dative or vocative.
    */
   oblique?: ReadonlySet<number>;
+  /**
+   * Words the alignment renders as an English common noun and the noun lexicon knows as nouns (lever 29,
+   * identify's alignedNouns): NOUN labels only.
+   */
+  nouns?: ReadonlySet<number>;
 }
 
 /** Parts of speech whose case an adjectival ending decides (plEndingCases' `adjectival`). */
@@ -601,8 +606,10 @@ export class MorphTagger implements MorphAnnotator {
     const nominal = opts.nominal?.size ? opts.nominal : undefined;
     const names = opts.names?.size ? opts.names : undefined;
     const oblique = opts.oblique?.size ? opts.oblique : undefined;
+    const nouns = opts.nouns?.size ? opts.nouns : undefined;
     const allowed = (i: number) => {
       const ids = this.allowedFor(words, lower, i);
+      if (nouns?.has(i)) return this.genderedNounLabels();
       if (names?.has(i)) return this.nominativeNames();
       if (oblique?.has(i)) return this.obliqueNouns() ?? ids;
       return nominal ? this.nominalOnly(i, nominal, ids) : ids;
@@ -1070,9 +1077,8 @@ export class MorphTagger implements MorphAnnotator {
       if (noun) at.push(i);
     }
     if (!at.length) return;
-    this.nounIds ??= this.tagger.labels.map((l, k) => (l === "NOUN" || l.startsWith("NOUN|") ? k : -1)).filter((k) => k >= 0);
     const keep = labels.map((l) => this.labelIndex.get(l)!);
-    const forced = this.tagger.tag(words, (k) => (at.includes(k) ? this.nounIds! : [keep[k]!]));
+    const forced = this.tagger.tag(words, (k) => (at.includes(k) ? this.nounLabels() : [keep[k]!]));
     for (const k of at) labels[k] = forced[k]!;
   }
 
@@ -1117,6 +1123,51 @@ export class MorphTagger implements MorphAnnotator {
   }
 
   private nounIds: number[] | undefined;
+  private nounLabels(): number[] {
+    this.nounIds ??= this.tagger.labels.map((l, k) => (l === "NOUN" || l.startsWith("NOUN|") ? k : -1)).filter((k) => k >= 0);
+    return this.nounIds;
+  }
+
+  /**
+   * Whether a word of three letters or more outside the closed-class table can be a common noun by the
+   * language's own lexicons (lever 29): Italian, italian-words-dict knows the form or its plural; Spanish,
+   * dictionary-es lists it with its plural or gender flag (nouns and adjectives, spanishNominalForms);
+   * Portuguese, by shape only (see identify's SHAPE_ONLY_TAGS); false for other languages. Shorter words are mostly function words
+   * that the lexicons also list as nouns (it *no*, es *en*).
+   */
+  knownNoun(word: string): boolean {
+    const low = word.toLowerCase();
+    if (this.table.has(low) || [...low].length < 3) return false;
+    if (this.lang === "es") return spanishNominalForms().has(low);
+    if (this.lang === "it") return this.nouns?.lookup(low, low) !== undefined;
+    // Portuguese: no lexicon; a word of letters that is no -mente adverb (identify's alignedNouns also
+    // restricts the tags it re-reads there).
+    if (this.lang === "pt") return /^\p{L}+$/u.test(low) && !low.endsWith("mente");
+    return false;
+  }
+  private genderedNounIds: number[] | undefined;
+  /**
+   * NOUN labels with a Gender and a Number (all NOUN labels where the model has none): a word re-read as a
+   * noun for its gender must get both, and for Spanish no noun lexicon adds gender (es "cocaína" got
+   * NOUN|Number=Sing), for Italian none adds the singular (it "sangue" got NOUN|Gender=Masc).
+   */
+  private genderedNounLabels(): number[] {
+    if (!this.genderedNounIds) {
+      const full = (k: number) => {
+        const f = this.parseLabel(this.tagger.labels[k]!).feats;
+        return f.Gender !== undefined && f.Number !== undefined;
+      };
+      const g = this.nounLabels().filter(full);
+      this.genderedNounIds = g.length ? g : this.nounLabels();
+    }
+    return this.genderedNounIds;
+  }
+
+  /** Whether the verb lexicon knows the word as a participle and as no other verb form (lever 29). */
+  participleOnly(word: string): boolean {
+    const lex = this.verbs;
+    return lex?.lemmas(word.toLowerCase()) !== undefined && !lex.finite(word.toLowerCase());
+  }
   private verbIds: number[] | undefined;
   private verbLabels(): number[] {
     this.verbIds ??= this.tagger.labels.map((l, i) => (l === "VERB" || l.startsWith("VERB|") ? i : -1)).filter((i) => i >= 0);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { streamTable } from "../io/table.js";
 import { writeFilesAtomic } from "../io/atomic.js";
-import type { AnnToken, AnnotatedParallelDoc, CorefResolver, MorphAnnotator, SentenceAlignment, WordAligner } from "../annotate/types.js";
+import type { AnnSentence, AnnToken, AnnotatedParallelDoc, CorefResolver, MorphAnnotator, SentenceAlignment, WordAligner } from "../annotate/types.js";
 import { MorphTagger } from "../annotate/morph.js";
 import { plObliqueSingular, plPersonU } from "../annotate/polish.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
@@ -303,6 +303,7 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
     tgt.map((s) => s.tokens.map((t) => t.text)),
     { en, other: tgt },
   );
+  if (ALIGNED_NOUN_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger) retagAlignedNouns(doc, en, tgt, alignment, ann.morph.tgt);
   if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && process.env.PRONEVAL_NOMINAL_RETAG !== "0") {
     const isPerson = (ann.coref as { isPerson?: (lemma: string) => boolean }).isPerson;
     const person = isPerson ? isPerson.bind(ann.coref) : undefined;
@@ -316,6 +317,77 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
   }
   const coref = ann.coref.resolve(en);
   return { id: doc.id, lang, en, tgt, alignment, coref };
+}
+
+/** Languages whose noun lexicon lets identify re-read words aligned to English nouns as nouns (lever 29). */
+const ALIGNED_NOUN_LANGS = new Set(["es", "it", "pt"]);
+/**
+ * Portuguese has no noun lexicon here (MorphTagger.knownNoun only checks the word's shape), so only words
+ * the tagger put in an open nominal class are re-read: adjectives ("bicicleta/ADJ", "barba/ADJ"), a proper
+ * noun that is the line's first word ("Dinheiro/PROPN", "Lei/PROPN"), numerals and foreign words; not verbs
+ * ("encherei", "trabalhar" for "shovel", "trunk"), determiners ("outra"), adverbs or prepositions.
+ */
+const SHAPE_ONLY_TAGS: Record<string, ReadonlySet<string>> = { pt: new Set(["ADJ", "PROPN", "NUM", "X"]) };
+
+/** Re-tags, line by line, the words alignedNouns finds (lever 29). */
+function retagAlignedNouns(doc: TsvDoc, en: readonly AnnSentence[], tgt: AnnSentence[], alignment: readonly SentenceAlignment[], tagger: MorphTagger): void {
+  const known = (w: string) => tagger.knownNoun(w);
+  const participle = (w: string) => tagger.participleOnly(w);
+  for (let i = 0; i < tgt.length; i++) {
+    const at = alignedNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, known, tagger.lang, participle);
+    if (!at.size) continue;
+    // Only those words take the new tags: re-tagging the whole line moves others too ("Consumía cocaína. La
+    // consumía", where *La* became an article), which costs as many items as it wins.
+    const retagged = tagger.annotate(doc.other[i]!, { nouns: at }).tokens;
+    tgt[i] = { ...tgt[i]!, tokens: tgt[i]!.tokens.map((t, k) => (at.has(k) ? retagged[k]! : t)) };
+  }
+}
+
+/**
+ * Target words the tagger did not call a noun although every link of theirs goes to an English common
+ * noun and the language's lexicon knows them as nouns (`known`: MorphTagger.knownNoun, which also leaves
+ * out closed-class words): it "le uova/DET", "la parola/VERB", "i maschi/ADJ", es "las chicas/ADJ",
+ * "la bebida/VERB", "el sándwich/CCONJ". Without a noun tag the antecedent gives no gender (lever 29).
+ * Left alone: a word beside a noun the lexicon knows, mostly that noun's modifier where the English noun's own link is
+ * missing ("el momento adecuado" for "the right time" with *time*–*adecuado*); a word right after an
+ * auxiliary tagged VERB that the verb lexicon knows only as a participle (`participle`; a noun after a
+ * copula, "c'erano facce", stays) or an auxiliary itself; a link to an abbreviation ("No."); for es, pt a word without
+ * a final *-s* linked to an English plural. Alignment errors onto verbs ("sapevano" for "tracks") fail the
+ * lexicon check.
+ */
+export function alignedNouns(
+  en: readonly AnnToken[],
+  tgt: readonly AnnToken[],
+  links: SentenceAlignment,
+  known: (word: string) => boolean,
+  lang: string,
+  participle: (word: string) => boolean = () => true,
+): Set<number> {
+  const at = new Set<number>();
+  tgt.forEach((t, j) => {
+    if (t.upos === "NOUN" || t.upos === "PUNCT" || t.upos === "SYM" || t.upos === "AUX" || !/\p{L}/u.test(t.text)) return;
+    const shape = SHAPE_ONLY_TAGS[lang];
+    if (shape && (!shape.has(t.upos) || (t.upos === "PROPN" && tgt.slice(0, j).some((x) => x.upos !== "PUNCT")))) return;
+    // Beside a noun the lexicon knows: that noun's modifier. Not beside an adjective or determiner the
+    // tagger called a noun: one the lexicon does not know ("un bel/NOUN posto/VERB"), or, as the Spanish
+    // list also holds adjectives, one linked only to English words that are no nouns ("esas/NOUN chicas/ADJ"
+    // for "these ladies", "peligrosos/NOUN asesinos/ADJ" for "dangerous killers").
+    const noun = (k: number) => {
+      if (tgt[k]?.upos !== "NOUN" || !known(tgt[k]!.text)) return false;
+      const own = links.filter((l) => l[1] === k);
+      return !own.length || own.some((l) => en[l[0]]!.upos === "NOUN" || en[l[0]]!.upos === "PROPN");
+    };
+    if (noun(j - 1) || noun(j + 1)) return;
+    // A participle after its auxiliary ("ha requisito il suo veicolo" for "commandeered his vehicle"; not
+    // "Aveva/AUX potere/VERB", an infinitive).
+    if (t.upos === "VERB" && tgt[j - 1]?.upos === "AUX" && participle(t.text)) return;
+    const ls = links.filter((l) => l[1] === j);
+    // English nouns written as words: not abbreviations ("No." for a number, which also reads *no*).
+    if (!ls.length || !ls.every((l) => en[l[0]]!.upos === "NOUN" && /^\p{L}+(?:[-'’]\p{L}+)*$/u.test(en[l[0]]!.text))) return;
+    if ((lang === "es" || lang === "pt") && ls.some((l) => en[l[0]]!.feats.Number === "Plur") && !/s$/i.test(t.text)) return;
+    if (known(t.text)) at.add(j);
+  });
+  return at;
 }
 
 /**
