@@ -389,7 +389,7 @@ export function obliqueNouns(
  */
 /** English object pronouns a Romance accusative clitic renders. */
 const EN_OBJECT_PRONOUNS = ["it", "them", "him", "her"];
-const ALIGNED_CLITICS: Record<string, ReadonlyMap<string, ReadonlySet<string>>> = {
+export const ALIGNED_CLITICS: Record<string, ReadonlyMap<string, ReadonlySet<string>>> = {
   es: objectForms(["la", "lo", "las", "los"]),
   it: objectForms(["la", "lo", "li", "l'", "l’"], [["le", ["them"]]]),
   pt: objectForms(["a", "o", "as", "os"]),
