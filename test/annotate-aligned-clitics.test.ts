@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { ALIGNED_CLITICS, alignedClitics } from "../src/ctxpro/identify.js";
+import { ALIGNED_CLITICS, PREPOSITION_HOMOGRAPHS, alignedClitics } from "../src/ctxpro/identify.js";
 import type { AnnToken } from "../src/annotate/types.js";
 
-const t = (text: string, upos: string, feats: Record<string, string> = {}): AnnToken => ({ text, start: 0, end: 0, upos, feats, lemma: text });
+// Each token its own written word (distinct offsets); split contractions share theirs.
+let at = 0;
+const t = (text: string, upos: string, feats: Record<string, string> = {}): AnnToken => ({ text, start: at, end: (at += text.length + 1) - 1, upos, feats, lemma: text });
 const acc = { Case: "Acc", PronType: "Prs" };
 
 describe("identify: article homographs the alignment reads as object clitics (lever 28)", () => {
@@ -29,6 +31,23 @@ describe("identify: article homographs the alignment reads as object clitics (le
     const it_ = [t("Le", "DET"), t("riporti", "NOUN")];
     expect([...alignedClitics([t("bring", "VERB"), t("them", "PRON", acc)], it_, [[1, 0], [0, 1]], ALIGNED_CLITICS.it!)]).toEqual([0]);
     expect(alignedClitics([t("tell", "VERB"), t("her", "PRON", acc)], it_, [[1, 0], [0, 1]], ALIGNED_CLITICS.it!).size).toBe(0);
+  });
+  it("pt *a*, also a preposition, before an infinitive only after a preposition", () => {
+    const en = [t("Langley", "PROPN"), t("is", "AUX"), t("piecing", "VERB"), t("it", "PRON", acc)];
+    const pt = [t("Langley", "PROPN"), t("está", "AUX"), t("a", "ADP"), t("juntar", "VERB")];
+    expect(alignedClitics(en, pt, [[3, 2], [2, 3]], ALIGNED_CLITICS.pt!, PREPOSITION_HOMOGRAPHS.pt).size).toBe(0);
+    expect([...alignedClitics(en, pt, [[3, 2], [2, 3]], ALIGNED_CLITICS.pt!)]).toEqual([2]);
+    const de = [t("tenha", "VERB"), t("de", "ADP"), t("a", "DET"), t("ler", "NOUN")];
+    expect([...alignedClitics([t("read", "VERB"), t("it", "PRON", acc)], de, [[1, 2], [0, 3]], ALIGNED_CLITICS.pt!, PREPOSITION_HOMOGRAPHS.pt)]).toEqual([2]);
+    const se = [t("Se", "SCONJ"), t("a", "ADP"), t("rebentarmos", "NOUN")];
+    expect([...alignedClitics([t("blow", "VERB"), t("it", "PRON", acc)], se, [[1, 1], [0, 2]], ALIGNED_CLITICS.pt!, PREPOSITION_HOMOGRAPHS.pt)]).toEqual([1]);
+  });
+  it("not a word split off a contraction (pt *na* -> *em a*)", () => {
+    const en = [t("try", "VERB"), t("it", "PRON", acc)];
+    const w = (text: string, upos: string, start: number, end: number): AnnToken => ({ ...t(text, upos), start, end });
+    const pt = [w("em", "ADP", 0, 2), w("a", "DET", 0, 2), w("tentativa", "NOUN", 3, 12)];
+    expect(alignedClitics(en, pt, [[1, 1], [0, 2]], ALIGNED_CLITICS.pt!).size).toBe(0);
+    expect([...alignedClitics(en, [t("que", "SCONJ"), w("a", "DET", 4, 5), w("tentasse", "NOUN", 6, 14)], [[1, 1], [0, 2]], ALIGNED_CLITICS.pt!)]).toEqual([1]);
   });
   it("the tagger's clitics option: the accusative pronoun, and the verb after it", () => {
     const es = loadDefaultMorph("es");

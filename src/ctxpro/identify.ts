@@ -317,7 +317,7 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
   const cliticForms = ALIGNED_CLITICS[lang];
   if (cliticForms && ann.morph.tgt instanceof MorphTagger) {
     for (let i = 0; i < tgt.length; i++) {
-      const clitics = alignedClitics(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, cliticForms);
+      const clitics = alignedClitics(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, cliticForms, PREPOSITION_HOMOGRAPHS[lang]);
       if (clitics.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { clitics });
     }
   }
@@ -397,6 +397,15 @@ export const ALIGNED_CLITICS: Record<string, ReadonlyMap<string, ReadonlySet<str
 function objectForms(forms: string[], limited: [string, string[]][] = []): Map<string, ReadonlySet<string>> {
   return new Map<string, ReadonlySet<string>>([...forms.map((f): [string, ReadonlySet<string>] => [f, new Set(EN_OBJECT_PRONOUNS)]), ...limited.map(([f, en]): [string, ReadonlySet<string>] => [f, new Set(en)])]);
 }
+/**
+ * Homographs that are also prepositions (pt *a*: "está a juntar", "começou a ler"): before an infinitive they are
+ * the clitic only right after a preposition ("de a ver", "para a ler"); the first pt read (lever 28) took
+ * *estar a* + infinitive for the clitic.
+ */
+export const PREPOSITION_HOMOGRAPHS: Record<string, ReadonlySet<string>> = { pt: new Set(["a"]) };
+const INFINITIVE_SHAPE = /\p{L}[aeiô]r$/u;
+const PT_PREPOSITIONS = new Set(["de", "para", "por", "sem", "até", "após"]);
+
 /** English tags of the words a noun phrase's article would sit before: an article's next word does not render them. */
 const EN_NOMINAL_TAGS = new Set(["NOUN", "PROPN", "ADJ", "NUM"]);
 /** Target tags under which an unlinked word after the homograph may be the clitic's verb. */
@@ -409,19 +418,30 @@ const VERB_LIKE_TAGS = new Set(["NOUN", "ADJ", "PROPN", "VERB", "AUX"]);
  * word is no noun the article could introduce: it is linked to an English verb, or unlinked and tagged as a
  * noun, adjective, name or verb, and linked to no English noun, name, adjective or numeral (es "y la/DET
  * mueve/NOUN" for "he scoops it", pt "para o/DET ligar/NOUN" for "to turn it on"): the tagger, which sees
- * a present, subjunctive or infinitive as a noun, reads the article (lever 28). `forms`: homograph -> the
- * English pronouns it may render (ALIGNED_CLITICS).
+ * a present, subjunctive or infinitive as a noun, reads the article (lever 28). Not a word split off a
+ * contraction (pt *na* -> *em a*). `forms`: homograph -> the
+ * English pronouns it may render (ALIGNED_CLITICS); `prepositionHomographs`: those also prepositions (PREPOSITION_HOMOGRAPHS).
  */
-export function alignedClitics(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, forms: ReadonlyMap<string, ReadonlySet<string>>): Set<number> {
+export function alignedClitics(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, forms: ReadonlyMap<string, ReadonlySet<string>>,
+  prepositionHomographs?: ReadonlySet<string>,
+): Set<number> {
   const at = new Set<number>();
   tgt.forEach((t, j) => {
     const ens = forms.get(t.text.toLowerCase());
     if (!ens || t.upos === "PRON") return;
+    // Part of a contraction the tokenizer split (pt "na" -> em a, it "nella" -> in la): an article.
+    const written = (k: number) => tgt[k] !== undefined && tgt[k]!.start === t.start && tgt[k]!.end === t.end;
+    if (written(j - 1) || written(j + 1)) return;
     const ls = links.filter((l) => l[1] === j);
     const objectPronoun = (e: AnnToken) => e.upos === "PRON" && ens.has(e.text.toLowerCase()) && e.feats.Case !== "Nom" && e.feats.Poss !== "Yes";
     if (!ls.length || !ls.every((l) => objectPronoun(en[l[0]]!))) return;
     const next = tgt[j + 1];
     if (!next) return;
+    const lower = t.text.toLowerCase();
+    if (prepositionHomographs?.has(lower) && INFINITIVE_SHAPE.test(next.text.toLowerCase())) {
+      const prev = tgt[j - 1];
+      if (!prev || !(prev.upos === "ADP" || PT_PREPOSITIONS.has(prev.text.toLowerCase()))) return;
+    }
     const nls = links.filter((l) => l[1] === j + 1);
     if (nls.some((l) => EN_NOMINAL_TAGS.has(en[l[0]]!.upos))) return;
     if (nls.some((l) => VERB_TAGS.has(en[l[0]]!.upos)) || (!nls.length && VERB_LIKE_TAGS.has(next.upos))) at.add(j);
