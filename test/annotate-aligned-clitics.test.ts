@@ -49,6 +49,17 @@ describe("identify: article homographs the alignment reads as object clitics (le
     expect(alignedClitics(en, pt, [[1, 1], [0, 2]], ALIGNED_CLITICS.pt!).size).toBe(0);
     expect([...alignedClitics(en, [t("que", "SCONJ"), w("a", "DET", 4, 5), w("tentasse", "NOUN", 6, 14)], [[1, 1], [0, 2]], ALIGNED_CLITICS.pt!)]).toEqual([1]);
   });
+  it("a next word linked only to an English particle or adverb counts where the verb lexicon knows it only as a verb (28c)", () => {
+    const en = [t("you", "PRON", { Case: "Nom" }), t("pick", "VERB"), t("it", "PRON", acc), t("up", "ADP")];
+    const es = [t("la", "DET"), t("recoges", "NOUN")];
+    const links: [number, number][] = [[2, 0], [3, 1]];
+    expect(alignedClitics(en, es, links, ALIGNED_CLITICS.es!).size).toBe(0);
+    expect([...alignedClitics(en, es, links, ALIGNED_CLITICS.es!, undefined, (w) => w === "recoges")]).toEqual([0]);
+    expect(alignedClitics(en, es, links, ALIGNED_CLITICS.es!, undefined, () => false).size).toBe(0);
+    const m = loadDefaultMorph("es");
+    expect(m.verbOnlyForm("recoges")).toBe(true);
+    expect(m.verbOnlyForm("borda")).toBe(false);
+  });
   it("the tagger's clitics option: the accusative pronoun, and the verb after it", () => {
     const es = loadDefaultMorph("es");
     const s = "Simplemente la clava en el suelo.";

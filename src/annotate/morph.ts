@@ -1112,6 +1112,18 @@ export class MorphTagger implements MorphAnnotator {
     return this.obliqueIds.length ? this.obliqueIds : undefined;
   }
 
+  /**
+   * Whether the verb lexicon knows a word as a finite verb form or infinitive and neither the Spanish word
+   * list nor the noun lexicon knows it as another word (es *tomé, recoges*, not *borda*); false without a verb
+   * lexicon (pt). For identify's alignedClitics (lever 28c).
+   */
+  verbOnlyForm(word: string): boolean {
+    const lex = this.verbs;
+    const lower = word.toLowerCase();
+    if (!lex || this.table.has(lower) || !lex.lemmas(lower) || !lex.finite(lower)) return false;
+    return !(lex.otherWord ? lex.otherWord(lower) : this.nouns?.lookup(word, lower) !== undefined);
+  }
+
   /** The PRON labels of a closed-class form in the accusative (all its PRON labels if none is; undefined if it has none). */
   private accusativeClitic(form: string): readonly number[] | undefined {
     const pron = (this.allowed.get(form) ?? []).filter((k) => this.parseLabel(this.tagger.labels[k]!).upos === "PRON");

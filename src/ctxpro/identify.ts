@@ -316,8 +316,10 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
   }
   const cliticForms = ALIGNED_CLITICS[lang];
   if (cliticForms && ann.morph.tgt instanceof MorphTagger) {
+    const morph = ann.morph.tgt;
+    const verbOnly = (w: string) => morph.verbOnlyForm(w);
     for (let i = 0; i < tgt.length; i++) {
-      const clitics = alignedClitics(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, cliticForms, PREPOSITION_HOMOGRAPHS[lang]);
+      const clitics = alignedClitics(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, cliticForms, PREPOSITION_HOMOGRAPHS[lang], verbOnly);
       if (clitics.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { clitics });
     }
   }
@@ -408,6 +410,8 @@ const PT_PREPOSITIONS = new Set(["de", "para", "por", "sem", "até", "após"]);
 
 /** English tags of the words a noun phrase's article would sit before: an article's next word does not render them. */
 const EN_NOMINAL_TAGS = new Set(["NOUN", "PROPN", "ADJ", "NUM"]);
+/** English tags of a verb's particle or adverb, which the aligner may link the target verb to. */
+const EN_PARTICLE_TAGS = new Set(["ADV", "ADP", "PART"]);
 /** Target tags under which an unlinked word after the homograph may be the clitic's verb. */
 const VERB_LIKE_TAGS = new Set(["NOUN", "ADJ", "PROPN", "VERB", "AUX"]);
 
@@ -420,10 +424,13 @@ const VERB_LIKE_TAGS = new Set(["NOUN", "ADJ", "PROPN", "VERB", "AUX"]);
  * mueve/NOUN" for "he scoops it", pt "para o/DET ligar/NOUN" for "to turn it on"): the tagger, which sees
  * a present, subjunctive or infinitive as a noun, reads the article (lever 28). Not a word split off a
  * contraction (pt *na* -> *em a*). `forms`: homograph -> the
- * English pronouns it may render (ALIGNED_CLITICS); `prepositionHomographs`: those also prepositions (PREPOSITION_HOMOGRAPHS).
+ * English pronouns it may render (ALIGNED_CLITICS); `prepositionHomographs`: those also prepositions (PREPOSITION_HOMOGRAPHS);
+ * `verbOnly`: whether a word is known only as a verb (MorphTagger.verbOnlyForm), which lets a next word linked only to
+ * English particles or adverbs count.
  */
 export function alignedClitics(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, forms: ReadonlyMap<string, ReadonlySet<string>>,
   prepositionHomographs?: ReadonlySet<string>,
+  verbOnly?: (word: string) => boolean,
 ): Set<number> {
   const at = new Set<number>();
   tgt.forEach((t, j) => {
@@ -445,6 +452,9 @@ export function alignedClitics(en: readonly AnnToken[], tgt: readonly AnnToken[]
     const nls = links.filter((l) => l[1] === j + 1);
     if (nls.some((l) => EN_NOMINAL_TAGS.has(en[l[0]]!.upos))) return;
     if (nls.some((l) => VERB_TAGS.has(en[l[0]]!.upos)) || (!nls.length && VERB_LIKE_TAGS.has(next.upos))) at.add(j);
+    // A verb the aligner linked to its English particle or adverb ("tomé" - "either", "recoges" - "up",
+    // "saqué" - "out"): where the verb lexicon knows the word only as a verb (lever 28c).
+    else if (nls.every((l) => EN_PARTICLE_TAGS.has(en[l[0]]!.upos)) && verbOnly?.(next.text)) at.add(j);
   });
   return at;
 }
