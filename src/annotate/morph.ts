@@ -242,6 +242,12 @@ export interface RetagOptions {
    * identify's alignedNouns): NOUN labels only.
    */
   nouns?: ReadonlySet<number>;
+  /**
+   * Article homographs of object clitics that the word alignment reads as the clitic (lever 28, identify's
+   * alignedClitics): PRON labels in the accusative; the next word, when the verb lexicon knows it as a verb,
+   * VERB/AUX labels.
+   */
+  clitics?: ReadonlySet<number>;
 }
 
 /** Parts of speech whose case an adjectival ending decides (plEndingCases' `adjectival`). */
@@ -607,8 +613,11 @@ export class MorphTagger implements MorphAnnotator {
     const names = opts.names?.size ? opts.names : undefined;
     const oblique = opts.oblique?.size ? opts.oblique : undefined;
     const nouns = opts.nouns?.size ? opts.nouns : undefined;
+    const clitics = opts.clitics?.size ? opts.clitics : undefined;
     const allowed = (i: number) => {
       const ids = this.allowedFor(words, lower, i);
+      if (clitics?.has(i)) return this.accusativeClitic(lower[i]!) ?? ids;
+      if (clitics?.has(i - 1) && this.verbs?.lemmas(lower[i]!)) return this.verbOrAux() ?? ids;
       if (nouns?.has(i)) return this.genderedNounLabels();
       if (names?.has(i)) return this.nominativeNames();
       if (oblique?.has(i)) return this.obliqueNouns() ?? ids;
@@ -1107,6 +1116,31 @@ export class MorphTagger implements MorphAnnotator {
       })
       .filter((k) => k >= 0);
     return this.obliqueIds.length ? this.obliqueIds : undefined;
+  }
+
+  /**
+   * Whether the verb lexicon knows a word as a finite verb form or infinitive and neither the Spanish word
+   * list nor the noun lexicon knows it as another word (es *tomé, recoges*, not *borda*); false without a verb
+   * lexicon (pt). For identify's alignedClitics (lever 28c).
+   */
+  verbOnlyForm(word: string): boolean {
+    const lex = this.verbs;
+    const lower = word.toLowerCase();
+    if (!lex || this.table.has(lower) || !lex.lemmas(lower) || !lex.finite(lower)) return false;
+    return !(lex.otherWord ? lex.otherWord(lower) : this.nouns?.lookup(word, lower) !== undefined);
+  }
+
+  /** The PRON labels of a closed-class form in the accusative (all its PRON labels if none is; undefined if it has none). */
+  private accusativeClitic(form: string): readonly number[] | undefined {
+    const pron = (this.allowed.get(form) ?? []).filter((k) => this.parseLabel(this.tagger.labels[k]!).upos === "PRON");
+    const acc = pron.filter((k) => this.parseLabel(this.tagger.labels[k]!).feats.Case === "Acc");
+    return acc.length ? acc : pron.length ? pron : undefined;
+  }
+
+  private verbAuxIds: number[] | undefined;
+  private verbOrAux(): readonly number[] | undefined {
+    this.verbAuxIds ??= this.tagger.labels.map((l, k) => (/^(VERB|AUX)(\||$)/.test(l) ? k : -1)).filter((k) => k >= 0);
+    return this.verbAuxIds.length ? this.verbAuxIds : undefined;
   }
 
   private nominalIds: Set<number> | undefined;

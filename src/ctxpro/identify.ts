@@ -315,6 +315,15 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
       if (oblique.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names, oblique });
     }
   }
+  const cliticForms = ALIGNED_CLITICS[lang];
+  if (cliticForms && ann.morph.tgt instanceof MorphTagger) {
+    const morph = ann.morph.tgt;
+    const verbOnly = (w: string) => morph.verbOnlyForm(w);
+    for (let i = 0; i < tgt.length; i++) {
+      const clitics = alignedClitics(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, cliticForms, PREPOSITION_HOMOGRAPHS[lang], verbOnly);
+      if (clitics.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { clitics });
+    }
+  }
   const coref = ann.coref.resolve(en);
   return { id: doc.id, lang, en, tgt, alignment, coref };
 }
@@ -444,6 +453,80 @@ export function obliqueNouns(
     // persons: *skrzypka*) nor nominative, accusative or instrumental, but its dative or vocative (*panu,
     // Skrzypku!*); UD Polish-LFG: 24 personal masculine nouns so ending, none genitive.
     else if (person && plPersonU(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"]) && ls.every((l) => person((en[l[0]]!.lemma || en[l[0]]!.text).toLowerCase()))) at.add(j);
+  });
+  return at;
+}
+
+/**
+ * Per language, the article (or preposition) homographs of its accusative object clitics that alignedClitics
+ * re-reads (lever 28); Italian *le* is also the feminine dative *to her*, so there only as *them*.
+ */
+/** English object pronouns a Romance accusative clitic renders. */
+const EN_OBJECT_PRONOUNS = ["it", "them", "him", "her"];
+export const ALIGNED_CLITICS: Record<string, ReadonlyMap<string, ReadonlySet<string>>> = {
+  es: objectForms(["la", "lo", "las", "los"]),
+  it: objectForms(["la", "lo", "li", "l'", "l’"], [["le", ["them"]]]),
+  pt: objectForms(["a", "o", "as", "os"]),
+};
+function objectForms(forms: string[], limited: [string, string[]][] = []): Map<string, ReadonlySet<string>> {
+  return new Map<string, ReadonlySet<string>>([...forms.map((f): [string, ReadonlySet<string>] => [f, new Set(EN_OBJECT_PRONOUNS)]), ...limited.map(([f, en]): [string, ReadonlySet<string>] => [f, new Set(en)])]);
+}
+/**
+ * Homographs that are also prepositions (pt *a*: "está a juntar", "começou a ler"): before an infinitive they are
+ * the clitic only right after a preposition ("de a ver", "para a ler"); the first pt read (lever 28) took
+ * *estar a* + infinitive for the clitic.
+ */
+export const PREPOSITION_HOMOGRAPHS: Record<string, ReadonlySet<string>> = { pt: new Set(["a"]) };
+const INFINITIVE_SHAPE = /\p{L}[aeiô]r$/u;
+const PT_PREPOSITIONS = new Set(["de", "para", "por", "sem", "até", "após"]);
+
+/** English tags of the words a noun phrase's article would sit before: an article's next word does not render them. */
+const EN_NOMINAL_TAGS = new Set(["NOUN", "PROPN", "ADJ", "NUM"]);
+/** English tags of a verb's particle or adverb, which the aligner may link the target verb to. */
+const EN_PARTICLE_TAGS = new Set(["ADV", "ADP", "PART"]);
+/** Target tags under which an unlinked word after the homograph may be the clitic's verb. */
+const VERB_LIKE_TAGS = new Set(["NOUN", "ADJ", "PROPN", "VERB", "AUX"]);
+
+/**
+ * Target article homographs of object clitics (es *la, lo, las, los*, it *la, lo, li, l'*, *le* for *them*,
+ * pt *a, o, as, os*) that the tagger reads as anything but a pronoun although every link of theirs goes to
+ * an English object pronoun (*it, them, him, her* tagged PRON, not nominative nor possessive) and the next
+ * word is no noun the article could introduce: it is linked to an English verb, or unlinked and tagged as a
+ * noun, adjective, name or verb, and linked to no English noun, name, adjective or numeral (es "y la/DET
+ * mueve/NOUN" for "he scoops it", pt "para o/DET ligar/NOUN" for "to turn it on"): the tagger, which sees
+ * a present, subjunctive or infinitive as a noun, reads the article (lever 28). Not a word split off a
+ * contraction (pt *na* -> *em a*). `forms`: homograph -> the
+ * English pronouns it may render (ALIGNED_CLITICS); `prepositionHomographs`: those also prepositions (PREPOSITION_HOMOGRAPHS);
+ * `verbOnly`: whether a word is known only as a verb (MorphTagger.verbOnlyForm), which lets a next word linked only to
+ * English particles or adverbs count.
+ */
+export function alignedClitics(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, forms: ReadonlyMap<string, ReadonlySet<string>>,
+  prepositionHomographs?: ReadonlySet<string>,
+  verbOnly?: (word: string) => boolean,
+): Set<number> {
+  const at = new Set<number>();
+  tgt.forEach((t, j) => {
+    const ens = forms.get(t.text.toLowerCase());
+    if (!ens || t.upos === "PRON") return;
+    // Part of a contraction the tokenizer split (pt "na" -> em a, it "nella" -> in la): an article.
+    const written = (k: number) => tgt[k] !== undefined && tgt[k]!.start === t.start && tgt[k]!.end === t.end;
+    if (written(j - 1) || written(j + 1)) return;
+    const ls = links.filter((l) => l[1] === j);
+    const objectPronoun = (e: AnnToken) => e.upos === "PRON" && ens.has(e.text.toLowerCase()) && e.feats.Case !== "Nom" && e.feats.Poss !== "Yes";
+    if (!ls.length || !ls.every((l) => objectPronoun(en[l[0]]!))) return;
+    const next = tgt[j + 1];
+    if (!next) return;
+    const lower = t.text.toLowerCase();
+    if (prepositionHomographs?.has(lower) && INFINITIVE_SHAPE.test(next.text.toLowerCase())) {
+      const prev = tgt[j - 1];
+      if (!prev || !(prev.upos === "ADP" || PT_PREPOSITIONS.has(prev.text.toLowerCase()))) return;
+    }
+    const nls = links.filter((l) => l[1] === j + 1);
+    if (nls.some((l) => EN_NOMINAL_TAGS.has(en[l[0]]!.upos))) return;
+    if (nls.some((l) => VERB_TAGS.has(en[l[0]]!.upos)) || (!nls.length && VERB_LIKE_TAGS.has(next.upos))) at.add(j);
+    // A verb the aligner linked to its English particle or adverb ("tomé" - "either", "recoges" - "up",
+    // "saqué" - "out"): where the verb lexicon knows the word only as a verb (lever 28c).
+    else if (nls.every((l) => EN_PARTICLE_TAGS.has(en[l[0]]!.upos)) && verbOnly?.(next.text)) at.add(j);
   });
   return at;
 }
