@@ -303,7 +303,6 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
     tgt.map((s) => s.tokens.map((t) => t.text)),
     { en, other: tgt },
   );
-  if (ALIGNED_NOUN_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger) retagAlignedNouns(doc, en, tgt, alignment, ann.morph.tgt);
   if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && process.env.PRONEVAL_NOMINAL_RETAG !== "0") {
     const isPerson = (ann.coref as { isPerson?: (lemma: string) => boolean }).isPerson;
     const person = isPerson ? isPerson.bind(ann.coref) : undefined;
@@ -324,6 +323,8 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
       if (clitics.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { clitics });
     }
   }
+  // After the clitic re-read, which re-tags whole lines: lever 29 replaces only its own words' tags.
+  if (ALIGNED_NOUN_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger) retagAlignedNouns(doc, en, tgt, alignment, ann.morph.tgt);
   const coref = ann.coref.resolve(en);
   return { id: doc.id, lang, en, tgt, alignment, coref };
 }
