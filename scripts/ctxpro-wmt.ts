@@ -141,7 +141,7 @@ for (const lang of o.langs.split(",")) {
   if (groups.length === 0) groups.push([ranked[0]!]);
   groups.forEach((g, gi) => {
     const jsonOut = join(o.out, `score.${pair}.${gi + 1}.json`);
-    const args = [CLI, "ctxpro", "score", "-e", setFile, "-l", lang, "--allow-empty", "--json", "-b", o.bootstrap, "-o", jsonOut, "-t", ...g.map((e) => e.file)];
+    const args = [CLI, "ctxpro", "score", "-e", setFile, "-l", lang, "--whole", "--allow-empty", "--json", "-b", o.bootstrap, "-o", jsonOut, "-t", ...g.map((e) => e.file)];
     execFileSync(process.execPath, args, { stdio: ["ignore", "inherit", "inherit"] });
     const r = JSON.parse(readFileSync(jsonOut, "utf8")) as ScoreReport;
     const b = r.bootstrap!;
@@ -165,7 +165,7 @@ for (const lang of o.langs.split(",")) {
     rankings.push(`| ${k + 1} | ${e.name} | ${s.accuracy.toFixed(1)} | [${s.ci[0].toFixed(1)}, ${s.ci[1].toFixed(1)}] | ${vs} | ${ph.join(" | ")} |`);
   });
   rankings.push("");
-  rankings.push(`Command: \`proneval ctxpro score -e ${setFile} -l ${lang} --allow-empty --json -b ${o.bootstrap} -t ${hypDir}/<best>.txt <up to 9 others>.txt\` per group of systems, in the order above.`);
+  rankings.push(`Command: \`proneval ctxpro score -e ${setFile} -l ${lang} --whole --allow-empty --json -b ${o.bootstrap} -t ${hypDir}/<best>.txt <up to 9 others>.txt\` per group of systems, in the order above.`);
   rankings.push("");
 }
 const md = ["## Counts", "", ...counts, "", "## WMT24 rankings", "", ...rankings].join("\n") + "\n";
