@@ -58,9 +58,12 @@ export const PT_IRREGULAR_FINITE: ReadonlySet<string> = buildForms();
 export const PT_VERB_ENDING = /^.{2,}(?:[aei]rei|[aei]rás|[aei]remos|[^aeiou]ei|[^aeiou]ou|aram|eram|iram|assem|essem|issem|ávamos|íamos)$/;
 /**
  * Further endings only finite verbs have, for ptFiniteVerb: preterite 1st singular -guei (entreguei, cheguei; -quei
- * is left out for jóquei, hóquei), conditional 3rd plural and 1st plural, subjunctive 1st plural, imperfect 3rd plural.
+ * is left out for jóquei, hóquei), conditional 3rd plural and 1st plural, imperfect subjunctive (levasse, recebesse,
+ * pusesses, fizéssemos; the nouns of PT_SSE_NOUNS aside), imperfect 3rd plural.
  */
-const PT_MORE_VERB_ENDING = /^.{2,}(?:guei|[aei]riam|[aei]ríamos|[áéí]ssemos|avam)$/;
+const PT_MORE_VERB_ENDING = /^.{2,}(?:guei|[aei]riam|[aei]ríamos|[aei]sses?|[áéí]ssemos|avam)$/;
+/** The words Bosque has with an imperfect-subjunctive ending that are no verbs (classe, interesse, impasse), and their kin. */
+const PT_SSE_NOUNS: ReadonlySet<string> = new Set(["classe", "classes", "subclasse", "subclasses", "interesse", "interesses", "desinteresse", "impasse", "impasses", "crasse"]);
 
 /**
  * Whether a lower-case Portuguese word is a finite verb form no noun, adjective or function word shares: one of
@@ -72,5 +75,5 @@ export function ptFiniteVerb(lower: string): boolean {
   // These endings are stressed (levei, roubou, cantaríamos aside): a written accent elsewhere marks a noun
   // stressed elsewhere (vôlei, jóquei, pônei); hyphenated words are compounds (decreto-lei).
   if (/[-áâãàéêíóôõú]/.test(lower.replace(/(?:ríamos|[áéí]ssemos|ávamos|íamos)$/, ""))) return false;
-  return PT_VERB_ENDING.test(lower) || PT_MORE_VERB_ENDING.test(lower);
+  return PT_VERB_ENDING.test(lower) || (PT_MORE_VERB_ENDING.test(lower) && !PT_SSE_NOUNS.has(lower));
 }
