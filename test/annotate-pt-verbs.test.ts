@@ -14,7 +14,7 @@ describe("ptFiniteVerb: Portuguese finite forms no noun shares (lever 33)", () =
     }
   });
   it("verb-only endings; nouns with a written accent elsewhere, compounds and -sse nouns are not verbs", () => {
-    for (const w of ["usarei", "levei", "roubou", "entreguei", "levasse", "recebesse", "fizéssemos", "cantariam", "andavam"]) expect(ptFiniteVerb(w), w).toBe(true);
+    for (const w of ["usarei", "usarás", "levei", "roubou", "entreguei", "levasse", "recebesse", "fizéssemos", "cantariam", "andavam"]) expect(ptFiniteVerb(w), w).toBe(true);
     for (const w of ["vôlei", "jóquei", "hóquei", "decreto-lei", "classe", "interesse", "impasse", "casa", "teste", "padaria", "termos", "verão"]) expect(ptFiniteVerb(w), w).toBe(false);
   });
   it("MorphTagger.verbOnlyForm uses it for Portuguese (no verb lexicon), not for a capitalised word", () => {
@@ -30,5 +30,7 @@ describe("ptFiniteVerb: Portuguese finite forms no noun shares (lever 33)", () =
     const s = pt.annotate("Aqui a tem.").tokens;
     expect(s[1]!.upos).toBe("PRON");
     expect(pt.annotate("A via rápida.").tokens[0]!.upos).toBe("DET");
+    // 14d's endings no longer take a noun stressed elsewhere ("O vôlei" was PRON VERB).
+    expect(pt.annotate("O vôlei é bom.").tokens[0]!.upos).toBe("DET");
   });
 });

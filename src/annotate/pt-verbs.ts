@@ -71,9 +71,17 @@ const PT_SSE_NOUNS: ReadonlySet<string> = new Set(["classe", "classes", "subclas
  * verb", which other languages take from their verb lexicon).
  */
 export function ptFiniteVerb(lower: string): boolean {
-  if (PT_IRREGULAR_FINITE.has(lower)) return true;
-  // These endings are stressed (levei, roubou, cantaríamos aside): a written accent elsewhere marks a noun
-  // stressed elsewhere (vôlei, jóquei, pônei); hyphenated words are compounds (decreto-lei).
-  if (/[-áâãàéêíóôõú]/.test(lower.replace(/(?:ríamos|[áéí]ssemos|ávamos|íamos)$/, ""))) return false;
-  return PT_VERB_ENDING.test(lower) || (PT_MORE_VERB_ENDING.test(lower) && !PT_SSE_NOUNS.has(lower));
+  return PT_IRREGULAR_FINITE.has(lower) || ptVerbEnding(lower) || (PT_MORE_VERB_ENDING.test(lower) && !PT_SSE_NOUNS.has(lower) && !accentedStem(lower));
+}
+
+/**
+ * PT_VERB_ENDING, for a word with no written accent or hyphen before it: the verb endings carry the stress or their
+ * own accent (levei, roubou, usarás, cantávamos), so an accent elsewhere marks a noun stressed there (vôlei, jóquei,
+ * pônei), and a hyphen a compound (decreto-lei). Lever 14d's test (MorphTagger.portugueseClitics).
+ */
+export function ptVerbEnding(lower: string): boolean {
+  return PT_VERB_ENDING.test(lower) && !accentedStem(lower);
+}
+function accentedStem(lower: string): boolean {
+  return /[-áâãàéêíóôõú]/.test(lower.replace(/(?:rás|ríamos|[áéí]ssemos|ávamos|íamos)$/, ""));
 }
