@@ -13,7 +13,7 @@ import { closedClassTable, type Analysis, type ClosedClassTable } from "./closed
 import { Lemmatizer, trainLemmatizer, type LemmatizerModel } from "./lemmatizer.js";
 import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel, type TrainOptions, type TrainSentence } from "./tagger.js";
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
-import { PT_IRREGULAR_FINITE, ptFiniteVerb, ptVerbEnding } from "./pt-verbs.js";
+import { ptFiniteVerb, ptVerbEnding } from "./pt-verbs.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
 import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, spanishNominalForms, unmarkedNounLexicon, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
@@ -1025,8 +1025,8 @@ export class MorphTagger implements MorphAnnotator {
    * os, as*) tagged DET, ADP or SCONJ is the clitic, and the word after it the verb, when the word before
    * rules out an article ("não a quero", "eu o protejo") and the tagger calls the next word a finite
    * verb, or when the next word has an ending only finite verbs have (ptVerbEnding: "a usarei", "que
-   * o levei", "a roubou"; lever 14d) or is a finite form of a frequent irregular verb (PT_IRREGULAR_FINITE:
-   * "a tinha", "o fez"; lever 33). Infinitives after a
+   * o levei", "a roubou"; lever 14d) or is another finite form no noun shares (ptFiniteVerb: "a tinha", "o fez",
+   * "que a comprasse"; lever 33). Infinitives after a
    * preposition ("de o ler") are left alone: "o jantar", "o lugar" share their ending.
    */
   private portugueseClitics(words: readonly string[], lower: readonly string[], labels: string[]): void {
@@ -1043,9 +1043,9 @@ export class MorphTagger implements MorphAnnotator {
       // After a negation or subject pronoun, a word the tagger already calls a verb (not an infinitive:
       // "eu a pensar" has the preposition).
       const strong = PT_BEFORE_CLITIC.has(prevWord) && (next === "VERB" || next === "AUX") && !/[aeiô]r$/.test(lower[i + 1]!);
-      // Or a finite form of a frequent irregular verb (lever 33: "até a tinha", "já a teve", "como o fez"), not capitalised (a name).
-      const irregular = PT_IRREGULAR_FINITE.has(lower[i + 1]!) && words[i + 1] === lower[i + 1];
-      if (!strong && !irregular && !ptVerbEnding(lower[i + 1]!)) continue;
+      // Or a finite form no noun shares (lever 33: "até a tinha", "como o fez", "que a comprasse"), not capitalised (a name).
+      const finite = ptFiniteVerb(lower[i + 1]!) && words[i + 1] === lower[i + 1];
+      if (!strong && !finite && !ptVerbEnding(lower[i + 1]!)) continue;
       const keep = labels.map((l) => this.labelIndex.get(l)!);
       const verbIds = this.verbLabels();
       const forced = this.tagger.tag(words, (k) => (k === i ? pron : k === i + 1 && next !== "VERB" && next !== "AUX" ? verbIds : [keep[k]!]));

@@ -57,11 +57,11 @@ export const PT_IRREGULAR_FINITE: ReadonlySet<string> = buildForms();
  */
 export const PT_VERB_ENDING = /^.{2,}(?:[aei]rei|[aei]rás|[aei]remos|[^aeiou]ei|[^aeiou]ou|aram|eram|iram|assem|essem|issem|ávamos|íamos)$/;
 /**
- * Further endings only finite verbs have, for ptFiniteVerb: preterite 1st singular -guei (entreguei, cheguei; -quei
- * is left out for jóquei, hóquei), conditional 3rd plural and 1st plural, imperfect subjunctive (levasse, recebesse,
+ * Further endings only finite verbs have, for ptFiniteVerb: preterite 1st singular -guei, -iei (entreguei, iniciei;
+ * -quei is left out for jóquei, hóquei), conditional 3rd plural and 1st plural, imperfect subjunctive (levasse, recebesse,
  * pusesses, fizéssemos; the nouns of PT_SSE_NOUNS aside), imperfect 3rd plural.
  */
-const PT_MORE_VERB_ENDING = /^.{2,}(?:guei|[aei]riam|[aei]ríamos|[aei]sses?|[áéí]ssemos|avam)$/;
+const PT_MORE_VERB_ENDING = /^.{2,}(?:guei|iei|[aei]riam|[aei]ríamos|[aei]sses?|[áéí]ssemos|avam)$/;
 /** The words Bosque has with an imperfect-subjunctive ending that are no verbs (classe, interesse, impasse), and their kin. */
 const PT_SSE_NOUNS: ReadonlySet<string> = new Set(["classe", "classes", "subclasse", "subclasses", "interesse", "interesses", "desinteresse", "impasse", "impasses", "crasse"]);
 
