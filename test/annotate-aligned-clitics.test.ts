@@ -60,6 +60,22 @@ describe("identify: article homographs the alignment reads as object clitics (le
     expect(m.verbOnlyForm("recoges")).toBe(true);
     expect(m.verbOnlyForm("borda")).toBe(false);
   });
+  it("a next word linked to an English subject pronoun counts where it is known only as a verb; pt by ptFiniteVerb (lever 33)", () => {
+    // "when she got it" / "quando a recebesse"
+    const en = [t("when", "SCONJ"), t("she", "PRON", { Case: "Nom" }), t("got", "VERB"), t("it", "PRON", acc)];
+    const pt = [t("quando", "SCONJ"), t("a", "DET"), t("recebesse", "NOUN")];
+    const links: [number, number][] = [[0, 0], [3, 1], [1, 2]];
+    const m = loadDefaultMorph("pt");
+    const verbOnly = (w: string) => m.verbOnlyForm(w);
+    expect([...alignedClitics(en, pt, links, ALIGNED_CLITICS.pt!, PREPOSITION_HOMOGRAPHS.pt, verbOnly)]).toEqual([1]);
+    expect(alignedClitics(en, pt, links, ALIGNED_CLITICS.pt!, PREPOSITION_HOMOGRAPHS.pt).size).toBe(0);
+    // "quando a casa" is no verb
+    expect(alignedClitics(en, [t("quando", "SCONJ"), t("a", "DET"), t("casa", "NOUN")], links, ALIGNED_CLITICS.pt!, PREPOSITION_HOMOGRAPHS.pt, verbOnly).size).toBe(0);
+    // "You got it, all right." / "Já a teve."
+    const en2 = [t("You", "PRON", { Case: "Nom" }), t("got", "VERB"), t("it", "PRON", acc), t("all", "ADV"), t("right", "ADV")];
+    const pt2 = [t("Já", "ADV"), t("a", "ADP"), t("teve", "NOUN")];
+    expect([...alignedClitics(en2, pt2, [[2, 1], [3, 2]], ALIGNED_CLITICS.pt!, PREPOSITION_HOMOGRAPHS.pt, verbOnly)]).toEqual([1]);
+  });
   it("the tagger's clitics option: the accusative pronoun, and the verb after it", () => {
     const es = loadDefaultMorph("es");
     const s = "Simplemente la clava en el suelo.";

@@ -13,6 +13,7 @@ import { closedClassTable, type Analysis, type ClosedClassTable } from "./closed
 import { Lemmatizer, trainLemmatizer, type LemmatizerModel } from "./lemmatizer.js";
 import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel, type TrainOptions, type TrainSentence } from "./tagger.js";
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
+import { ptFiniteVerb, ptVerbEnding } from "./pt-verbs.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
 import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, spanishNominalForms, unmarkedNounLexicon, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
@@ -156,12 +157,6 @@ function cliticContext(lang: string, lower: readonly string[], pos: readonly str
 const PT_CLITIC_HOMOGRAPHS: ReadonlySet<string> = new Set(["o", "a", "os", "as"]);
 /** Words after which a Portuguese article homograph is the clitic: negations and subject pronouns. */
 const PT_BEFORE_CLITIC: ReadonlySet<string> = new Set(["não", "nunca", "jamais", "eu", "tu", "ele", "ela", "nós", "vós", "eles", "elas", "você", "vocês"]);
-/**
- * Endings only Portuguese finite verbs have (future, preterite, imperfect, imperfect subjunctive):
- * "usarei", "levei", "roubou", "roubaram", "comprassem", "cumprirei". Left out because nouns share them:
- * -rão (verão), -ria (padaria), -este/-aste (teste, contraste), -asse (classe), -ermos (termos).
- */
-const PT_VERB_ENDING = /^.{2,}(?:[aei]rei|[aei]rás|[aei]remos|[^aeiou]ei|[^aeiou]ou|aram|eram|iram|assem|essem|issem|ávamos|íamos)$/;
 
 /**
  * English *it* (Nom or Acc by form) tagged Nom right after a lexical verb or a preposition and not
@@ -1029,8 +1024,9 @@ export class MorphTagger implements MorphAnnotator {
    * Portuguese, which has no verb lexicon: an article/preposition homograph of an object clitic (*o, a,
    * os, as*) tagged DET, ADP or SCONJ is the clitic, and the word after it the verb, when the word before
    * rules out an article ("não a quero", "eu o protejo") and the tagger calls the next word a finite
-   * verb, or when the next word has an ending only finite verbs have (PT_VERB_ENDING: "a usarei", "que
-   * o levei", "a roubou"); lever 14d. Infinitives after a
+   * verb, or when the next word has an ending only finite verbs have (ptVerbEnding: "a usarei", "que
+   * o levei", "a roubou"; lever 14d) or is another finite form no noun shares (ptFiniteVerb: "a tinha", "o fez",
+   * "que a comprasse"; lever 33). Infinitives after a
    * preposition ("de o ler") are left alone: "o jantar", "o lugar" share their ending.
    */
   private portugueseClitics(words: readonly string[], lower: readonly string[], labels: string[]): void {
@@ -1047,7 +1043,9 @@ export class MorphTagger implements MorphAnnotator {
       // After a negation or subject pronoun, a word the tagger already calls a verb (not an infinitive:
       // "eu a pensar" has the preposition).
       const strong = PT_BEFORE_CLITIC.has(prevWord) && (next === "VERB" || next === "AUX") && !/[aeiô]r$/.test(lower[i + 1]!);
-      if (!strong && !PT_VERB_ENDING.test(lower[i + 1]!)) continue;
+      // Or a finite form no noun shares (lever 33: "até a tinha", "como o fez", "que a comprasse"), not capitalised (a name).
+      const finite = ptFiniteVerb(lower[i + 1]!) && words[i + 1] === lower[i + 1];
+      if (!strong && !finite && !ptVerbEnding(lower[i + 1]!)) continue;
       const keep = labels.map((l) => this.labelIndex.get(l)!);
       const verbIds = this.verbLabels();
       const forced = this.tagger.tag(words, (k) => (k === i ? pron : k === i + 1 && next !== "VERB" && next !== "AUX" ? verbIds : [keep[k]!]));
@@ -1120,13 +1118,16 @@ export class MorphTagger implements MorphAnnotator {
 
   /**
    * Whether the verb lexicon knows a word as a finite verb form or infinitive and neither the Spanish word
-   * list nor the noun lexicon knows it as another word (es *tomé, recoges*, not *borda*); false without a verb
-   * lexicon (pt). For identify's alignedClitics (lever 28c).
+   * list nor the noun lexicon knows it as another word (es *tomé, recoges*, not *borda*); for Portuguese, which has
+   * no verb lexicon, ptFiniteVerb (*teve, tinha, entreguei*; lever 33). For identify's alignedClitics (lever 28c).
    */
   verbOnlyForm(word: string): boolean {
     const lex = this.verbs;
     const lower = word.toLowerCase();
-    if (!lex || this.table.has(lower) || !lex.lemmas(lower) || !lex.finite(lower)) return false;
+    // Portuguese has no verb lexicon: its irregular verbs' forms and verb-only endings (lever 33).
+    // A capitalised word is taken for a name (Faria, Moscou, Irão).
+    if (!lex) return this.lang === "pt" && word === lower && !this.table.has(lower) && ptFiniteVerb(lower);
+    if (this.table.has(lower) || !lex.lemmas(lower) || !lex.finite(lower)) return false;
     return !(lex.otherWord ? lex.otherWord(lower) : this.nouns?.lookup(word, lower) !== undefined);
   }
 

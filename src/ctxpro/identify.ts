@@ -483,8 +483,12 @@ const PT_PREPOSITIONS = new Set(["de", "para", "por", "sem", "até", "após"]);
 
 /** English tags of the words a noun phrase's article would sit before: an article's next word does not render them. */
 const EN_NOMINAL_TAGS = new Set(["NOUN", "PROPN", "ADJ", "NUM"]);
-/** English tags of a verb's particle or adverb, which the aligner may link the target verb to. */
-const EN_PARTICLE_TAGS = new Set(["ADV", "ADP", "PART"]);
+/**
+ * English tags of a verb's particle or adverb, which the aligner may link the target verb to; and of its subject
+ * pronoun or an interjection (lever 33: a pro-drop verb carries its subject, pt "Até a tinha" - "He ... carried it",
+ * "quando a recebesse" - "when she got it").
+ */
+const EN_PARTICLE_TAGS = new Set(["ADV", "ADP", "PART", "PRON", "INTJ"]);
 /** Target tags under which an unlinked word after the homograph may be the clitic's verb. */
 const VERB_LIKE_TAGS = new Set(["NOUN", "ADJ", "PROPN", "VERB", "AUX"]);
 
@@ -525,8 +529,8 @@ export function alignedClitics(en: readonly AnnToken[], tgt: readonly AnnToken[]
     const nls = links.filter((l) => l[1] === j + 1);
     if (nls.some((l) => EN_NOMINAL_TAGS.has(en[l[0]]!.upos))) return;
     if (nls.some((l) => VERB_TAGS.has(en[l[0]]!.upos)) || (!nls.length && VERB_LIKE_TAGS.has(next.upos))) at.add(j);
-    // A verb the aligner linked to its English particle or adverb ("tomé" - "either", "recoges" - "up",
-    // "saqué" - "out"): where the verb lexicon knows the word only as a verb (lever 28c).
+    // A verb the aligner linked to its English particle, adverb or subject pronoun ("tomé" - "either", "recoges" - "up",
+    // "saqué" - "out"): where the verb lexicon knows the word only as a verb (lever 28c; pt: ptFiniteVerb, lever 33).
     else if (nls.every((l) => EN_PARTICLE_TAGS.has(en[l[0]]!.upos)) && verbOnly?.(next.text)) at.add(j);
   });
   return at;

@@ -1,0 +1,87 @@
+/**
+ * Portuguese finite verb forms that no noun, adjective or function word shares, for a language with no verb
+ * lexicon here (lever 33): the finite forms of the frequent irregular verbs (ter, ser, estar, haver, ir, fazer,
+ * dizer, poder, querer, saber, ver, dar, pôr, trazer, vir) and of their prefixed compounds (manter, obter,
+ * conter, propor, convir, desfazer, prever, ...), plus the endings only finite verbs have (PT_VERB_ENDING of
+ * morph.ts and a few more). Forms a noun or function word shares are left out, checked against UD Portuguese
+ * Bosque: era, via(s), vinha(s), veio, verão, porão, vão, pus, opus, pomos, trago, fora, são, deste, desse(s)
+ * (de + este, de + esse), vir (also the infinitive).
+ */
+
+/** Finite forms per verb (present, imperfect, preterite, future, conditional, subjunctives); 2nd plural left out. */
+const IRREGULAR: Record<string, string> = {
+  ter: "tenho tens tem temos têm tinha tinhas tínhamos tinham tive tiveste teve tivemos tiveram tivera terei terás terá teremos terão teria terias teríamos teriam tenha tenhas tenhamos tenham tivesse tivesses tivéssemos tivessem tiver tiveres tivermos tiverem",
+  ser: "sou és é somos eras éramos eram fui foste foi fomos foram serei serás será seremos serão seria serias seríamos seriam seja sejas sejamos sejam fosse fosses fôssemos fossem fores formos forem",
+  estar: "estou estás está estamos estão estava estavas estávamos estavam estive estiveste esteve estivemos estiveram estarei estarás estará estaremos estarão estaria estarias estaríamos estariam esteja estejas estejamos estejam estivesse estivesses estivéssemos estivessem estiver estiveres estivermos estiverem",
+  haver: "hei hás há havemos hão havia havias havíamos haviam houve houveram houvera haverei haverá haverão haveria haveriam haja hajas hajamos hajam houvesse houvessem houver houverem",
+  ir: "vou vais vai vamos ia ias íamos iam irei irás irá iremos irão iria irias iríamos iriam vá vás",
+  fazer: "faço fazes faz fazemos fazem fazia fazias fazíamos faziam fiz fizeste fez fizemos fizeram farei farás fará faremos farão faria farias faríamos fariam faça faças façamos façam fizesse fizesses fizéssemos fizessem fizer fizeres fizermos fizerem",
+  dizer: "digo dizes diz dizemos dizem dizia dizias dizíamos diziam disse disseste dissemos disseram direi dirás dirá diremos dirão diria dirias diríamos diriam diga digas digamos digam dissesse dissesses dissessem disser disseres disserem",
+  poder: "posso podes pode podemos podem podia podias podíamos podiam pude pudeste pôde pudemos puderam poderei poderás poderá poderemos poderão poderia poderias poderíamos poderiam possa possas possamos possam pudesse pudesses pudéssemos pudessem puder puderes pudermos puderem",
+  querer: "quero queres quer queremos querem queria querias queríamos queriam quis quiseste quisemos quiseram quererei quererá quereria quereriam queira queiras queiramos queiram quisesse quisesses quisessem quiser quiseres quiserem",
+  saber: "sei sabes sabe sabemos sabem sabia sabias sabíamos sabiam soube soubeste soubemos souberam saberei saberás saberá saberemos saberão saberia saberias saberiam saiba saibas saibamos saibam soubesse soubesses soubessem souber souberes souberem",
+  ver: "vejo vês vê vemos veem vêem víamos viam vi viste viu viram verei verás verá veremos veria verias veríamos veriam veja vejas vejamos vejam visse visses víssemos vissem vires virmos virem",
+  dar: "dou dás dá damos dão dava davas dávamos davam dei deu demos deram darei darás dará daremos darão daria darias daríamos dariam dê dês dêmos deem dêem déssemos dessem der deres dermos derem",
+  pôr: "ponho pões põe põem punha punhas púnhamos punham puseste pôs pusemos puseram porei porás porá poremos poria porias poríamos poriam ponha ponhas ponhamos ponham pusesse pusesses pusessem puser puseres puserem",
+  trazer: "trazes traz trazemos trazem trazia trazias traziam trouxe trouxeste trouxemos trouxeram trarei trarás trará traremos trarão traria trarias trariam traga tragas tragamos tragam trouxesse trouxesses trouxessem trouxer trouxeres trouxerem",
+  vir: "venho vens vem vimos vêm vinham vim vieste viemos vieram virei virás virá viremos virão viria virias viriam venha venhas venhamos venham viesse viesses viessem vier vieres vierem",
+};
+/** Prefixes of the compounds that conjugate like their base verb (manter, propor, convir, desfazer, predizer, prever). */
+const COMPOUNDS: Record<string, string[]> = {
+  ter: ["man", "ob", "con", "de", "re", "sus", "abs", "entre"],
+  pôr: ["com", "pro", "ex", "im", "su", "de", "re", "dis", "contra", "pres"],
+  vir: ["con", "pro", "inter", "ad", "sobre"],
+  fazer: ["des", "re", "satis"],
+  dizer: ["contra", "pre", "des"],
+  ver: ["pre", "re", "ante"],
+};
+/** The accent a compound's monosyllabic form takes (mantém, convém, mantêns). */
+const COMPOUND_ACCENT: Record<string, string> = { tem: "tém", tens: "téns", vem: "vém", vens: "véns" };
+
+function buildForms(): Set<string> {
+  const out = new Set<string>();
+  for (const [verb, forms] of Object.entries(IRREGULAR)) {
+    for (const f of forms.split(" ")) {
+      out.add(f);
+      for (const p of COMPOUNDS[verb] ?? []) out.add(p + (COMPOUND_ACCENT[f] ?? f));
+    }
+  }
+  return out;
+}
+export const PT_IRREGULAR_FINITE: ReadonlySet<string> = buildForms();
+
+/**
+ * Endings only Portuguese finite verbs have (lever 14d's PT_VERB_ENDING: future, preterite, imperfect,
+ * imperfect subjunctive), shared with morph.ts. Left out because nouns share them: -rão (verão), -ria
+ * (padaria), -este/-aste (teste, contraste), -asse (classe), -ermos (termos).
+ */
+export const PT_VERB_ENDING = /^.{2,}(?:[aei]rei|[aei]rás|[aei]remos|[^aeiou]ei|[^aeiou]ou|aram|eram|iram|assem|essem|issem|ávamos|íamos)$/;
+/**
+ * Further endings only finite verbs have, for ptFiniteVerb: preterite 1st singular -guei, -iei (entreguei, iniciei;
+ * -quei is left out for jóquei, hóquei), conditional 3rd plural and 1st plural, imperfect subjunctive (levasse, recebesse,
+ * pusesses, fizéssemos; the nouns of PT_SSE_NOUNS aside), imperfect 3rd plural.
+ */
+const PT_MORE_VERB_ENDING = /^.{2,}(?:guei|iei|[aei]riam|[aei]ríamos|[aei]sses?|[áéí]ssemos|avam)$/;
+/** The words Bosque has with an imperfect-subjunctive ending that are no verbs (classe, interesse, impasse), and their kin. */
+const PT_SSE_NOUNS: ReadonlySet<string> = new Set(["classe", "classes", "subclasse", "subclasses", "interesse", "interesses", "desinteresse", "impasse", "impasses", "crasse"]);
+
+/**
+ * Whether a lower-case Portuguese word is a finite verb form no noun, adjective or function word shares: one of
+ * the irregular verbs' forms, or a verb-only ending. For identify's alignedClitics (lever 28c, "known only as a
+ * verb", which other languages take from their verb lexicon).
+ */
+export function ptFiniteVerb(lower: string): boolean {
+  return PT_IRREGULAR_FINITE.has(lower) || ptVerbEnding(lower) || (PT_MORE_VERB_ENDING.test(lower) && !PT_SSE_NOUNS.has(lower) && !accentedStem(lower));
+}
+
+/**
+ * PT_VERB_ENDING, for a word with no written accent or hyphen before it: the verb endings carry the stress or their
+ * own accent (levei, roubou, usarás, cantávamos), so an accent elsewhere marks a noun stressed there (vôlei, jóquei,
+ * pônei), and a hyphen a compound (decreto-lei). Lever 14d's test (MorphTagger.portugueseClitics).
+ */
+export function ptVerbEnding(lower: string): boolean {
+  return PT_VERB_ENDING.test(lower) && !accentedStem(lower);
+}
+function accentedStem(lower: string): boolean {
+  return /[-áâãàéêíóôõú]/.test(lower.replace(/(?:rás|ríamos|[áéí]ssemos|ávamos|íamos)$/, ""));
+}
