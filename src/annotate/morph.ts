@@ -13,7 +13,7 @@ import { closedClassTable, type Analysis, type ClosedClassTable } from "./closed
 import { Lemmatizer, trainLemmatizer, type LemmatizerModel } from "./lemmatizer.js";
 import { makeLabel, splitLabel, Tagger, TAG_FEATS, trainTagger, type TaggerModel, type TrainOptions, type TrainSentence } from "./tagger.js";
 import { TenseTagger, trainTense, type TenseModel } from "./tense.js";
-import { ptFiniteVerb, ptVerbEnding } from "./pt-verbs.js";
+import { ptFiniteVerb, ptNumberClash, ptVerbEnding } from "./pt-verbs.js";
 import { isSupportedLang, splitEnclitics, tokenize, type Lang, type Token, type TokenizerLexicon } from "./tokenize.js";
 import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, spanishNominalForms, unmarkedNounLexicon, type NounLexicon } from "./lexicons.js";
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
@@ -155,6 +155,11 @@ function cliticContext(lang: string, lower: readonly string[], pos: readonly str
 
 /** Portuguese object clitics that are also articles or the preposition *a* (MorphTagger.portugueseClitics). */
 const PT_CLITIC_HOMOGRAPHS: ReadonlySet<string> = new Set(["o", "a", "os", "as"]);
+/**
+ * Prepositions, negations and the conjunctions of the future subjunctive (which has the infinitive's shape: "assim que o
+ * conseguires") after which *o, a, os, as* before an infinitive-shaped verb is the clitic ("para os divulgar"; lever 34).
+ */
+const PT_BEFORE_INFINITIVE_CLITIC: ReadonlySet<string> = new Set(["para", "de", "sem", "por", "até", "após", "não", "nunca", "que", "se", "quando"]);
 /** Words after which a Portuguese article homograph is the clitic: negations and subject pronouns. */
 const PT_BEFORE_CLITIC: ReadonlySet<string> = new Set(["não", "nunca", "jamais", "eu", "tu", "ele", "ela", "nós", "vós", "eles", "elas", "você", "vocês"]);
 
@@ -627,6 +632,7 @@ export class MorphTagger implements MorphAnnotator {
     this.portugueseClitics(words, lower, labels);
     this.nounOnlyForms(words, lower, labels);
     this.redecideClitics(words, lower, labels);
+    this.portugueseAccusative(words, lower, labels);
     const tenses = this.tense?.tag(words, labels);
     const out = labels.map((label, i) => {
       const { upos, feats } = this.parseLabel(label);
@@ -1045,13 +1051,45 @@ export class MorphTagger implements MorphAnnotator {
       const strong = PT_BEFORE_CLITIC.has(prevWord) && (next === "VERB" || next === "AUX") && !/[aeiô]r$/.test(lower[i + 1]!);
       // Or a finite form no noun shares (lever 33: "até a tinha", "como o fez", "que a comprasse"), not capitalised (a name).
       const finite = ptFiniteVerb(lower[i + 1]!) && words[i + 1] === lower[i + 1];
-      if (!strong && !finite && !ptVerbEnding(lower[i + 1]!)) continue;
+      // Or a next word whose number the article's rules out for a noun (lever 34: "os usa", "o compartilhas").
+      const clash = (next === "NOUN" || next === "ADJ" || next === "VERB" || next === "AUX" || next === "X") && ptNumberClash(lower[i]!, words[i + 1]!, prevWord);
+      if (!strong && !finite && !clash && !ptVerbEnding(lower[i + 1]!)) continue;
       const keep = labels.map((l) => this.labelIndex.get(l)!);
       const verbIds = this.verbLabels();
       const forced = this.tagger.tag(words, (k) => (k === i ? pron : k === i + 1 && next !== "VERB" && next !== "AUX" ? verbIds : [keep[k]!]));
       labels[i] = forced[i]!;
       labels[i + 1] = forced[i + 1]!;
     }
+  }
+
+  /**
+   * Portuguese: an article homograph (*o, a, os, as*) tagged PRON right before a verb is the accusative clitic, not the
+   * demonstrative of "o que", "a de" (UD Bosque: 165 Case=Acc PronType=Prs, 11 PronType=Dem before VERB/AUX). The tagger,
+   * and redecideClitics, which may choose among all PRON labels, often give it the demonstrative's label, which has no
+   * case ("e a/PRON interpretaram", "para a isolarmos"; lever 34). Runs last, after redecideClitics.
+   */
+  private portugueseAccusative(words: readonly string[], lower: readonly string[], labels: string[]): void {
+    if (this.lang !== "pt" || !this.cliticVerbAll) return;
+    const upos = (l: string) => l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|"));
+    const at = new Set<number>();
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (!PT_CLITIC_HOMOGRAPHS.has(lower[i]!) || upos(labels[i]!) !== "PRON" || /Case=Acc/.test(labels[i]!)) continue;
+      const next = upos(labels[i + 1]!);
+      if (next !== "VERB" && next !== "AUX") continue;
+      const prev = i > 0 ? lower[i - 1]! : "";
+      // Not a word split off a contraction (ao = a o, no = em o: the article), nor before a participle, which takes no
+      // clitic ("O referido relatório", "com os conhecidos"), or a capitalised word (a name); before an infinitive only after a preposition, since an
+      // article also nominalises it ("deifica o saber" vs "para os divulgar", "antes de o conhecerem").
+      if (prev === "a" || prev === "em" || /(?:ad|id)[oa]s?$/.test(lower[i + 1]!) || words[i + 1] !== lower[i + 1]) continue;
+      // After de, por (do, pelo) also the irregular participles: "de o previsto", "de as compostas".
+      if ((prev === "de" || prev === "por") && /(?:st|it|ert)[oa]s?$/.test(lower[i + 1]!)) continue;
+      if (/[aeiô]r(?:em|es|mos)?$/.test(lower[i + 1]!) && !ptFiniteVerb(lower[i + 1]!) && !PT_BEFORE_INFINITIVE_CLITIC.has(prev)) continue;
+      if (this.accusativeClitic(lower[i]!)?.some((k) => /Case=Acc/.test(this.tagger.labels[k]!))) at.add(i);
+    }
+    if (!at.size) return;
+    const keep = labels.map((l) => this.labelIndex.get(l)!);
+    const forced = this.tagger.tag(words, (k) => (at.has(k) ? this.accusativeClitic(lower[k]!)! : [keep[k]!]));
+    for (const k of at) labels[k] = forced[k]!;
   }
 
   /**

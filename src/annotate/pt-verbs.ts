@@ -85,3 +85,38 @@ export function ptVerbEnding(lower: string): boolean {
 function accentedStem(lower: string): boolean {
   return /[-áâãàéêíóôõú]/.test(lower.replace(/(?:rás|ríamos|[áéí]ssemos|ávamos|íamos)$/, ""));
 }
+
+/**
+ * Nouns and adjectives whose singular ends in an unstressed -as/-es or -is, so "o atlas" agrees (Bosque: atlas, blues,
+ * simples; pára-quedas and guarda-redes carry a hyphen), and the plurals without -s that Bosque has after os/as (media).
+ */
+const PT_NUMBER_INVARIANT: ReadonlySet<string> = new Set([
+  "atlas", "pires", "alferes", "ourives", "herpes", "blues", "simples", "reles", "cosmos", "vírus", "oásis", "lápis", "tênis", "ônibus",
+  "media", "multimedia", "multimédia",
+  // Numerals and adverbs Bosque has after os/as ("os quatro", "os cerca de"), in case the tagger calls them nouns.
+  "quatro", "cinco", "sete", "oito", "nove", "dez", "onze", "doze", "treze", "catorze", "quatorze", "quinze", "dezoito", "dezanove", "dezenove",
+  "vinte", "trinta", "quarenta", "cinquenta", "sessenta", "setenta", "oitenta", "noventa", "cem", "mil", "cerca", "pouco", "outrora",
+]);
+const PT_CONTRACTING: ReadonlySet<string> = new Set(["a", "de", "em", "por", "per"]);
+/** Words after which *a* is the clitic rather than the preposition (MorphTagger's PT_BEFORE_CLITIC: negations, subject pronouns). */
+const PT_A_CLITIC_BEFORE: ReadonlySet<string> = new Set(["não", "nunca", "jamais", "eu", "tu", "ele", "ela", "nós", "vós", "eles", "elas", "você", "vocês"]);
+
+/**
+ * Whether the next word's number rules out the article reading of an article homograph, leaving the object clitic and a
+ * verb (lever 34, as Spanish lever 20a): plural *os, as* before a lower-case word with no final -s ("os usa", "as
+ * compraram", "os resolver"), singular *o* before an unstressed -as/-es ending, a 2nd person singular ("o compartilhas",
+ * "o vendes"), and *a* so only after a negation or subject pronoun, since *a* is also the preposition before bare plurals
+ * ("a pessoas", 55 times in Bosque). Words with a hyphen, digit or capital, and PT_NUMBER_INVARIANT, are left alone.
+ * In UD Bosque no article os/as or o precedes a word this accepts, save a mis-tag (o relações, as taxa).
+ */
+export function ptNumberClash(article: string, word: string, prev: string): boolean {
+  if (word !== word.toLowerCase() || !/^[a-zà-ü]+$/.test(word) || PT_NUMBER_INVARIANT.has(word)) return false;
+  // After a, de, em, por the article is most often split off a contraction (aos, dos, nos, pelos: "nos setor" is a typo).
+  if (PT_CONTRACTING.has(prev)) return false;
+  if (article === "os" || article === "as") return /[aeiouáéíóúâêôãõmrz]$/.test(word);
+  // An unstressed ending: no written accent anywhere (mês, através, país carry the stress).
+  const secondSingular = /^.{2,}[ae]s$/.test(word) && !/[áéíóúâêôãõàç]/.test(word);
+  if (article === "o") return secondSingular;
+  if (article === "a") return secondSingular && PT_A_CLITIC_BEFORE.has(prev);
+  return false;
+}
