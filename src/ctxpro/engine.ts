@@ -749,6 +749,21 @@ const TIME_NOUNS = new Set([
 ]);
 
 /**
+ * Whether mention m's head is a noun of time after *at, in, on, during*, across determiners, adjectives,
+ * numerals and possessives ("at night", "in the morning", "on that Tuesday"; lever 35a): an adverbial time phrase. A time noun elsewhere may be a real antecedent ("I'll never forget that night. It was ...").
+ */
+export function adverbialTime(en: readonly AnnToken[], m: { head: number }): boolean {
+  const h = en[m.head];
+  if (!TIME_NOUNS.has((h.lemma || h.text).toLowerCase())) return false;
+  let j = m.head - 1;
+  while (j >= 0 && (en[j].upos === "DET" || en[j].upos === "ADJ" || en[j].upos === "NUM" || (en[j].upos === "PRON" && en[j].feats.Poss === "Yes"))) j--;
+  return j >= 0 && en[j].upos === "ADP" && TIME_ADPS.has(en[j].text.toLowerCase());
+}
+/** Prepositions that make a time adverbial of a noun of time; not *for, about, of* ("asked me for one night
+ * and I gave it to you", "waited for this moment, and now it has arrived": arguments, real antecedents). */
+const TIME_ADPS = new Set(["at", "in", "on", "during"]);
+
+/**
  * Whether English *it* at `e` is expletive or identificational (lever 21c): *who* or *what* + a form of
  * *be* right before it ("Who is it?", "What's it?"), or a form of *be* after it (across *not* and
  * adverbs), then an adjective or a participle and, within a few words, *to, that, for, if, whether, how*
@@ -844,6 +859,9 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       trace23("a", doc, i);
       ante = undefined;
     }
+    // ... nor the noun of an adverbial time phrase, a preposition + a noun of time ("at night", "in the
+    // morning", "on Tuesday"; lever 35a, as 21c for the fallback): it sets the time, it is not the thing.
+    if (ante && adverbialTime(doc.en[ante.sent].tokens, ante)) ante = undefined;
     // The resolver's antecedent is a copula's predicate noun or a prepositional complement of another
     // noun: the subject (lever 18a) or the host noun (18b) is taken instead when its aligned target
     // noun agrees with the target pronoun and it agrees with the English pronoun in number. Only for an
