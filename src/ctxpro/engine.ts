@@ -527,8 +527,16 @@ const PARTICIPLE = /(?:ad|id|at|it)[oaie]s?$/;
  * refused); undefined otherwise. `tagged`: the token's tag before lever 14f/17b read an adjective as a noun.
  */
 export function adjectiveHead(lang: string, ts: readonly AnnToken[], k: number, tagged: string): number | undefined {
-  if (lang !== "es" && lang !== "it" && lang !== "pt") return undefined;
   const w = ts[k].text.toLowerCase();
+  // Lever 35b: a word tagged NOUN with an adjective's ending right after a noun it agrees with in gender and
+  // number is that noun's adjective ("dispositivo cortical", "sieć energetyczną"): the noun is the head.
+  // The word before must be a noun, not a mis-tagged prenominal word ("esas/NOUN chicas", "le mie/NOUN
+  // credenziali", "gran/NOUN final") nor a word with an adjective's ending itself ("el auténtico/NOUN motivo").
+  if (tagged === "NOUN" && ADJ_ENDING[lang]?.test(w) && k > 0 && ts[k - 1].upos === "NOUN" && agreesWith(ts[k], ts[k - 1])) {
+    const p = ts[k - 1].text.toLowerCase();
+    if (!ADJ_ENDING[lang].test(p) && !POSSESSIVE_ADJ.has(p) && !PRENOMINAL.has(p)) return k - 1;
+  }
+  if (lang !== "es" && lang !== "it" && lang !== "pt") return undefined;
   const possessive = POSSESSIVE_ADJ.has(w);
   if (!possessive && (!PARTICIPLE.test(w) || k === 0 || ts[k - 1].upos === "DET" || ts[k - 1].upos === "PRON")) return undefined;
   const g = values(ts[k], "Gender");
@@ -566,6 +574,28 @@ export function adjectiveHead(lang: string, ts: readonly AnnToken[], k: number, 
     break;
   }
   return possessive ? -1 : undefined;
+}
+
+/** Adjective endings (lever 35b): es/pt -al/-ico/-ica/-ivo/-iva, it -ale/-ico/-ica/-ivo/-iva (and plurals), pl -ny/-na/-ną/-ne/-owy/-owa/-ową/-ski/-ska/-ską. */
+const ADJ_ENDING: Record<string, RegExp> = {
+  es: /(?:al|ales|ico|icos|ica|icas|ivo|ivos|iva|ivas)$/,
+  pt: /(?:al|ais|ico|icos|ica|icas|ivo|ivos|iva|ivas)$/,
+  it: /(?:ale|ali|ico|ici|ica|iche|ivo|ivi|iva|ive)$/,
+  pl: /(?:ny|na|ną|ne|owy|owa|ową|ski|ska|ską)$/,
+};
+/** es/it/pt words that stand before a noun (demonstratives, quantifiers, common prenominal adjectives), which the tagger may call nouns (lever 35b). */
+const PRENOMINAL = new Set([
+  "este", "esta", "estos", "estas", "ese", "esa", "esos", "esas", "aquel", "aquella", "aquellos", "aquellas", "gran", "grande", "grandes", "buen", "buena", "buenos", "buenas",
+  "mal", "mala", "primer", "primera", "último", "última", "nuevo", "nueva", "viejo", "vieja", "mismo", "misma", "otro", "otra", "otros", "otras", "todo", "toda", "todos", "todas", "cada",
+  "questo", "questa", "questi", "queste", "quel", "quella", "quei", "quelle", "quegli", "quello", "bel", "bella", "buon", "buono", "nuovo", "nuova", "vecchio", "vecchia", "ultimo",
+  "ultima", "primo", "prima", "stesso", "stessa", "altro", "altra", "altri", "altre", "tutto", "tutta", "tutti", "tutte", "ogni",
+  "estes", "esse", "essa", "esses", "essas", "aquele", "aquela", "aqueles", "aquelas", "bom", "boa", "novo", "primeiro", "primeira", "mesmo", "mesma", "outro", "outra", "outros", "outras", "toda", "todo",
+]);
+/** Whether two tokens share a gender and a number value (both must carry them). */
+function agreesWith(a: AnnToken, b: AnnToken): boolean {
+  const g = values(a, "Gender");
+  const n = values(a, "Number");
+  return g.length > 0 && n.length > 0 && values(b, "Gender").some((x) => g.includes(x)) && values(b, "Number").some((x) => n.includes(x));
 }
 
 /** Tags skipped when looking for the noun or verb an adjective belongs to ("coisa tão importante", "è molto bella"). */
