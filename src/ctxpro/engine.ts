@@ -583,6 +583,22 @@ const ADJ_ENDING: Record<string, RegExp> = {
   it: /(?:ale|ali|ico|ici|ica|iche|ivo|ivi|iva|ive)$/,
   pl: /(?:ny|na|ną|ne|owy|owa|ową|ski|ska|ską)$/,
 };
+/**
+ * Lever 35c: target token k, stored as the antecedent's head, is also aligned to an English adjective before
+ * the English head (`adjLinks`: the target tokens each such adjective is aligned to), so it is that adjective's
+ * translation ("cortical array" / "dispositivo cortical"). Returns the word right before it when that word is a
+ * noun or an adjective-tagged word that agrees with it in gender and number and is no prenominal word, possessive
+ * or determiner; undefined otherwise.
+ */
+export function adjectiveLinkedHead(ts: readonly AnnToken[], k: number, adjLinks: readonly (readonly number[])[]): number | undefined {
+  if (k === 0 || !adjLinks.some((l) => l.includes(k))) return undefined;
+  const p = ts[k - 1];
+  const w = p.text.toLowerCase();
+  if (p.upos !== "NOUN" && p.upos !== "ADJ") return undefined;
+  if (POSSESSIVE_ADJ.has(w) || PRENOMINAL.has(w) || !agreesWith(ts[k], p)) return undefined;
+  return k - 1;
+}
+
 /** es/it/pt words that stand before a noun (demonstratives, quantifiers, common prenominal adjectives), which the tagger may call nouns (lever 35b). */
 const PRENOMINAL = new Set([
   "este", "esta", "estos", "estas", "ese", "esa", "esos", "esas", "aquel", "aquella", "aquellos", "aquellas", "gran", "grande", "grandes", "buen", "buena", "buenos", "buenas",
@@ -930,6 +946,15 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       if (found && j !== undefined) {
         trace23("d", doc, i);
         found = j < 0 ? undefined : { ct: { ...ts[j], upos: "NOUN" }, a: Math.min(found.a, j), b: Math.max(found.b, j + 1), k: j, tagged: ts[j].upos };
+      }
+      // The target head is also aligned to an English adjective of the mention (lever 35c): the agreeing
+      // word before it is the noun ("her cortical array" / "seu dispositivo/ADJ cortical/NOUN").
+      const k = found && j === undefined ? found.k : undefined;
+      if (found && k !== undefined) {
+        const adjLinks: number[][] = [];
+        for (let x = ante.start; x < ante.head; x++) if (aen[x].upos === "ADJ") adjLinks.push(idx.alignedTgt(ante.sent, x));
+        const n = adjectiveLinkedHead(ts, k, adjLinks);
+        if (n !== undefined) found = { ct: { ...ts[n], upos: "NOUN" }, a: Math.min(found.a, n), b: Math.max(found.b, n + 1), k: n, tagged: ts[n].upos };
       }
     }
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
