@@ -309,6 +309,14 @@ describe("lever 35a: a noun of time in an adverbial time phrase", () => {
     const box = sent("in/in/ADP the/the/DET box/box/NOUN").tokens;
     expect(adverbialTime(box, { head: 2 })).toBe(false);
   });
+  it("is one after last, next, every with nothing before them (lever 35d)", () => {
+    const every = sent("And/and/CCONJ every/every/DET time/time/NOUN I/I/PRON look/look/VERB at/at/ADP it/it/PRON").tokens;
+    expect(adverbialTime(every, { head: 2 })).toBe(true);
+    const our = sent("be/be/AUX our/our/PRON/Poss=Yes last/last/ADJ hour/hour/NOUN").tokens;
+    expect(adverbialTime(our, { head: 3 })).toBe(false);
+    const today = sent("today/today/NOUN started/start/VERB").tokens;
+    expect(adverbialTime(today, { head: 0 })).toBe(false);
+  });
 });
 
 describe("lever 35b: a NOUN-tagged word with an adjective's ending after the noun it agrees with", () => {

@@ -803,8 +803,15 @@ export function adverbialTime(en: readonly AnnToken[], m: { head: number }): boo
   if (!TIME_NOUNS.has((h.lemma || h.text).toLowerCase())) return false;
   let j = m.head - 1;
   while (j >= 0 && (en[j].upos === "DET" || en[j].upos === "ADJ" || en[j].upos === "NUM" || (en[j].upos === "PRON" && en[j].feats.Poss === "Yes"))) j--;
-  return j >= 0 && en[j].upos === "ADP" && TIME_ADPS.has(en[j].text.toLowerCase());
+  if (j >= 0 && en[j].upos === "ADP" && TIME_ADPS.has(en[j].text.toLowerCase())) return true;
+  // 35d: *last, next, every* + a noun of time, with no determiner or possessive before ("every time I look at
+  // it", "last night"; not "our last hour ... spend it"). A bare *today* may be a subject ("today started as a
+  // nice outing ... ruin it") and is not refused.
+  const before = m.head > 1 ? en[m.head - 2] : undefined;
+  const determined = !!before && (before.upos === "DET" || (before.upos === "PRON" && before.feats.Poss === "Yes"));
+  return m.head > 0 && TIME_DETERMINERS.has(en[m.head - 1].text.toLowerCase()) && !determined;
 }
+const TIME_DETERMINERS = new Set(["last", "next", "every"]);
 /** Prepositions that make a time adverbial of a noun of time; not *for, about, of* ("asked me for one night
  * and I gave it to you", "waited for this moment, and now it has arrived": arguments, real antecedents). */
 const TIME_ADPS = new Set(["at", "in", "on", "during"]);
