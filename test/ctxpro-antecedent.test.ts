@@ -317,6 +317,22 @@ describe("lever 35a: a noun of time in an adverbial time phrase", () => {
     const today = sent("today/today/NOUN started/start/VERB").tokens;
     expect(adverbialTime(today, { head: 0 })).toBe(false);
   });
+  it("is one in fixed adverbials with no preposition (lever 35e)", () => {
+    const other = sent("The/the/DET other/other/ADJ day/day/NOUN we/we/PRON were/be/AUX kissing/kiss/VERB").tokens;
+    expect(adverbialTime(other, { head: 2 })).toBe(true);
+    const all = sent("starving/starve/VERB all/all/DET day/day/NOUN").tokens;
+    expect(adverbialTime(all, { head: 2 })).toBe(true);
+    const some = sent("come/come/VERB some/some/DET night/night/NOUN").tokens;
+    expect(adverbialTime(some, { head: 2 })).toBe(true);
+    const tomorrow = sent("the/the/DET music/music/NOUN tomorrow/tomorrow/NOUN morning/morning/NOUN").tokens;
+    expect(adverbialTime(tomorrow, { head: 3 })).toBe(true);
+    const thisTime = sent("This/this/DET time/time/NOUN you/you/PRON 're/be/AUX going/go/VERB").tokens;
+    expect(adverbialTime(thisTime, { head: 1 })).toBe(true);
+  });
+  it("is none for a demonstrative time noun inside the sentence", () => {
+    const that = sent("Remember/remember/VERB that/that/DET day/day/NOUN").tokens;
+    expect(adverbialTime(that, { head: 2 })).toBe(false);
+  });
 });
 
 describe("lever 35b: a NOUN-tagged word with an adjective's ending after the noun it agrees with", () => {

@@ -809,7 +809,14 @@ export function adverbialTime(en: readonly AnnToken[], m: { head: number }): boo
   // nice outing ... ruin it") and is not refused.
   const before = m.head > 1 ? en[m.head - 2] : undefined;
   const determined = !!before && (before.upos === "DET" || (before.upos === "PRON" && before.feats.Poss === "Yes"));
-  return m.head > 0 && TIME_DETERMINERS.has(en[m.head - 1].text.toLowerCase()) && !determined;
+  if (m.head > 0 && TIME_DETERMINERS.has(en[m.head - 1].text.toLowerCase()) && !determined) return true;
+  // 35e: fixed adverbial time phrases with no preposition: "the other day", "all day", "some night",
+  // "tomorrow morning", and "this time" opening its sentence ("This time you're going to tell me where it is").
+  const p1 = m.head > 0 ? en[m.head - 1].text.toLowerCase() : "";
+  const p2 = m.head > 1 ? en[m.head - 2].text.toLowerCase() : "";
+  if ((p1 === "other" && p2 === "the") || p1 === "all" || (p1 === "some" && h.feats.Number !== "Plur")) return true;
+  if (["tomorrow", "yesterday", "tonight", "today"].includes(p1)) return true;
+  return (p1 === "this" || p1 === "that") && m.head === 1;
 }
 const TIME_DETERMINERS = new Set(["last", "next", "every"]);
 /** Prepositions that make a time adverbial of a noun of time; not *for, about, of* ("asked me for one night
