@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc } from "../src/annotate/types.js";
-import { adjectiveHead, compoundHeadAfter, copulaSubject, genitiveHost, personPredicate, matchDocument, pluralItAgrees, polishPronounAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
+import { adjectiveHead, adjectiveLinkedHead, adverbialTime, compoundHeadAfter, copulaSubject, genitiveHost, personPredicate, matchDocument, pluralItAgrees, polishPronounAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
 import { loadRuleSet } from "../src/ctxpro/rules.js";
 
 describe("lever 17a: plural target pronoun for English *it*", () => {
@@ -291,5 +291,80 @@ describe("lever 23 in the engine", () => {
     const first: [string, string, string] = [`I/I/PRON/Case=Nom teach/teach/VERB rubber/rubber/NOUN/Number=Sing ducky/ducky/ADJ to/to/PART dive/dive/VERB ${P}`, `Enseño/enseñar/VERB a/a/ADP la/el/DET/Gender=Fem|Number=Sing patita/patita/NOUN/Gender=Fem|Number=Sing a/a/ADP bucear/bucear/VERB ${P}`, "1-0 2-3 4-4 5-5 6-6"];
     const items = matchDocument(doc("es", [first, second], [2, 3, 2], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!;
     expect(items.map((x) => [x["src ante head"], x["src ante head pos"], x["ref ante head"]])).toEqual([["ducky", "NOUN", "patita"]]);
+  });
+});
+
+describe("lever 35a: a noun of time in an adverbial time phrase", () => {
+  it("is one after at, in, on, during, across determiners and adjectives", () => {
+    const ts = sent("On/on/ADP the/the/DET evening/evening/NOUN ,/,/PUNCT cows/cow/NOUN tell/tell/VERB it/it/PRON").tokens;
+    expect(adverbialTime(ts, { head: 2 })).toBe(true);
+    const late = sent("in/in/ADP the/the/DET late/late/ADJ morning/morning/NOUN").tokens;
+    expect(adverbialTime(late, { head: 3 })).toBe(true);
+  });
+  it("is none after for or about, with no preposition, or for another noun", () => {
+    const night = sent("asked/ask/VERB me/I/PRON for/for/ADP one/one/NUM night/night/NOUN").tokens;
+    expect(adverbialTime(night, { head: 4 })).toBe(false);
+    const forget = sent("forget/forget/VERB that/that/DET night/night/NOUN").tokens;
+    expect(adverbialTime(forget, { head: 2 })).toBe(false);
+    const box = sent("in/in/ADP the/the/DET box/box/NOUN").tokens;
+    expect(adverbialTime(box, { head: 2 })).toBe(false);
+  });
+  it("is one after last, next, every with nothing before them (lever 35d)", () => {
+    const every = sent("And/and/CCONJ every/every/DET time/time/NOUN I/I/PRON look/look/VERB at/at/ADP it/it/PRON").tokens;
+    expect(adverbialTime(every, { head: 2 })).toBe(true);
+    const our = sent("be/be/AUX our/our/PRON/Poss=Yes last/last/ADJ hour/hour/NOUN").tokens;
+    expect(adverbialTime(our, { head: 3 })).toBe(false);
+    const today = sent("today/today/NOUN started/start/VERB").tokens;
+    expect(adverbialTime(today, { head: 0 })).toBe(false);
+  });
+  it("is one in fixed adverbials with no preposition (lever 35e)", () => {
+    const other = sent("The/the/DET other/other/ADJ day/day/NOUN we/we/PRON were/be/AUX kissing/kiss/VERB").tokens;
+    expect(adverbialTime(other, { head: 2 })).toBe(true);
+    const all = sent("starving/starve/VERB all/all/DET day/day/NOUN").tokens;
+    expect(adverbialTime(all, { head: 2 })).toBe(true);
+    const some = sent("come/come/VERB some/some/DET night/night/NOUN").tokens;
+    expect(adverbialTime(some, { head: 2 })).toBe(true);
+    const tomorrow = sent("the/the/DET music/music/NOUN tomorrow/tomorrow/NOUN morning/morning/NOUN").tokens;
+    expect(adverbialTime(tomorrow, { head: 3 })).toBe(true);
+    const thisTime = sent("This/this/DET time/time/NOUN you/you/PRON 're/be/AUX going/go/VERB").tokens;
+    expect(adverbialTime(thisTime, { head: 1 })).toBe(true);
+  });
+  it("is none for a demonstrative time noun inside the sentence", () => {
+    const that = sent("Remember/remember/VERB that/that/DET day/day/NOUN").tokens;
+    expect(adverbialTime(that, { head: 2 })).toBe(false);
+  });
+});
+
+describe("lever 35b: a NOUN-tagged word with an adjective's ending after the noun it agrees with", () => {
+  it("moves to the noun before", () => {
+    const ts = sent("El/el/DET/Gender=Masc|Number=Sing panorama/panorama/NOUN/Gender=Masc|Number=Sing global/global/NOUN/Gender=Masc|Number=Sing").tokens;
+    expect(adjectiveHead("es", ts, 2, "NOUN")).toBe(1);
+    const pl = sent("całą/cały/ADJ/Gender=Fem|Number=Sing sieć/sieć/NOUN/Gender=Fem|Number=Sing energetyczną/energetyczny/NOUN/Gender=Fem|Number=Sing").tokens;
+    expect(adjectiveHead("pl", pl, 2, "NOUN")).toBe(1);
+  });
+  it("leaves it after a prenominal or adjective-looking word, another gender, or without the ending", () => {
+    const chicas = sent("esas/ese/NOUN/Gender=Fem|Number=Plur chicas/chica/NOUN/Gender=Fem|Number=Plur").tokens;
+    expect(adjectiveHead("es", chicas, 1, "NOUN")).toBeUndefined();
+    const motivo = sent("el/el/DET/Gender=Masc|Number=Sing auténtico/auténtico/NOUN/Gender=Masc|Number=Sing motivo/motivo/NOUN/Gender=Masc|Number=Sing").tokens;
+    expect(adjectiveHead("es", motivo, 2, "NOUN")).toBeUndefined();
+    const mie = sent("le/il/DET/Gender=Fem|Number=Plur mie/mio/NOUN/Gender=Fem|Number=Plur credenziali/credenziale/NOUN/Gender=Fem|Number=Plur").tokens;
+    expect(adjectiveHead("it", mie, 2, "NOUN")).toBeUndefined();
+    const other = sent("la/el/DET/Gender=Fem|Number=Sing casa/casa/NOUN/Gender=Fem|Number=Sing hospital/hospital/NOUN/Gender=Masc|Number=Sing").tokens;
+    expect(adjectiveHead("es", other, 2, "NOUN")).toBeUndefined();
+    const ending = sent("la/el/DET/Gender=Fem|Number=Sing casa/casa/NOUN/Gender=Fem|Number=Sing puerta/puerta/NOUN/Gender=Fem|Number=Sing").tokens;
+    expect(adjectiveHead("es", ending, 2, "NOUN")).toBeUndefined();
+  });
+});
+
+describe("lever 35c: a target head also aligned to an English adjective of the mention", () => {
+  const ts = sent("seu/seu/DET/Gender=Masc|Number=Sing dispositivo/dispositivo/ADJ/Gender=Masc|Number=Sing cortical/cortical/NOUN/Gender=Masc|Number=Sing").tokens;
+  it("moves to the agreeing word before it", () => {
+    expect(adjectiveLinkedHead(ts, 2, [[2]])).toBe(1);
+  });
+  it("leaves it when no English adjective is aligned to it, or the word before is a determiner or disagrees", () => {
+    expect(adjectiveLinkedHead(ts, 2, [[0], []])).toBeUndefined();
+    expect(adjectiveLinkedHead(ts, 1, [[1]])).toBeUndefined();
+    const other = sent("la/el/DET/Gender=Fem|Number=Sing casa/casa/NOUN/Gender=Fem|Number=Sing cortical/cortical/NOUN/Gender=Masc|Number=Sing").tokens;
+    expect(adjectiveLinkedHead(other, 2, [[2]])).toBeUndefined();
   });
 });

@@ -527,8 +527,16 @@ const PARTICIPLE = /(?:ad|id|at|it)[oaie]s?$/;
  * refused); undefined otherwise. `tagged`: the token's tag before lever 14f/17b read an adjective as a noun.
  */
 export function adjectiveHead(lang: string, ts: readonly AnnToken[], k: number, tagged: string): number | undefined {
-  if (lang !== "es" && lang !== "it" && lang !== "pt") return undefined;
   const w = ts[k].text.toLowerCase();
+  // Lever 35b: a word tagged NOUN with an adjective's ending right after a noun it agrees with in gender and
+  // number is that noun's adjective ("dispositivo cortical", "sieć energetyczną"): the noun is the head.
+  // The word before must be a noun, not a mis-tagged prenominal word ("esas/NOUN chicas", "le mie/NOUN
+  // credenziali", "gran/NOUN final") nor a word with an adjective's ending itself ("el auténtico/NOUN motivo").
+  if (tagged === "NOUN" && ADJ_ENDING[lang]?.test(w) && k > 0 && ts[k - 1].upos === "NOUN" && agreesWith(ts[k], ts[k - 1])) {
+    const p = ts[k - 1].text.toLowerCase();
+    if (!ADJ_ENDING[lang].test(p) && !POSSESSIVE_ADJ.has(p) && !PRENOMINAL.has(p)) return k - 1;
+  }
+  if (lang !== "es" && lang !== "it" && lang !== "pt") return undefined;
   const possessive = POSSESSIVE_ADJ.has(w);
   if (!possessive && (!PARTICIPLE.test(w) || k === 0 || ts[k - 1].upos === "DET" || ts[k - 1].upos === "PRON")) return undefined;
   const g = values(ts[k], "Gender");
@@ -566,6 +574,44 @@ export function adjectiveHead(lang: string, ts: readonly AnnToken[], k: number, 
     break;
   }
   return possessive ? -1 : undefined;
+}
+
+/** Adjective endings (lever 35b): es/pt -al/-ico/-ica/-ivo/-iva, it -ale/-ico/-ica/-ivo/-iva (and plurals), pl -ny/-na/-ną/-ne/-owy/-owa/-ową/-ski/-ska/-ską. */
+const ADJ_ENDING: Record<string, RegExp> = {
+  es: /(?:al|ales|ico|icos|ica|icas|ivo|ivos|iva|ivas)$/,
+  pt: /(?:al|ais|ico|icos|ica|icas|ivo|ivos|iva|ivas)$/,
+  it: /(?:ale|ali|ico|ici|ica|iche|ivo|ivi|iva|ive)$/,
+  pl: /(?:ny|na|ną|ne|owy|owa|ową|ski|ska|ską)$/,
+};
+/**
+ * Lever 35c: target token k, stored as the antecedent's head, is also aligned to an English adjective before
+ * the English head (`adjLinks`: the target tokens each such adjective is aligned to), so it is that adjective's
+ * translation ("cortical array" / "dispositivo cortical"). Returns the word right before it when that word is a
+ * noun or an adjective-tagged word that agrees with it in gender and number and is no prenominal word, possessive
+ * or determiner; undefined otherwise.
+ */
+export function adjectiveLinkedHead(ts: readonly AnnToken[], k: number, adjLinks: readonly (readonly number[])[]): number | undefined {
+  if (k === 0 || !adjLinks.some((l) => l.includes(k))) return undefined;
+  const p = ts[k - 1];
+  const w = p.text.toLowerCase();
+  if (p.upos !== "NOUN" && p.upos !== "ADJ") return undefined;
+  if (POSSESSIVE_ADJ.has(w) || PRENOMINAL.has(w) || !agreesWith(ts[k], p)) return undefined;
+  return k - 1;
+}
+
+/** es/it/pt words that stand before a noun (demonstratives, quantifiers, common prenominal adjectives), which the tagger may call nouns (lever 35b). */
+const PRENOMINAL = new Set([
+  "este", "esta", "estos", "estas", "ese", "esa", "esos", "esas", "aquel", "aquella", "aquellos", "aquellas", "gran", "grande", "grandes", "buen", "buena", "buenos", "buenas",
+  "mal", "mala", "primer", "primera", "último", "última", "nuevo", "nueva", "viejo", "vieja", "mismo", "misma", "otro", "otra", "otros", "otras", "todo", "toda", "todos", "todas", "cada",
+  "questo", "questa", "questi", "queste", "quel", "quella", "quei", "quelle", "quegli", "quello", "bel", "bella", "buon", "buono", "nuovo", "nuova", "vecchio", "vecchia", "ultimo",
+  "ultima", "primo", "prima", "stesso", "stessa", "altro", "altra", "altri", "altre", "tutto", "tutta", "tutti", "tutte", "ogni",
+  "estes", "esse", "essa", "esses", "essas", "aquele", "aquela", "aqueles", "aquelas", "bom", "boa", "novo", "primeiro", "primeira", "mesmo", "mesma", "outro", "outra", "outros", "outras", "toda", "todo",
+]);
+/** Whether two tokens share a gender and a number value (both must carry them). */
+function agreesWith(a: AnnToken, b: AnnToken): boolean {
+  const g = values(a, "Gender");
+  const n = values(a, "Number");
+  return g.length > 0 && n.length > 0 && values(b, "Gender").some((x) => g.includes(x)) && values(b, "Number").some((x) => n.includes(x));
 }
 
 /** Tags skipped when looking for the noun or verb an adjective belongs to ("coisa tão importante", "è molto bella"). */
@@ -749,6 +795,35 @@ const TIME_NOUNS = new Set([
 ]);
 
 /**
+ * Whether mention m's head is a noun of time after *at, in, on, during*, across determiners, adjectives,
+ * numerals and possessives ("at night", "in the morning", "on that Tuesday"; lever 35a): an adverbial time phrase. A time noun elsewhere may be a real antecedent ("I'll never forget that night. It was ...").
+ */
+export function adverbialTime(en: readonly AnnToken[], m: { head: number }): boolean {
+  const h = en[m.head];
+  if (!TIME_NOUNS.has((h.lemma || h.text).toLowerCase())) return false;
+  let j = m.head - 1;
+  while (j >= 0 && (en[j].upos === "DET" || en[j].upos === "ADJ" || en[j].upos === "NUM" || (en[j].upos === "PRON" && en[j].feats.Poss === "Yes"))) j--;
+  if (j >= 0 && en[j].upos === "ADP" && TIME_ADPS.has(en[j].text.toLowerCase())) return true;
+  // 35d: *last, next, every* + a noun of time, with no determiner or possessive before ("every time I look at
+  // it", "last night"; not "our last hour ... spend it"). A bare *today* may be a subject ("today started as a
+  // nice outing ... ruin it") and is not refused.
+  const before = m.head > 1 ? en[m.head - 2] : undefined;
+  const determined = !!before && (before.upos === "DET" || (before.upos === "PRON" && before.feats.Poss === "Yes"));
+  if (m.head > 0 && TIME_DETERMINERS.has(en[m.head - 1].text.toLowerCase()) && !determined) return true;
+  // 35e: fixed adverbial time phrases with no preposition: "the other day", "all day", "some night",
+  // "tomorrow morning", and "this time" opening its sentence ("This time you're going to tell me where it is").
+  const p1 = m.head > 0 ? en[m.head - 1].text.toLowerCase() : "";
+  const p2 = m.head > 1 ? en[m.head - 2].text.toLowerCase() : "";
+  if ((p1 === "other" && p2 === "the") || p1 === "all" || (p1 === "some" && h.feats.Number !== "Plur")) return true;
+  if (["tomorrow", "yesterday", "tonight", "today"].includes(p1)) return true;
+  return (p1 === "this" || p1 === "that") && m.head === 1;
+}
+const TIME_DETERMINERS = new Set(["last", "next", "every"]);
+/** Prepositions that make a time adverbial of a noun of time; not *for, about, of* ("asked me for one night
+ * and I gave it to you", "waited for this moment, and now it has arrived": arguments, real antecedents). */
+const TIME_ADPS = new Set(["at", "in", "on", "during"]);
+
+/**
  * Whether English *it* at `e` is expletive or identificational (lever 21c): *who* or *what* + a form of
  * *be* right before it ("Who is it?", "What's it?"), or a form of *be* after it (across *not* and
  * adverbs), then an adjective or a participle and, within a few words, *to, that, for, if, whether, how*
@@ -844,6 +919,9 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       trace23("a", doc, i);
       ante = undefined;
     }
+    // ... nor the noun of an adverbial time phrase, a preposition + a noun of time ("at night", "in the
+    // morning", "on Tuesday"; lever 35a, as 21c for the fallback): it sets the time, it is not the thing.
+    if (ante && adverbialTime(doc.en[ante.sent].tokens, ante)) ante = undefined;
     // The resolver's antecedent is a copula's predicate noun or a prepositional complement of another
     // noun: the subject (lever 18a) or the host noun (18b) is taken instead when its aligned target
     // noun agrees with the target pronoun and it agrees with the English pronoun in number. Only for an
@@ -882,6 +960,15 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       if (found && j !== undefined) {
         trace23("d", doc, i);
         found = j < 0 ? undefined : { ct: { ...ts[j], upos: "NOUN" }, a: Math.min(found.a, j), b: Math.max(found.b, j + 1), k: j, tagged: ts[j].upos };
+      }
+      // The target head is also aligned to an English adjective of the mention (lever 35c): the agreeing
+      // word before it is the noun ("her cortical array" / "seu dispositivo/ADJ cortical/NOUN").
+      const k = found && j === undefined ? found.k : undefined;
+      if (found && k !== undefined) {
+        const adjLinks: number[][] = [];
+        for (let x = ante.start; x < ante.head; x++) if (aen[x].upos === "ADJ") adjLinks.push(idx.alignedTgt(ante.sent, x));
+        const n = adjectiveLinkedHead(ts, k, adjLinks);
+        if (n !== undefined) found = { ct: { ...ts[n], upos: "NOUN" }, a: Math.min(found.a, n), b: Math.max(found.b, n + 1), k: n, tagged: ts[n].upos };
       }
     }
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
