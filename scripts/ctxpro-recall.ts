@@ -30,11 +30,12 @@ const program = new Command()
   .option("--gender-sample <n>", "also write n random gender items we extract in fr/es/it, for hand-checking", "0")
   .option("--inflection <mode>", "inflection rule: 'paper' (default, as identify) or 'ctxpro' (the released code, which made the dev sets)", "paper")
   .option("--fallback-antecedent [mode]", "gender/animacy: identify's --fallback-antecedent: 'unique' (default), 'nearest' (the flag alone) or 'off'")
+  .option("--uncovered-case", "animacy: identify's --uncovered-case (CTXPRO's rule for a pronoun tagged in an uncovered case)")
   .option("--coref-dir <dir>", "English resolver to use: a folder with models/coref-en.json.gz and lexicons/ (default: the shipped data/)")
   .option("--no-align-tags", "aligner without the tag anchors (parts of speech and person; identify's --no-align-tags)")
   .option("--align-sample <n>", "also write n random segment pairs with the links of their English pronouns, for hand-checking", "0")
   .parse();
-const o = program.opts<{ alignTags: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro"; fallbackAntecedent?: boolean | string }>();
+const o = program.opts<{ alignTags: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro"; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean }>();
 if (o.inflection !== "paper" && o.inflection !== "ctxpro") throw new Error(`--inflection must be 'paper' or 'ctxpro', got '${o.inflection}'`);
 const maxPerSet = Number(o.maxPerSet);
 const fallbackAntecedent: FallbackMode = o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode);
@@ -113,7 +114,7 @@ for (const lang of o.langs.split(",")) {
     .filter((s) => s.lang === lang && phenomena.has(s.phenomenon))
     .map((s) => loadRuleSet(s.name, lang));
   const ann = await defaultAnnotators(lang, { english, alignCorpus: [extraFile], tagAnchors: o.alignTags });
-  const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection, fallbackAntecedent });
+  const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection, fallbackAntecedent, uncoveredCase: !!o.uncoveredCase });
   const secs = (performance.now() - t0) / 1000;
   process.stderr.write(`${lang}: ${stats.pairs} pairs in ${stats.docs} mini-documents, ${secs.toFixed(0)} s\n`);
   const ag = ann.aligner.agreement!;

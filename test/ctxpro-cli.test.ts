@@ -134,6 +134,28 @@ describe("ctxpro identify", () => {
     expect(existsSync(outDir)).toBe(false);
   });
 
+  it("--uncovered-case gives a Polish genitive-tagged jej CTXPRO's DAT.FEM.SING animacy rule; off by default", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctxpro-cli-"));
+    const pairs = [
+      ["I/I/PRON/Case=Nom like/like/VERB my/my/PRON/Poss=Yes job/job/NOUN/Number=Sing ././PUNCT", "Lubię/lubić/VERB moją/mój/DET pracę/praca/NOUN/Case=Acc|Gender=Fem|Number=Sing ././PUNCT", "1-0 2-1 3-2 4-3"],
+      ["I/I/PRON/Case=Nom need/need/VERB it/it/PRON/Case=Acc ././PUNCT", "Potrzebuję/potrzebować/VERB jej/on/PRON/Case=Gen|Gender=Fem|Number=Sing ././PUNCT", "1-0 2-1 3-2"],
+    ];
+    const en = pairs.map((p) => sentence(p[0]!));
+    const tgt = pairs.map((p) => sentence(p[1]!));
+    const tsv = join(dir, "pl.tsv");
+    writeFileSync(tsv, en.map((s, k) => `d\t${s.text}\t${tgt[k]!.text}`).join("\n") + "\n");
+    const ann = join(dir, "ann.json");
+    const coref = [{ mentions: [{ sent: 0, start: 2, end: 4, head: 3 }, { sent: 1, start: 2, end: 3, head: 2 }] }];
+    writeFileSync(ann, JSON.stringify({ lang: "pl", documents: [{ id: "d", en, tgt, alignment: pairs.map((p) => p[2]), coref }] }));
+    const read = (out: string) => JSON.parse(readFileSync(join(out, "animacy.pl-en.json"), "utf8")) as Array<Record<string, string>>;
+    let r = await run("identify", "-i", tsv, "--rules", "PL_ANIMACY", "-l", "pl", "-a", ann, "-o", join(dir, "off"), "-q");
+    expect(r.code).toBe(0);
+    expect(read(join(dir, "off"))).toEqual([]);
+    r = await run("identify", "-i", tsv, "--rules", "PL_ANIMACY", "-l", "pl", "-a", ann, "-o", join(dir, "on"), "-q", "--uncovered-case");
+    expect(r.code).toBe(0);
+    expect(read(join(dir, "on")).map((x) => [x.rule, x.expected, x["src pronoun"]])).toEqual([["DAT.FEM.SING", "it", "jej"]]);
+  });
+
   it("a sentence missing from the annotations is named with its TSV line", async () => {
     const { dir, ann } = fixture();
     const tsv = join(dir, "other.tsv");

@@ -84,6 +84,7 @@ export function registerCtxpro(program: Command): void {
     .option("--no-align-tags", "built-in aligner: do not re-score links by the taggers' parts of speech and person (tag anchors)")
     .option("--inflection <mode>", "inflection matching: 'paper' (nouns, Sec. 3) or 'ctxpro' (the released code)", "paper")
     .option("--fallback-antecedent [mode]", "gender/animacy: when the resolver gives a pronoun no noun antecedent (or one whose translation clashes), take an agreeing noun: 'unique' (default: only where one noun of the reach can be it, docs/annotate.md lever 21), 'nearest' (the flag alone: the nearest one; more items, fewer of them right, lever 14b) or 'off'")
+    .option("--uncovered-case", "animacy: a source pronoun our tagger reads in a case the set has no rule for takes the set's one rule for its form, as CTXPRO's own labels do (pl genitive 'jej' -> DAT.FEM.SING); off by default: the case label is then wrong (docs/annotate.md levers 14c, 16a, 36)")
     .option("--no-check", "skip the script/language checks of the input columns")
     .option("--keep-unscorable", "keep items whose expected form is not a whole word of the reference (enclitics, contractions)")
     .option("--quoted", "the TSV quotes its cells (\"...\", \"\" for a quote; as proneval's --format tsv writes them), so a sentence may hold a tab or newline; default: a quote is text (sacrebleu --echo)")
@@ -92,7 +93,7 @@ export function registerCtxpro(program: Command): void {
     .action(
       action(async (o: {
         input: string[]; rules: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
-        alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
+        alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
         checkOutputDir(o.output);
         const lang = checkLang(o.lang);
@@ -127,6 +128,7 @@ export function registerCtxpro(program: Command): void {
           dropped,
           inflection: o.inflection,
           fallbackAntecedent: o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode),
+          uncoveredCase: !!o.uncoveredCase,
           warn,
           check: o.check,
           quoted: o.quoted,
