@@ -153,6 +153,12 @@ function cliticContext(lang: string, lower: readonly string[], pos: readonly str
   return set !== undefined && k > 0 && set.has(lower[k - 1]!) && pos[k - 1] !== "DET" && pos[k - 1] !== "ADP";
 }
 
+/** The part of speech of a joint tagger label ("NOUN|Gender=Fem|Number=Sing" -> "NOUN"). */
+function labelUpos(label: string): string {
+  const k = label.indexOf("|");
+  return k < 0 ? label : label.slice(0, k);
+}
+
 /** Portuguese object clitics that are also articles or the preposition *a* (MorphTagger.portugueseClitics). */
 const PT_CLITIC_HOMOGRAPHS: ReadonlySet<string> = new Set(["o", "a", "os", "as"]);
 /**
@@ -584,7 +590,7 @@ export class MorphTagger implements MorphAnnotator {
       if (!ids.length) continue;
       const listed = new Set(analyses.map((a) => a.upos));
       this.tagger.labels.forEach((l, i) => {
-        if (!listed.has(l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|")))) ids.push(i);
+        if (!listed.has(labelUpos(l))) ids.push(i);
       });
       this.allowed.set(form, [...new Set(ids)]);
     }
@@ -873,13 +879,12 @@ export class MorphTagger implements MorphAnnotator {
    */
   private redecideClitics(words: readonly string[], lower: readonly string[], labels: string[]): void {
     if (!CLITIC_LANGS.has(this.lang)) return;
-    const upos = (l: string) => l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|"));
     for (let i = 0; i + 1 < words.length; i++) {
-      if (upos(labels[i]!) !== "DET") continue;
+      if (labelUpos(labels[i]!) !== "DET") continue;
       const pron = this.pronounLabels(lower[i]!);
       if (!pron) continue;
       // The tagger's own reading of the next word decides (even after a DET tag it often sees the verb).
-      const next = upos(labels[i + 1]!);
+      const next = labelUpos(labels[i + 1]!);
       if (next === "VERB" || next === "AUX") {
         const forced = this.tagger.tag(words, (k) => (k === i ? pron : this.allowed.get(lower[k]!)));
         labels[i] = forced[i]!;
@@ -898,19 +903,18 @@ export class MorphTagger implements MorphAnnotator {
   private verbAfterClitic(words: readonly string[], lower: readonly string[], labels: string[]): void {
     const clitics = OBJECT_CLITICS[this.lang];
     if (!clitics || !this.cliticVerb) return;
-    const upos = (l: string) => l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|"));
-    if (labels.some((l) => upos(l) === "VERB" || upos(l) === "AUX")) return;
+    if (labels.some((l) => labelUpos(l) === "VERB" || labelUpos(l) === "AUX")) return;
     for (let i = 0; i + 1 < words.length; i++) {
       if (!clitics.has(lower[i]!)) continue;
       // The tagger's or the table's pronoun reading, or an article homograph after a negation, subject pronoun or noun.
       const analyses = this.table.get(lower[i]!);
-      const pron = upos(labels[i]!) === "PRON" || (analyses !== undefined && analyses.every((a) => a.upos === "PRON"));
-      const next = upos(labels[i + 1]!);
+      const pron = labelUpos(labels[i]!) === "PRON" || (analyses !== undefined && analyses.every((a) => a.upos === "PRON"));
+      const next = labelUpos(labels[i + 1]!);
       if (next !== "NOUN" && next !== "ADJ" && next !== "PROPN") continue;
       // Otherwise an article homograph ("Lo voglio." / "La casa."): a verb only if the noun lexicon
       // (fr, it) does not know the next word as a noun.
       // An article right after a noun or name (its subject: "El Señor los unirá.") is also the clitic.
-      const afterNoun = i > 0 && (upos(labels[i - 1]!) === "NOUN" || upos(labels[i - 1]!) === "PROPN");
+      const afterNoun = i > 0 && (labelUpos(labels[i - 1]!) === "NOUN" || labelUpos(labels[i - 1]!) === "PROPN");
       if (!pron && !afterNoun && !(i > 0 && BEFORE_CLITIC.has(lower[i - 1]!))) {
         const lex = this.lang === "fr" || this.lang === "it" ? this.nouns : undefined;
         if (!lex || lex.lookup(words[i + 1]!, lower[i + 1]!) !== undefined) continue;
@@ -1037,12 +1041,11 @@ export class MorphTagger implements MorphAnnotator {
    */
   private portugueseClitics(words: readonly string[], lower: readonly string[], labels: string[]): void {
     if (this.lang !== "pt" || !this.cliticVerbAll) return;
-    const upos = (l: string) => l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|"));
     for (let i = 0; i + 1 < words.length; i++) {
-      if (!PT_CLITIC_HOMOGRAPHS.has(lower[i]!) || !["DET", "ADP", "SCONJ"].includes(upos(labels[i]!))) continue;
+      if (!PT_CLITIC_HOMOGRAPHS.has(lower[i]!) || !["DET", "ADP", "SCONJ"].includes(labelUpos(labels[i]!))) continue;
       const pron = (this.allowed.get(lower[i]!) ?? []).filter((k) => this.tagger.labels[k]!.startsWith("PRON"));
       if (!pron.length) continue;
-      const next = upos(labels[i + 1]!);
+      const next = labelUpos(labels[i + 1]!);
       if (next === "PUNCT" || next === "DET" || next === "ADP" || next === "NUM" || next === "CCONJ" || next === "SCONJ") continue;
       if (this.table.has(lower[i + 1]!) && next !== "VERB" && next !== "AUX") continue;
       const prevWord = i > 0 ? lower[i - 1]! : "";
@@ -1070,11 +1073,10 @@ export class MorphTagger implements MorphAnnotator {
    */
   private portugueseAccusative(words: readonly string[], lower: readonly string[], labels: string[]): void {
     if (this.lang !== "pt" || !this.cliticVerbAll) return;
-    const upos = (l: string) => l.slice(0, l.indexOf("|") < 0 ? l.length : l.indexOf("|"));
     const at = new Set<number>();
     for (let i = 0; i + 1 < words.length; i++) {
-      if (!PT_CLITIC_HOMOGRAPHS.has(lower[i]!) || upos(labels[i]!) !== "PRON" || /Case=Acc/.test(labels[i]!)) continue;
-      const next = upos(labels[i + 1]!);
+      if (!PT_CLITIC_HOMOGRAPHS.has(lower[i]!) || labelUpos(labels[i]!) !== "PRON" || /Case=Acc/.test(labels[i]!)) continue;
+      const next = labelUpos(labels[i + 1]!);
       if (next !== "VERB" && next !== "AUX") continue;
       const prev = i > 0 ? lower[i - 1]! : "";
       // Not a word split off a contraction (ao = a o, no = em o: the article), nor before a participle, which takes no
@@ -1097,7 +1099,7 @@ export class MorphTagger implements MorphAnnotator {
    * VERB for "me", which the table then turns into PRON), else the label's.
    */
   private effectiveUpos(lowerForm: string, label: string): string {
-    const u = label.slice(0, label.indexOf("|") < 0 ? label.length : label.indexOf("|"));
+    const u = labelUpos(label);
     const analyses = this.table.get(lowerForm);
     if (!analyses || analyses.some((a) => a.upos === u)) return u;
     return analyses[0]!.upos;
@@ -1176,10 +1178,9 @@ export class MorphTagger implements MorphAnnotator {
     return acc.length ? acc : pron.length ? pron : undefined;
   }
 
-  private verbAuxIds: number[] | undefined;
   private verbOrAux(): readonly number[] | undefined {
-    this.verbAuxIds ??= this.tagger.labels.map((l, k) => (/^(VERB|AUX)(\||$)/.test(l) ? k : -1)).filter((k) => k >= 0);
-    return this.verbAuxIds.length ? this.verbAuxIds : undefined;
+    const ids = this.labelIds("VERB", "AUX");
+    return ids.length ? ids : undefined;
   }
 
   private nominalIds: Set<number> | undefined;
@@ -1195,10 +1196,16 @@ export class MorphTagger implements MorphAnnotator {
     return kept.length ? kept : ids;
   }
 
-  private nounIds: number[] | undefined;
   private nounLabels(): number[] {
-    this.nounIds ??= this.tagger.labels.map((l, k) => (l === "NOUN" || l.startsWith("NOUN|") ? k : -1)).filter((k) => k >= 0);
-    return this.nounIds;
+    return this.labelIds("NOUN");
+  }
+  private readonly idsByUpos = new Map<string, number[]>();
+  /** Indices of the labels whose part of speech is one of `upos`, computed once per set. */
+  private labelIds(...upos: string[]): number[] {
+    const key = upos.join(",");
+    let ids = this.idsByUpos.get(key);
+    if (!ids) this.idsByUpos.set(key, (ids = this.tagger.labels.map((l, k) => (upos.includes(labelUpos(l)) ? k : -1)).filter((k) => k >= 0)));
+    return ids;
   }
 
   /**
@@ -1241,10 +1248,8 @@ export class MorphTagger implements MorphAnnotator {
     const lex = this.verbs;
     return lex?.lemmas(word.toLowerCase()) !== undefined && !lex.finite(word.toLowerCase());
   }
-  private verbIds: number[] | undefined;
   private verbLabels(): number[] {
-    this.verbIds ??= this.tagger.labels.map((l, i) => (l === "VERB" || l.startsWith("VERB|") ? i : -1)).filter((i) => i >= 0);
-    return this.verbIds;
+    return this.labelIds("VERB");
   }
 
   /** Label indices of the PRON analyses of a form that the table lists as both DET and PRON. */

@@ -458,12 +458,12 @@ export function obliqueNouns(
   return at;
 }
 
+/** English object pronouns a Romance accusative clitic renders. */
+const EN_OBJECT_PRONOUNS = ["it", "them", "him", "her"];
 /**
  * Per language, the article (or preposition) homographs of its accusative object clitics that alignedClitics
  * re-reads (lever 28); Italian *le* is also the feminine dative *to her*, so there only as *them*.
  */
-/** English object pronouns a Romance accusative clitic renders. */
-const EN_OBJECT_PRONOUNS = ["it", "them", "him", "her"];
 export const ALIGNED_CLITICS: Record<string, ReadonlyMap<string, ReadonlySet<string>>> = {
   es: objectForms(["la", "lo", "las", "los"]),
   it: objectForms(["la", "lo", "li", "l'", "l’"], [["le", ["them"]]]),
