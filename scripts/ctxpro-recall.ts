@@ -32,10 +32,11 @@ const program = new Command()
   .option("--fallback-antecedent [mode]", "gender/animacy: identify's --fallback-antecedent: 'unique' (default), 'nearest' (the flag alone) or 'off'")
   .option("--uncovered-case", "animacy: identify's --uncovered-case (CTXPRO's rule for a pronoun tagged in an uncovered case)")
   .option("--coref-dir <dir>", "English resolver to use: a folder with models/coref-en.json.gz and lexicons/ (default: the shipped data/)")
+  .option("--no-apertium", "pl: without Debian's Apertium analyser even where installed (identify's --no-apertium)")
   .option("--no-align-tags", "aligner without the tag anchors (parts of speech and person; identify's --no-align-tags)")
   .option("--align-sample <n>", "also write n random segment pairs with the links of their English pronouns, for hand-checking", "0")
   .parse();
-const o = program.opts<{ alignTags: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro"; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean }>();
+const o = program.opts<{ alignTags: boolean; apertium: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro"; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean }>();
 if (o.inflection !== "paper" && o.inflection !== "ctxpro") throw new Error(`--inflection must be 'paper' or 'ctxpro', got '${o.inflection}'`);
 const maxPerSet = Number(o.maxPerSet);
 const fallbackAntecedent: FallbackMode = o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode);
@@ -113,10 +114,11 @@ for (const lang of o.langs.split(",")) {
   const ruleSets = builtinRuleSets()
     .filter((s) => s.lang === lang && phenomena.has(s.phenomenon))
     .map((s) => loadRuleSet(s.name, lang));
-  const ann = await defaultAnnotators(lang, { english, alignCorpus: [extraFile], tagAnchors: o.alignTags });
+  const ann = await defaultAnnotators(lang, { english, alignCorpus: [extraFile], tagAnchors: o.alignTags, apertium: o.apertium });
   const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection, fallbackAntecedent, uncoveredCase: !!o.uncoveredCase });
   const secs = (performance.now() - t0) / 1000;
   process.stderr.write(`${lang}: ${stats.pairs} pairs in ${stats.docs} mini-documents, ${secs.toFixed(0)} s\n`);
+  process.stderr.write(`${lang}: noun lexicon ${ann.morph.tgt.nouns?.name ?? "none"}\n`);
   const ag = ann.aligner.agreement!;
   const agreement = { pairs: ann.aligner.size, ...ag, intersectionOverUnion: ag.both / (ag.forward + ag.reverse - ag.both), ofForward: ag.both / ag.forward, ofReverse: ag.both / ag.reverse };
   process.stderr.write(`${lang}: aligner trained on ${ann.aligner.size} pairs; forward/backward Viterbi agreement ${(100 * agreement.intersectionOverUnion).toFixed(1)}% (|F∩R|/|F∪R|), ${(100 * agreement.ofForward).toFixed(1)}% of forward, ${(100 * agreement.ofReverse).toFixed(1)}% of reverse links\n`);

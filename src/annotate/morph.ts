@@ -307,6 +307,10 @@ export class MorphTagger implements MorphAnnotator {
   lazyNouns(load: () => NounLexicon | undefined): void {
     this.nounLoader = load;
   }
+  /** Hands a corpus's words to a noun lexicon that analyses them in one batch (Apertium), if it is one. */
+  prefetchNouns(words: Iterable<string>): void {
+    this.nouns?.prefetch?.(words);
+  }
   /** Loads pending lexicons (nouns and verbs) now (identify calls it while the aligner trains). */
   loadNouns(): void {
     void this.nouns;
@@ -1219,7 +1223,7 @@ export class MorphTagger implements MorphAnnotator {
     const low = word.toLowerCase();
     if (this.table.has(low) || [...low].length < 3) return false;
     if (this.lang === "es") return spanishNominalForms().has(low);
-    if (this.lang === "it") return this.nouns?.lookup(low, low) !== undefined;
+    if (this.lang === "it" || this.lang === "pl") return this.nouns?.lookup(low, low) !== undefined;
     // Portuguese: no lexicon; a word of letters that is no -mente adverb (identify's alignedNouns also
     // restricts the tags it re-reads there).
     if (this.lang === "pt") return /^\p{L}+$/u.test(low) && !low.endsWith("mente");
@@ -1445,7 +1449,7 @@ export function defaultModelDir(): string {
  * Languages whose noun lexicon is attached by default: those where it raised UD test noun gender
  * (docs/annotate.md, "Noun lexicons").
  */
-export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it", "ru"]);
+export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it", "ru", "pl"]);
 /** Languages whose noun lexicon decides the gender of nouns no determiner marks (MorphTagger.lexiconWhereUnmarked). */
 export const UNMARKED_LEXICON_LANGS: ReadonlySet<string> = new Set(["es"]);
 

@@ -6,7 +6,7 @@ import { action, emit, floatOption, intOption, outputFormat, tableOptions } from
 import { formatResult, formatTable, type TableBlock } from "../io/table.js";
 import { bar, fmtDuration, ProgressLine } from "../nn/progress.js";
 import { builtinRuleSets, checkLang, describeRule, loadRuleSet, LANGUAGES } from "../ctxpro/rules.js";
-import { defaultAnnotators } from "../ctxpro/annotators.js";
+import { defaultAnnotators, type BuiltinAnnotators } from "../ctxpro/annotators.js";
 import { PrecomputedAnnotations } from "../ctxpro/annotations.js";
 import { identifyFiles, readTsvDocs, writeIdentified, type Annotators } from "../ctxpro/identify.js";
 import { readEvalSet } from "../ctxpro/items.js";
@@ -85,6 +85,7 @@ export function registerCtxpro(program: Command): void {
     .option("--inflection <mode>", "inflection matching: 'paper' (nouns, Sec. 3) or 'ctxpro' (the released code)", "paper")
     .option("--fallback-antecedent [mode]", "gender/animacy: when the resolver gives a pronoun no noun antecedent (or one whose translation clashes), take an agreeing noun: 'unique' (default: only where one noun of the reach can be it, docs/annotate.md lever 21), 'nearest' (the flag alone: the nearest one; more items, fewer of them right, lever 14b) or 'off'")
     .option("--uncovered-case", "animacy: a source pronoun our tagger reads in a case the set has no rule for takes the set's one rule for its form, as CTXPRO's own labels do (pl genitive 'jej' -> DAT.FEM.SING); off by default: the case label is then wrong (docs/annotate.md levers 14c, 16a, 36)")
+    .option("--no-apertium", "pl: do not use Debian's Apertium analyser (apertium-pol-szl, run by lt-proc) for noun gender, number and case even where it is installed (docs/annotate.md lever 37)")
     .option("--no-check", "skip the script/language checks of the input columns")
     .option("--keep-unscorable", "keep items whose expected form is not a whole word of the reference (enclitics, contractions)")
     .option("--quoted", "the TSV quotes its cells (\"...\", \"\" for a quote; as proneval's --format tsv writes them), so a sentence may hold a tab or newline; default: a quote is text (sacrebleu --echo)")
@@ -93,7 +94,7 @@ export function registerCtxpro(program: Command): void {
     .action(
       action(async (o: {
         input: string[]; rules: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
-        alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
+        alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; apertium: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
         checkOutputDir(o.output);
         const lang = checkLang(o.lang);
@@ -110,14 +111,16 @@ export function registerCtxpro(program: Command): void {
           line.done();
           process.stderr.write(m + "\n");
         };
+        let builtin: BuiltinAnnotators | undefined;
         const ann: Annotators = o.annotations
           ? PrecomputedAnnotations.fromFile(o.annotations, lang)
-          : await defaultAnnotators(lang, {
+          : (builtin = await defaultAnnotators(lang, {
               threshold,
               tagAnchors: o.alignTags,
+              apertium: o.apertium,
               alignCorpus: o.alignCorpus,
               onCorpus: (f, n) => (o.quiet ? undefined : warn(`aligner: ${n} extra sentence pairs from ${f}`)),
-            });
+            }));
         const t0 = Date.now();
         let phaseStart = t0;
         let lastPhase = "";
@@ -152,6 +155,8 @@ export function registerCtxpro(program: Command): void {
         if (o.quiet) return;
         const secs = ((Date.now() - t0) / 1000).toFixed(1);
         process.stderr.write(`identify: ${stats.pairs} segment pairs in ${stats.docs} documents, ${secs} s\n`);
+        // Which noun lexicon tagged the target side: for pl it depends on what the machine has installed.
+        if (builtin) process.stderr.write(`identify: ${lang} noun lexicon: ${builtin.morph.tgt.nouns?.name ?? "none"}\n`);
         sets.forEach((s, k) => {
           const d = dropped.get(s.name);
           const note = d ? ` (${d} more dropped: expected form not a whole word of the reference, e.g. an enclitic; --keep-unscorable keeps them)` : "";

@@ -17,6 +17,7 @@ import { combinedPosteriors, FastAlignWordAligner, tagAnchorOptions } from "../a
 import { addAnchors, matchLinks } from "../annotate/matching.js";
 import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "../annotate/tag-anchors.js";
 import { loadDefaultMorph, type MorphTagger } from "../annotate/morph.js";
+import { APERTIUM_ANALYSERS } from "../annotate/apertium.js";
 import { loadDefaultCoref } from "../annotate/index.js";
 import type { AnnSentence, AnnToken, CorefResolver, SentenceAlignment, WordAligner } from "../annotate/types.js";
 import type { Annotators } from "./identify.js";
@@ -156,9 +157,17 @@ export interface DefaultAnnotatorOptions extends CorpusAlignerOptions {
   alignCorpus?: string[];
   /** Called once per extra-corpus file with the pairs it added. */
   onCorpus?: (file: string, pairs: number) => void;
+  /**
+   * Debian's Apertium analyser as the noun lexicon where it is installed (pl, src/annotate/apertium.ts);
+   * default true, false goes without it (the results of a machine that lacks it).
+   */
+  apertium?: boolean;
   /** Already loaded English tagger and resolver to reuse (they do not depend on the language pair). */
   english?: { morph: MorphTagger; coref: CorefResolver };
 }
+
+/** Languages whose noun lexicon may be an external analyser that is best handed all words at once. */
+const BATCH_LEXICON_LANGS: ReadonlySet<string> = new Set(Object.keys(APERTIUM_ANALYSERS));
 
 /** The built-in annotators for English and `lang`. */
 export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOptions = {}): Promise<BuiltinAnnotators> {
@@ -166,10 +175,16 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
     throw new InputError(`unsupported language '${lang}' for the built-in annotators (supported: ${LANGUAGES.join(", ")})`);
   }
   const en = opts.english?.morph ?? loadDefaultMorph("en");
-  const tgt = loadDefaultMorph(lang);
+  const tgt = loadDefaultMorph(lang, undefined, opts.apertium === false && BATCH_LEXICON_LANGS.has(lang) ? { lexicon: false } : {});
+  // The target words of the first pass, for a noun lexicon that analyses a batch at once (Apertium, pl).
+  const words = BATCH_LEXICON_LANGS.has(lang) ? new Set<string>() : undefined;
   const tokenize = {
     en: (s: string) => en.tokenize(s).map((t) => t.text),
-    tgt: (s: string) => tgt.tokenize(s).map((t) => t.text),
+    tgt: (s: string) => {
+      const ws = tgt.tokenize(s).map((t) => t.text);
+      if (words) for (const w of ws) words.add(w);
+      return ws;
+    },
   };
   const aligner = new CorpusAligner({
     ...opts,
@@ -178,6 +193,10 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
     whileTraining: () => {
       opts.whileTraining?.();
       tgt.loadNouns();
+      if (words) {
+        tgt.prefetchNouns(words);
+        words.clear();
+      }
     },
   });
   for (const file of opts.alignCorpus ?? []) {

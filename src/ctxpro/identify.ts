@@ -329,8 +329,11 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
   return { id: doc.id, lang, en, tgt, alignment, coref };
 }
 
-/** Languages whose noun lexicon lets identify re-read words aligned to English nouns as nouns (lever 29). */
-const ALIGNED_NOUN_LANGS = new Set(["es", "it", "pt"]);
+/**
+ * Languages whose noun lexicon lets identify re-read words aligned to English nouns as nouns (lever 29; pl
+ * only where Debian's Apertium analyser is installed, lever 37b: without a lexicon knownNoun is false there).
+ */
+const ALIGNED_NOUN_LANGS = new Set(["es", "it", "pt", "pl"]);
 /**
  * Portuguese has no noun lexicon here (MorphTagger.knownNoun only checks the word's shape), so only words
  * the tagger put in an open nominal class are re-read: adjectives ("bicicleta/ADJ", "barba/ADJ"), a proper
