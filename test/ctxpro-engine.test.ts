@@ -343,8 +343,9 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
     const toCar = [{ mentions: [{ sent: 0, start: 5, end: 7, head: 6 }, { sent: 1, start: 3, end: 4, head: 3 }] }];
     const items = matchDocument(doc("cl", "es", clash, toCar), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")!;
     expect(items.map((x) => [x.rule, x["src ante head"]])).toEqual([["ACC.FEM.SING", "key"]]);
-    // The same resolver antecedent, now unaligned: kept as the resolver's word, so no item.
-    const unaligned: Array<[string, string, string]> = [[clash[0]![0], clash[0]![1], "1-0 2-1 3-2 4-3 5-4"], pairs[1]!];
+    // The same resolver antecedent, now unaligned: kept as the resolver's word, so no item. Its determiner is
+    // unaligned too: with "the-el" linked, lever 38 (determinedNoun) would read the noun after *el* as C_t.
+    const unaligned: Array<[string, string, string]> = [[clash[0]![0], clash[0]![1], "1-0 2-1 3-2 4-3"], pairs[1]!];
     expect(matchDocument(doc("cl2", "es", unaligned, toCar), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toEqual([]);
     // "the key in the car": lever 18b moves only an antecedent that gives an item itself, so the unaligned
     // complement of *in* does not give way to its host noun (no item without the fallback).
