@@ -29,8 +29,8 @@ describe("Apertium analysers as noun lexicons (pl)", () => {
 
   it("gives the gender of nouns the tagger guesses (krew, twarzy), number only where all readings agree, the cases of all", () => {
     expect(lex("krew")).toEqual({ gender: "Fem", number: "Sing", cases: ["Nom", "Acc"] });
-    expect(lex("twarzy")).toEqual({ gender: "Fem", cases: ["Gen", "Dat", "Loc", "Voc"] });
-    expect(lex("wojny")).toEqual({ gender: "Fem", cases: ["Gen", "Nom", "Acc", "Voc"] });
+    expect(lex("twarzy")).toEqual({ gender: "Fem", numbers: ["Plur", "Sing"], cases: ["Gen", "Dat", "Loc", "Voc"] });
+    expect(lex("wojny")).toEqual({ gender: "Fem", numbers: ["Sing", "Plur"], cases: ["Gen", "Nom", "Acc", "Voc"] });
     // masculine inanimate; the verb reading of myśl does not count
     expect(lex("gruczoł")?.gender).toBe("Masc");
     expect(lex("myśl")).toEqual({ gender: "Fem", number: "Sing", cases: ["Nom", "Acc"] });

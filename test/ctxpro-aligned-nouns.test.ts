@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
 import { nounLexicon } from "../src/annotate/lexicons.js";
-import { alignedNouns } from "../src/ctxpro/identify.js";
+import { alignedNouns, alignedNumbers } from "../src/ctxpro/identify.js";
+import { nounAnalysis, parseLtProc } from "../src/annotate/apertium.js";
 import type { AnnToken } from "../src/annotate/types.js";
 
 const t = (text: string, upos: string, feats: Record<string, string> = {}): AnnToken => ({ text, start: 0, end: 0, upos, feats, lemma: text });
@@ -109,5 +110,26 @@ describe("hunspellFlaggedForms (lever 29)", () => {
     const es = spanishNominalForms();
     expect(es.has("sobre") && es.has("leyes") && es.has("chicas")).toBe(true);
     expect(es.has("en") || es.has("sin") || es.has("llegaron")).toBe(false);
+  });
+});
+
+describe("identify: a noun of both numbers takes its English noun's number (lever 37c, pl)", () => {
+  // What Apertium's Polish analyser says: twarzy is gen./dat./loc. singular and gen. plural; krew only singular.
+  const readings = parseLtProc("^twarzy/twarz<n><f><pl><gen>/twarz<n><f><sg><gen>/twarz<n><f><sg><dat>$\n^krew/krew<n><f><sg><nom>$");
+  const lex = { name: "fixed", lookup: (w: string) => nounAnalysis(readings.get(w) ?? []) };
+  const en = [t("his", "PRON"), t("face", "NOUN", { Number: "Sing" }), t("faces", "NOUN", { Number: "Plur" }), t("red", "ADJ")];
+  const pl = [t("jego", "PRON"), t("twarzy", "NOUN", { Gender: "Fem", Number: "Plur", Case: "Gen" }), t("krew", "NOUN", { Gender: "Fem", Number: "Plur" })];
+  it("lexicon: the numbers of a form that is both", () => {
+    expect(lex.lookup("twarzy")).toMatchObject({ gender: "Fem", numbers: ["Plur", "Sing"] });
+    expect(lex.lookup("krew")?.numbers).toBeUndefined();
+  });
+  it("takes the number every link's English noun has, where the lexicon allows it", () => {
+    expect(alignedNumbers(en, pl, [[1, 1]], lex)[1]!.feats).toEqual({ Gender: "Fem", Number: "Sing", Case: "Gen" });
+  });
+  it("leaves it where the links disagree, go to no noun, are missing, or the form has one number", () => {
+    expect(alignedNumbers(en, pl, [[1, 1], [2, 1]], lex)[1]!.feats.Number).toBe("Plur");
+    expect(alignedNumbers(en, pl, [[3, 1]], lex)[1]!.feats.Number).toBe("Plur");
+    expect(alignedNumbers(en, pl, [], lex)[1]!.feats.Number).toBe("Plur");
+    expect(alignedNumbers(en, pl, [[1, 2]], lex)[2]!.feats.Number).toBe("Plur");
   });
 });

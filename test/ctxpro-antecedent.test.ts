@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc } from "../src/annotate/types.js";
-import { adjectiveHead, adjectiveLinkedHead, adverbialTime, compoundHeadAfter, copulaSubject, genitiveHost, personPredicate, matchDocument, pluralItAgrees, polishPronounAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
+import { adjectiveHead, adjectiveLinkedHead, adverbialTime, compoundHeadAfter, copulaSubject, determinedNoun, genitiveHost, personPredicate, matchDocument, pluralItAgrees, polishPronounAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
 import { loadRuleSet } from "../src/ctxpro/rules.js";
 
 describe("lever 17a: plural target pronoun for English *it*", () => {
@@ -366,5 +366,21 @@ describe("lever 35c: a target head also aligned to an English adjective of the m
     expect(adjectiveLinkedHead(ts, 1, [[1]])).toBeUndefined();
     const other = sent("la/el/DET/Gender=Fem|Number=Sing casa/casa/NOUN/Gender=Fem|Number=Sing cortical/cortical/NOUN/Gender=Masc|Number=Sing").tokens;
     expect(adjectiveLinkedHead(other, 2, [[2]])).toBeUndefined();
+  });
+});
+
+describe("lever 38: the noun a determiner announces when the English head is unaligned", () => {
+  // "I've seen that piece" / "Esa tabla la he visto": *that*-*Esa* linked, *piece* unlinked.
+  const es = sent("Esa/ese/DET/Gender=Fem|Number=Sing tabla/tabla/NOUN/Gender=Fem|Number=Sing la/él/PRON he/haber/AUX visto/ver/VERB").tokens;
+  it("takes the unaligned noun after the determiner the span's links reach", () => {
+    expect(determinedNoun(es, 0, 1, [[1, 0]])).toBe(1);
+  });
+  it("across unaligned adjectives; not when the run does not end in a determiner, or the noun is linked elsewhere", () => {
+    const it_ = sent("un/uno/DET nuovo/nuovo/ADJ disegno/disegno/NOUN/Gender=Masc|Number=Sing").tokens;
+    expect(determinedNoun(it_, 0, 1, [[1, 0]])).toBe(2);
+    expect(determinedNoun(it_, 0, 2, [[1, 0], [2, 1]])).toBe(2);
+    expect(determinedNoun(it_, 0, 1, [[1, 0], [5, 1]])).toBeUndefined();
+    expect(determinedNoun(es, 0, 1, [[1, 0], [4, 1]])).toBeUndefined();
+    expect(determinedNoun(es, 2, 3, [[1, 2]])).toBeUndefined();
   });
 });

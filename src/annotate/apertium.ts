@@ -109,6 +109,7 @@ export function nounAnalysis(readings: readonly ApertiumReading[]): NounAnalysis
   if (genders.size === 1 && g) out.gender = g;
   const [n] = numbers;
   if (numbers.size === 1 && n) out.number = n;
+  else if (numbers.size > 1 && !numbers.has(undefined)) out.numbers = [...numbers].filter((x): x is "Sing" | "Plur" => x !== undefined);
   if (cases.length) out.cases = cases;
   return out;
 }

@@ -25,6 +25,8 @@ export interface NounAnalysis {
   number?: "Sing" | "Plur";
   /** UD cases whose form this is (German, Russian); several when forms coincide. */
   cases?: string[];
+  /** Where `number` is unset because the form is both (pl *twarzy*: gen. sing. and plur.): the numbers it can be. */
+  numbers?: Array<"Sing" | "Plur">;
 }
 
 export interface NounLexicon {

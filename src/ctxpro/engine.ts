@@ -16,7 +16,7 @@
  * docs/ctxpro.md.
  */
 import { InputError } from "../io/errors.js";
-import type { AnnSentence, AnnToken, AnnotatedParallelDoc, Mention } from "../annotate/types.js";
+import type { AnnSentence, AnnToken, AnnotatedParallelDoc, Mention, SentenceAlignment } from "../annotate/types.js";
 import { DEFAULT_LEVERS, type Levers } from "../annotate/levers.js";
 import type { AuxiliaryRule, InflectionRule, PronounRule, RuleSet } from "./rules.js";
 import { auxiliaryFormula, freeRelativeArticle, italianSelaIdiom, numberAgrees, propositionalClitic, sameSentence } from "./consistency.js";
@@ -627,6 +627,22 @@ export function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
 }
 
 /**
+ * The noun a determiner run announces (lever 38): the English head noun has no link, and the target words the
+ * mention's links reach, [a, b), end with a determiner, possibly followed by adjectives ("Esa tabla" for "that
+ * piece", "il congegno" for "the device", "un nuovo disegno" for "a new piece", pl "tą kartką" for "the note"):
+ * the noun right after them (across unaligned adjectives) that no English word is linked to. Undefined otherwise.
+ */
+export function determinedNoun(ts: readonly AnnToken[], a: number, b: number, links: SentenceAlignment): number | undefined {
+  let d = b - 1;
+  while (d >= a && ts[d].upos === "ADJ") d--;
+  if (d < a || ts[d].upos !== "DET") return undefined;
+  let c = b;
+  while (c < ts.length && ts[c].upos === "ADJ" && !links.some((l) => l[1] === c)) c++;
+  if (c >= ts.length || !NOUNS.has(ts[c].upos) || links.some((l) => l[1] === c)) return undefined;
+  return c;
+}
+
+/**
  * C_t of an antecedent mention (steps 6-7), or undefined when its alignment or morphology fails the rule;
  * `clash` is set when it fails because C_t is a noun of another gender or number than the rule's.
  */
@@ -643,6 +659,10 @@ function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, clash?: { 
   if (cands.length === 0) {
     cands = [];
     for (let c = a; c < b; c++) if (ts[c].upos === rule.alignedCorefPos) cands.push(c);
+    if (cands.length === 0) {
+      const n = determinedNoun(ts, a, b, idx.links[ante.sent]);
+      if (n !== undefined && ts[n].upos === rule.alignedCorefPos) cands.push(n);
+    }
   }
   if (cands.length !== 1) return undefined;
   // An English noun compound ("wedding ring", "birth certificate", "model rocket") whose head was aligned

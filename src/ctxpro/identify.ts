@@ -8,6 +8,7 @@ import { streamTable } from "../io/table.js";
 import { writeFilesAtomic } from "../io/atomic.js";
 import type { AnnSentence, AnnToken, AnnotatedParallelDoc, CorefResolver, MorphAnnotator, SentenceAlignment, WordAligner } from "../annotate/types.js";
 import { MorphTagger } from "../annotate/morph.js";
+import type { NounLexicon } from "../annotate/lexicons.js";
 import { plObliqueSingular, plPersonU } from "../annotate/polish.js";
 import { DEFAULT_LEVERS, type Levers } from "../annotate/levers.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
@@ -335,6 +336,8 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators, op
   }
   // After the clitic re-read, which re-tags whole lines: lever 29 replaces only its own words' tags.
   if (ALIGNED_NOUN_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger) retagAlignedNouns(doc, en, tgt, alignment, ann.morph.tgt);
+  const numbers = ALIGNED_NUMBER_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger ? ann.morph.tgt.nouns : undefined;
+  if (numbers) for (let i = 0; i < tgt.length; i++) tgt[i] = { ...tgt[i]!, tokens: alignedNumbers(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, numbers) };
   const coref = ann.coref.resolve(en);
   return { id: doc.id, lang, en, tgt, alignment, coref };
 }
@@ -351,6 +354,27 @@ const ALIGNED_NOUN_LANGS = new Set(["es", "it", "pt", "pl"]);
  * ("encherei", "trabalhar" for "shovel", "trunk"), determiners ("outra"), adverbs or prepositions.
  */
 const SHAPE_ONLY_TAGS: Record<string, ReadonlySet<string>> = { pt: new Set(["ADJ", "PROPN", "NUM", "X"]) };
+
+/** Languages whose noun lexicon lists the numbers of a form that is both (lever 37c: the Apertium analyser, pl). */
+const ALIGNED_NUMBER_LANGS = new Set(["pl"]);
+
+/**
+ * Nouns whose form the lexicon knows in both numbers (pl *twarzy*, *krwi*, *korony*, *sukienki*: genitive singular
+ * and a plural case) take the number of the English nouns every link of theirs goes to, where those agree: the
+ * tagger guessed the plural for "she cut it (his face, *twarzy*) in half" (lever 37c). Other words are returned as
+ * they are.
+ */
+export function alignedNumbers(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, lex: NounLexicon): AnnToken[] {
+  return tgt.map((t, j) => {
+    if (t.upos !== "NOUN") return t;
+    const both = lex.lookup(t.text, t.lemma)?.numbers;
+    if (!both) return t;
+    const english = new Set(links.filter((l) => l[1] === j).map((l) => (en[l[0]]!.upos === "NOUN" ? en[l[0]]!.feats.Number : undefined)));
+    const [n] = english;
+    if (english.size !== 1 || (n !== "Sing" && n !== "Plur") || !both.includes(n) || t.feats.Number === n) return t;
+    return { ...t, feats: { ...t.feats, Number: n } };
+  });
+}
 
 /** Re-tags, line by line, the words alignedNouns finds (lever 29). */
 function retagAlignedNouns(doc: TsvDoc, en: readonly AnnSentence[], tgt: AnnSentence[], alignment: readonly SentenceAlignment[], tagger: MorphTagger): void {
