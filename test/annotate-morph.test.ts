@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readConllu } from "../src/annotate/conllu.js";
 import { MorphTagger, trainMorph, loadDefaultMorph } from "../src/annotate/morph.js";
+import { DEFAULT_LEVERS } from "../src/annotate/levers.js";
 import { tokenize } from "../src/annotate/tokenize.js";
 import { InputError } from "../src/io/errors.js";
 
@@ -141,9 +142,8 @@ describe("English 'it' after a verb or preposition (issue 24, lever 14h)", () =>
     expect(caseOf("I looked after it but it died.", 3)).toBe("Acc");
     expect(caseOf("I think it is broken.", 2)).toBe("Nom");
     expect(caseOf("Is it broken?", 1)).toBe("Nom");
-    process.env.PRONEVAL_IT_CASE = "0";
-    const off = caseOf("Our lord loves it so.", 3);
-    delete process.env.PRONEVAL_IT_CASE;
+    const enOff = loadDefaultMorph("en", undefined, { levers: { ...DEFAULT_LEVERS, englishItCase: false } });
+    const off = enOff.annotate("Our lord loves it so.").tokens[3]!.feats.Case;
     expect(["Nom", "Acc"]).toContain(off);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
+import { DEFAULT_LEVERS } from "../src/annotate/levers.js";
 import { expandHunspellVerbs, verbLexicon } from "../src/annotate/verb-lexicons.js";
 
 describe("verb lexicons (npm packages)", () => {
@@ -145,9 +146,7 @@ describe("verb lexicons (npm packages)", () => {
   it("a word tagged VERB after a determiner that no verb form matches but the noun list knows is a noun (lever 14g)", () => {
     const es = loadDefaultMorph("es");
     const words = ["Le", "di", "todo", "el", "dinero", "."];
-    process.env.PRONEVAL_NOUN_READ = "0";
-    const before = es.tagWords(words)[4]!.upos;
-    delete process.env.PRONEVAL_NOUN_READ;
+    const before = loadDefaultMorph("es", undefined, { levers: { ...DEFAULT_LEVERS, nounRead: false } }).tagWords(words)[4]!.upos;
     expect(es.tagWords(words)[4]!.upos).toBe("NOUN");
     expect(["VERB", "NOUN"]).toContain(before);
   });

@@ -19,11 +19,10 @@ import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, spanishNominalFo
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, type PlEnding } from "./polish.js";
+import { DEFAULT_LEVERS, type Levers, type VerbReadMode } from "./levers.js";
 
 /** Parts of speech after a possessive *jej* (its noun phrase). */
 const PL_POSSESSED = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
-/** Lever 19c's genitive side (on since the merge; PRONEVAL_PL_JEJ_GEN=0 off): *jej* with a verb in its clause that governs no dative is Gen. */
-const PL_JEJ_GENITIVE = process.env.PRONEVAL_PL_JEJ_GEN !== "0";
 /** Polish dative-only personal pronouns (with one of them in the clause, *jej* is not the dative object). */
 const PL_DATIVE_PRONOUNS = new Set(["mi", "mu", "ci", "nam", "wam", "im", "jemu", "tobie", "sobie", "niemu"]);
 
@@ -66,8 +65,6 @@ function esAgreementClitic(article: string, form: string, lemmas: readonly strin
 const EN_WANT_VERBS: ReadonlySet<string> = new Set(["want", "need", "like", "love", "hate", "prefer", "expect", "wish"]);
 /** Words that may stand between "you" and its verb ("you two know", "I want you all to judge"). */
 const EN_YOU_QUANT: ReadonlySet<string> = new Set(["all", "both", "two", "three", "four", "guys", "people"]);
-/** Lever 20d (englishYouCase): PRONEVAL_YOU_COMMA=0 off. */
-const EN_YOU_COMMA = process.env.PRONEVAL_YOU_COMMA !== "0";
 /** Whether a verb or auxiliary follows position `j` before the sentence's end mark (. ! ? ...). */
 function verbLater(lower: readonly string[], out: readonly Tagged[], j: number): boolean {
   for (let k = j + 1; k < out.length; k++) {
@@ -212,8 +209,6 @@ interface Tagged {
 /** Forms of Polish *być* (be) that a predicate noun or adjective follows. */
 const PL_BYC = new Set(["być", "jest", "są", "jestem", "jesteś", "jesteśmy", "jesteście", "był", "była", "było", "byli", "były", "byłem", "byłam", "byłeś", "byłaś", "byliśmy", "byłyśmy", "byliście", "byłyście", "będzie", "będą", "będę", "będziesz", "będziemy", "będziecie", "bądź", "bądźcie", "byłby", "byłaby", "byłoby", "byliby", "byłyby", "zostać", "został", "została", "zostanie", "zostaniesz"]);
 
-/** Lever 22d on (PRONEVAL_PL_YM_AGREE=0 off). */
-const PL_YM_AGREE = process.env.PRONEVAL_PL_YM_AGREE !== "0";
 const PL_YM_CASES: readonly string[] = ["Ins", "Loc", "Dat"];
 /** Words in *-ym, -im* that are no adjective form: the conjunction *zanim* and nouns whose nominative ends so. */
 const PL_YM_NOT = new Set(["zanim", "pielgrzym", "olbrzym", "synonim", "antonim", "homonim", "pseudonim", "anonim", "akronim", "toponim", "reżim"]);
@@ -318,7 +313,7 @@ export class MorphTagger implements MorphAnnotator {
   }
   /**
    * A dictionary's word -> test on (UPOS, Case) that restricts the tagger's labels for words outside the
-   * closed-class table (Russian: az, see russian-az.ts azLabelTest); PRONEVAL_LEXICON_TAGS=0 leaves it off.
+   * closed-class table (Russian: az, see russian-az.ts azLabelTest); set by loadDefaultMorph unless Levers.lexiconTags is off.
    */
   labelTest: ((word: string) => ((upos: string, kase: string | undefined) => boolean) | undefined) | undefined;
   /**
@@ -333,9 +328,10 @@ export class MorphTagger implements MorphAnnotator {
    * "o lepszych rodzicach": the inflection phenomenon itself). So in a line tagged with a verb, a word
    * tagged Loc with none of those prepositions among the four words before it (not across punctuation)
    * makes the line be tagged again without Loc labels there, when a case-bearing one is left
-   * (ru "Мне нравится" Dat, not Loc). Only where prepositionCases is set; PRONEVAL_NO_LOC=0 leaves it off.
+   * (ru "Мне нравится" Dat, not Loc). Only where prepositionCases is set; Levers.withoutLocative (from the
+   * constructor's levers) sets it.
    */
-  withoutLocative = process.env.PRONEVAL_NO_LOC !== "0";
+  withoutLocative: boolean;
   private strayLocative(lower: readonly string[], labels: readonly string[]): boolean {
     let verb = false;
     let stray = false;
@@ -387,7 +383,7 @@ export class MorphTagger implements MorphAnnotator {
       const ids = this.prepositionOnly(words, lower, i, own);
       if (own || !this.endingCases) return ids;
       let byEnding = this.byEnding(lower[i]!, ids, i > 0 && /^\p{Lu}/u.test(words[i]!));
-      if (PL_YM_AGREE && i > 0 && plYmModifier(words, lower, i - 1)) byEnding = this.nounCases(byEnding, PL_YM_CASES);
+      if (this.levers.plYmAgreement && i > 0 && plYmModifier(words, lower, i - 1)) byEnding = this.nounCases(byEnding, PL_YM_CASES);
       // Polish: a word in *-ą* right after a form of *być* is the predicate's instrumental (or accusative),
       // not a third-person plural verb ("jesteście drużyną/VERB", "być ofiarą/VERB"; lever 19m).
       return i > 0 && PL_BYC.has(lower[i - 1]!) && /\p{Ll}{3,}ą$/u.test(lower[i]!) ? this.withoutVerbLabels(byEnding) : byEnding;
@@ -420,7 +416,7 @@ export class MorphTagger implements MorphAnnotator {
 
   /**
    * The cases an open-class word's ending leaves (Polish: plEndingCases, lever 19b); undefined: none known.
-   * PRONEVAL_ENDING_CASES=0 leaves it off.
+   * Set by loadDefaultMorph unless Levers.endingCases is off.
    */
   endingCases: ((lower: string, name?: boolean) => PlEnding | undefined) | undefined;
   private readonly endingCache = new WeakMap<readonly number[], Map<string, readonly number[] | null>>();
@@ -566,15 +562,27 @@ export class MorphTagger implements MorphAnnotator {
   lazyVerbs(load: () => VerbLexicon | undefined): void {
     this.verbLoader = load;
   }
-  /** Re-read "article + noun" as "clitic + verb" in verb-less lines (see redecideClitics). */
-  cliticVerb = process.env.PRONEVAL_CLITIC_VERB !== "0";
+  /** Re-read "article + noun" as "clitic + verb" in verb-less lines (see redecideClitics); from Levers.cliticVerb. */
+  cliticVerb: boolean;
 
   /** label -> its index in the tagger's label list. */
   private readonly labelIndex: Map<string, number>;
 
-  constructor(readonly model: MorphModel) {
+  /**
+   * `levers`: the measurement switches of issue 24 (src/annotate/levers.ts; default every lever on, as shipped).
+   * The public switches below (withoutLocative, cliticVerb, cliticVerbAll, esAgreement, verbRead) start from them.
+   */
+  constructor(
+    readonly model: MorphModel,
+    readonly levers: Levers = DEFAULT_LEVERS,
+  ) {
     if (model.format !== MORPH_FORMAT) throw new InputError(`not a ${MORPH_FORMAT} model (format '${model.format}')`);
     if (!isSupportedLang(model.lang)) throw new InputError(`unsupported language '${model.lang}'`);
+    this.withoutLocative = levers.withoutLocative;
+    this.cliticVerb = levers.cliticVerb;
+    this.cliticVerbAll = levers.cliticVerbAll;
+    this.esAgreement = levers.esAgreement;
+    this.verbRead = levers.verbRead;
     this.lang = model.lang;
     this.tagger = new Tagger(model.tagger);
     this.labelIndex = new Map(this.tagger.labels.map((l, i) => [l, i]));
@@ -663,8 +671,8 @@ export class MorphTagger implements MorphAnnotator {
       this.germanIhrCase(lower, out);
       this.germanEuchCase(lower, out);
     }
-    if (this.lang === "en" && process.env.PRONEVAL_IT_CASE !== "0") englishItCase(lower, out);
-    if (this.lang === "pl" && process.env.PRONEVAL_PL_DATIVE !== "0") this.polishJejCase(lower, out);
+    if (this.lang === "en" && this.levers.englishItCase) englishItCase(lower, out);
+    if (this.lang === "pl" && this.levers.plJejCase) this.polishJejCase(lower, out);
     return out;
   }
 
@@ -703,7 +711,7 @@ export class MorphTagger implements MorphAnnotator {
       else if (prev && (prev.upos === "ADP" || EN_PREPOSITIONS.has(pw) || prev.upos === "VERB")) c = "Acc";
       // lever 20d: clause-initial "you" before a comma with a verb later in the sentence is its subject or a vocative
       // that spaCy parses as one ("You, take him to county", "And you, by coming here, have crossed"); "You, sir!" stays Acc
-      else if (EN_YOU_COMMA && lower[j] === "," && (!prev || ["PUNCT", "CCONJ", "INTJ"].includes(prev.upos)) && verbLater(lower, out, j)) c = "Nom";
+      else if (this.levers.youCommaNominative && lower[j] === "," && (!prev || ["PUNCT", "CCONJ", "INTJ"].includes(prev.upos)) && verbLater(lower, out, j)) c = "Nom";
       else if ((!next || next.upos === "PUNCT") && (!prev || ["PUNCT", "CCONJ", "INTJ", "ADV"].includes(prev.upos))) c = "Acc";
       if (!c || t.feats.Case === c) continue;
       const a = (this.table.get("you") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c);
@@ -810,7 +818,8 @@ export class MorphTagger implements MorphAnnotator {
    * jej*, *Ufam jej*, *Pozwól jej się gotować*, *udało jej się*) is Dat (lever 19c): in its clause (between
    * punctuation and conjunctions), not after a preposition, not before a noun, adjective, numeral or
    * determiner (the possessive *jej nazwę*), and with no other dative pronoun there (*mi jej dać*: then
-   * *jej* is the thing given). Other *jej* keep the tagger's case. PRONEVAL_PL_DATIVE=0 leaves it off.
+   * *jej* is the thing given). Other *jej* keep the tagger's case. Levers.plJejCase off leaves it off; with
+   * Levers.plJejGenitive, a *jej* with a verb in its clause that governs no dative is Gen (19c's genitive side).
    */
   private polishJejCase(lower: readonly string[], out: Tagged[]): void {
     for (let i = 0; i < out.length; i++) {
@@ -837,7 +846,7 @@ export class MorphTagger implements MorphAnnotator {
       }
       // The object of any other verb is genitive (negation, genitive verbs: *Nie możesz jej dotknąć*,
       // *szukać jej*); the tagger reads such *jej* Gen or Dat about at random.
-      const c = dat ? "Dat" : verb && PL_JEJ_GENITIVE ? "Gen" : undefined;
+      const c = dat ? "Dat" : verb && this.levers.plJejGenitive ? "Gen" : undefined;
       if (!c || t.feats.Case === c) continue;
       const a = (this.table.get("jej") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c && x.feats.Poss !== "Yes");
       if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
@@ -933,19 +942,19 @@ export class MorphTagger implements MorphAnnotator {
 
   /**
    * Lever 14: after an object clitic's article homograph tagged DET, any open-class tag may hide the
-   * verb, and Spanish re-reads there in lines with a verb too; PRONEVAL_CLITIC_VERB_ALL=0 turns it off.
+   * verb, and Spanish re-reads there in lines with a verb too; from Levers.cliticVerbAll.
    */
-  cliticVerbAll = process.env.PRONEVAL_CLITIC_VERB_ALL !== "0";
+  cliticVerbAll: boolean;
 
-  /** Lever 20a: Spanish clitic homographs read by the article's agreement (esAgreementClitic); PRONEVAL_ES_AGREE=0 turns it off. */
-  esAgreement = process.env.PRONEVAL_ES_AGREE !== "0";
+  /** Lever 20a: Spanish clitic homographs read by the article's agreement (esAgreementClitic); from Levers.esAgreement. */
+  esAgreement: boolean;
 
   /**
    * Re-read NOUN-tagged words that the verb lexicon knows only as verb forms (see verbOnlyForms): in
    * every line ("all", default), only in lines without a verb ("verbless"), or not at all ("off");
-   * PRONEVAL_VERB_READ sets it for measuring.
+   * from Levers.verbRead (for measuring).
    */
-  verbRead: "all" | "verbless" | "off" = (["all", "verbless", "off"] as const).find((m) => m === process.env.PRONEVAL_VERB_READ) ?? "all";
+  verbRead: VerbReadMode;
 
   /**
    * A word tagged NOUN (or PROPN at the start of a sentence) that the verb lexicon lists as a finite
@@ -1113,10 +1122,10 @@ export class MorphTagger implements MorphAnnotator {
    * A word tagged VERB that the verb lexicon knows as no verb form at all (finite, infinitive or
    * participle) but the noun lexicon (it, fr, de, ru) or, for Spanish, dictionary-es's word list knows,
    * is re-tagged with its label restricted to NOUN readings ("el dinero/VERB", "la parola/VERB"); only
-   * right after a determiner, where a verb cannot stand (lever 14g). PRONEVAL_NOUN_READ=0 turns it off.
+   * right after a determiner, where a verb cannot stand (lever 14g). Levers.nounRead off turns it off.
    */
   private nounOnlyForms(words: readonly string[], lower: readonly string[], labels: string[]): void {
-    if (process.env.PRONEVAL_NOUN_READ === "0") return;
+    if (!this.levers.nounRead) return;
     const lex = this.verbs;
     if (!lex) return;
     const at: number[] = [];
@@ -1454,20 +1463,6 @@ export const LEXICON_LANGS: ReadonlySet<string> = new Set(["de", "fr", "it", "ru
 export const UNMARKED_LEXICON_LANGS: ReadonlySet<string> = new Set(["es"]);
 
 /**
- * Verb lexicons (src/annotate/verb-lexicons.ts) are attached by default for the languages that have
- * one; PRONEVAL_VERB_LEXICON=0 leaves them off (for measuring).
- */
-const VERB_LEXICON_DEFAULT = process.env.PRONEVAL_VERB_LEXICON !== "0";
-/** Russian labels restricted by az's dictionary (MorphTagger.labelTest) unless PRONEVAL_LEXICON_TAGS=0. */
-const LEXICON_TAGS_DEFAULT = process.env.PRONEVAL_LEXICON_TAGS !== "0";
-/** With it, the cases a preposition governs (MorphTagger.prepositionCases) unless PRONEVAL_PREP_CASES=0. */
-const PREPOSITION_CASES_DEFAULT = process.env.PRONEVAL_PREP_CASES !== "0";
-
-/**
- * Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz), with its noun lexicon where
- * LEXICON_LANGS has one (`lexicon: false` leaves it off, `true` forces any that exists).
- */
-/**
  * Person-number cells of the German verb at `k` (see `germanVerbCells`): {INF} after *zu*; for a form the
  * dictionary lacks, a guess by its ending (-en P1/P3/INF, -st S2, -t S3/P2/PA2); undefined when none fits.
  */
@@ -1519,22 +1514,31 @@ function germanClauseVerbs(lower: readonly string[], out: readonly Tagged[], i: 
   return r;
 }
 
-export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean; lexiconTags?: boolean } = {}): MorphTagger {
+/**
+ * Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz), with its noun lexicon where
+ * LEXICON_LANGS has one (`lexicon: false` leaves it off, `true` forces any that exists). `levers` (default
+ * DEFAULT_LEVERS, every lever on) are the tagger's (MorphTagger.levers) and decide what is attached: the verb
+ * lexicon (Levers.verbLexicon, unless `verbs` says), the Polish and Russian preposition cases
+ * (Levers.prepositionCases), the Polish ending cases (Levers.endingCases, with plNoCase and plNounEndings),
+ * Russian az label restriction (Levers.lexiconTags, unless `lexiconTags` says).
+ */
+export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean; lexiconTags?: boolean; levers?: Levers } = {}): MorphTagger {
   if (!isSupportedLang(lang)) throw new InputError(`unsupported language '${lang}' (supported: en, de, es, fr, it, pl, pt, ru)`);
   const path = join(modelDir, `morph-${lang}.json.gz`);
   if (!existsSync(path)) throw new InputError(`no morphology model for '${lang}' at ${path} (train it with scripts/train-morph.ts)`);
-  const tagger = new MorphTagger(loadMorphModel(path));
+  const levers = opts.levers ?? DEFAULT_LEVERS;
+  const tagger = new MorphTagger(loadMorphModel(path), levers);
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
   else if (opts.lexicon === undefined && UNMARKED_LEXICON_LANGS.has(lang)) {
     tagger.lazyNouns(() => unmarkedNounLexicon(lang));
     tagger.lexiconWhereUnmarked = true;
   }
-  if (opts.verbs ?? (VERB_LEXICON_DEFAULT && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
-  if (lang === "pl" && PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = PL_PREPOSITION_CASES;
-  if (lang === "pl" && process.env.PRONEVAL_ENDING_CASES !== "0") tagger.endingCases = plEndingCases;
-  if (lang === "ru" && (opts.lexiconTags ?? LEXICON_TAGS_DEFAULT)) {
+  if (opts.verbs ?? (levers.verbLexicon && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
+  if (lang === "pl" && levers.prepositionCases) tagger.prepositionCases = PL_PREPOSITION_CASES;
+  if (lang === "pl" && levers.endingCases) tagger.endingCases = (lower, name) => plEndingCases(lower, name, levers);
+  if (lang === "ru" && (opts.lexiconTags ?? levers.lexiconTags)) {
     tagger.labelTest = azLabelTest;
-    if (PREPOSITION_CASES_DEFAULT) tagger.prepositionCases = RU_PREPOSITION_CASES;
+    if (levers.prepositionCases) tagger.prepositionCases = RU_PREPOSITION_CASES;
   }
   return tagger;
 }

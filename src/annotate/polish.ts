@@ -1,3 +1,5 @@
+import { DEFAULT_LEVERS, type Levers } from "./levers.js";
+
 /**
  * Polish: the cases a preposition governs (UD Case values), for MorphTagger.prepositionCases. Polish has
  * no lexicon here, so only the word right after the preposition is restricted (Russian also takes one
@@ -48,10 +50,13 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  *
  * Checked against UD Polish-LFG dev+test (gold tags; docs/annotate.md, lever 19): at most 5 % (-owi, -emu: 1 token each)
  * of the tokens a rule covers have a case it rules out, after the exceptions below.
+ *
+ * `levers` (default DEFAULT_LEVERS): plNoCase (lever 22b, `plNoCase`) and plNounEndings (lever 22a,
+ * `plSingularNounCases`) off leave those parts out.
  */
-export function plEndingCases(lower: string, name = false): PlEnding | undefined {
+export function plEndingCases(lower: string, name = false, levers: Pick<Levers, "plNoCase" | "plNounEndings"> = DEFAULT_LEVERS): PlEnding | undefined {
   if (!/^\p{Ll}+$/u.test(lower) || PL_ENDING_EXCEPTIONS.has(lower)) return undefined;
-  if (PL_NO_CASE_ON && plNoCase(lower, name)) return { cases: [], noCase: true };
+  if (levers.plNoCase && plNoCase(lower, name)) return { cases: [], noCase: true };
   const n = lower.length;
   if (/(ymi|imi)$/.test(lower) && n >= 5) return { cases: ["Ins"], noVerb: true };
   if (/ami$/.test(lower) && n >= 5) return { cases: ["Ins"], noVerb: true };
@@ -69,15 +74,13 @@ export function plEndingCases(lower: string, name = false): PlEnding | undefined
   if (/a$/.test(lower)) return { cases: ["Nom", "Gen", "Acc", "Voc"] };
   if (/ę$/.test(lower)) return PL_NEUTER_E.test(lower) ? { cases: ["Nom", "Acc", "Voc"] } : { cases: ["Acc"] };
   if (/[bcdfghjklłmnprstwzżźćńś]u$/.test(lower) && n >= 5 && !/(stu|sku|cku)$/.test(lower)) return { cases: ["Gen", "Dat", "Loc", "Voc"] };
-  if (PL_NOUN_ENDINGS) {
+  if (levers.plNounEndings) {
     const sing = plSingularNounCases(lower);
     if (sing) return { cases: PL_CASES, sing };
   }
   return undefined;
 }
 
-/** Lever 22b on (PRONEVAL_PL_NO_CASE=0 off). */
-const PL_NO_CASE_ON = process.env.PRONEVAL_PL_NO_CASE !== "0";
 
 /**
  * Polish words that take no case (lever 22b): adverbs, particles and interjections, which the tagger, reading
@@ -105,8 +108,6 @@ const PL_NO_CASE = new Set([
 ]);
 
 const PL_CASES: readonly string[] = ["Nom", "Gen", "Dat", "Acc", "Ins", "Loc", "Voc"];
-/** Lever 22a on (PRONEVAL_PL_NOUN_ENDINGS=0 off). */
-const PL_NOUN_ENDINGS = process.env.PRONEVAL_PL_NOUN_ENDINGS !== "0";
 
 /**
  * Polish: the cases a singular noun's ending leaves, for the noun, proper-noun and pronoun labels of some genders

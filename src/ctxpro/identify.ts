@@ -10,6 +10,7 @@ import type { AnnSentence, AnnToken, AnnotatedParallelDoc, CorefResolver, MorphA
 import { MorphTagger } from "../annotate/morph.js";
 import type { NounLexicon } from "../annotate/lexicons.js";
 import { plObliqueSingular, plPersonU } from "../annotate/polish.js";
+import { DEFAULT_LEVERS, type Levers } from "../annotate/levers.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
 import type { CtxproItem } from "./items.js";
 import type { RuleSet } from "./rules.js";
@@ -281,8 +282,17 @@ export class InputChecker {
 // ---------------------------------------------------------------------------------------------
 // Annotation and matching
 
+export interface AnnotateDocOptions {
+  /**
+   * Issue 24's measurement switches (src/annotate/levers.ts); annotateDoc's are nominalRetag (lever 19a) and
+   * plOblique (22a). Default DEFAULT_LEVERS (as shipped); give the levers the annotators were built with.
+   */
+  levers?: Pick<Levers, "nominalRetag" | "plOblique">;
+}
+
 /** Annotates one TSV document with the given annotators. */
-export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): Promise<AnnotatedParallelDoc> {
+export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators, opts: AnnotateDocOptions = {}): Promise<AnnotatedParallelDoc> {
+  const levers = opts.levers ?? DEFAULT_LEVERS;
   const en = doc.en.map((s, k) => {
     try {
       return ann.morph.en.annotate(s);
@@ -304,14 +314,14 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): P
     tgt.map((s) => s.tokens.map((t) => t.text)),
     { en, other: tgt },
   );
-  if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && process.env.PRONEVAL_NOMINAL_RETAG !== "0") {
+  if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && levers.nominalRetag) {
     const isPerson = (ann.coref as { isPerson?: (lemma: string) => boolean }).isPerson;
     const person = isPerson ? isPerson.bind(ann.coref) : undefined;
     for (let i = 0; i < tgt.length; i++) {
       const at = misTaggedNominals(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!);
       const names = copiedNames(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, ann.morph.tgt.prepositionCases);
       if (at.size || names.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names });
-      const oblique = OBLIQUE_PL ? obliqueNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, names, person) : new Set<number>();
+      const oblique = levers.plOblique ? obliqueNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, names, person) : new Set<number>();
       if (oblique.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names, oblique });
     }
   }
@@ -449,9 +459,6 @@ export function copiedNames(en: readonly AnnToken[], tgt: readonly AnnToken[], l
   return at;
 }
 
-/** Lever 22a's re-read of Polish singular nouns in *-ie* (PRONEVAL_PL_OBLIQUE=0 off). */
-const OBLIQUE_PL = process.env.PRONEVAL_PL_OBLIQUE !== "0";
-
 /**
  * Polish words of a verb-less English line's target whose every link goes to an English singular noun or
  * proper noun and whose *-ie* ending rules out their label (plObliqueSingular: *Obamie/ADJ|Nom* for "Obama",
@@ -460,6 +467,7 @@ const OBLIQUE_PL = process.env.PRONEVAL_PL_OBLIQUE !== "0";
  * GEN for "Fiddler!"; `person`, the resolver's lexicons): re-tagged as singular masculine or feminine nouns in the
  * dative or vocative (lever 22a; the locative these endings also leave needs a preposition). Not the names 19j
  * keeps in the nominative (*Annie* for "Annie"), nor words right after a preposition, whose case it restricts.
+ * annotateDoc applies it unless Levers.plOblique is off.
  */
 export function obliqueNouns(
   en: readonly AnnToken[],
@@ -621,7 +629,7 @@ export async function identify(
   const person = (ann.coref as { isPerson?: (lemma: string) => boolean }).isPerson;
   const engineOpts = person && !opts.personNoun ? { ...opts, personNoun: person.bind(ann.coref) } : opts;
   for await (const d of docs) {
-    const annotated = await annotateDoc(d, lang, ann);
+    const annotated = await annotateDoc(d, lang, ann, { levers: opts.levers });
     for (const [name, found] of matchDocument(annotated, sets, engineOpts)) {
       const items = opts.keepUnscorable ? found : found.filter(scorableWithReference);
       if (opts.dropped && items.length < found.length) opts.dropped.set(name, (opts.dropped.get(name) ?? 0) + found.length - items.length);
