@@ -68,4 +68,6 @@ export interface WordAligner {
 /** English coreference over one document. */
 export interface CorefResolver {
   resolve(sentences: AnnSentence[]): CorefCluster[];
+  /** Whether a common-noun lemma names a person, where the resolver has lexicons for it (CTXPRO's fallback antecedent). */
+  isPerson?(lemma: string): boolean;
 }

@@ -600,7 +600,7 @@ const PRENOMINAL = new Set([
   "mal", "mala", "primer", "primera", "último", "última", "nuevo", "nueva", "viejo", "vieja", "mismo", "misma", "otro", "otra", "otros", "otras", "todo", "toda", "todos", "todas", "cada",
   "questo", "questa", "questi", "queste", "quel", "quella", "quei", "quelle", "quegli", "quello", "bel", "bella", "buon", "buono", "nuovo", "nuova", "vecchio", "vecchia", "ultimo",
   "ultima", "primo", "prima", "stesso", "stessa", "altro", "altra", "altri", "altre", "tutto", "tutta", "tutti", "tutte", "ogni",
-  "estes", "esse", "essa", "esses", "essas", "aquele", "aquela", "aqueles", "aquelas", "bom", "boa", "novo", "primeiro", "primeira", "mesmo", "mesma", "outro", "outra", "outros", "outras", "toda", "todo",
+  "estes", "esse", "essa", "esses", "essas", "aquele", "aquela", "aqueles", "aquelas", "bom", "boa", "novo", "primeiro", "primeira", "mesmo", "mesma", "outro", "outra", "outros", "outras", // pt toda/todo: as es
 ]);
 /** Whether two tokens share a gender and a number value (both must carry them). */
 function agreesWith(a: AnnToken, b: AnnToken): boolean {

@@ -315,8 +315,7 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators, op
     { en, other: tgt },
   );
   if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && levers.nominalRetag) {
-    const isPerson = (ann.coref as { isPerson?: (lemma: string) => boolean }).isPerson;
-    const person = isPerson ? isPerson.bind(ann.coref) : undefined;
+    const person = ann.coref.isPerson?.bind(ann.coref);
     for (let i = 0; i < tgt.length; i++) {
       const at = misTaggedNominals(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!);
       const names = copiedNames(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, ann.morph.tgt.prepositionCases);
@@ -626,8 +625,8 @@ export async function identify(
   let done = 0;
   let pairs = 0;
   // The resolver's person lexicon keeps the engine's fallback antecedent of *it* off person nouns.
-  const person = (ann.coref as { isPerson?: (lemma: string) => boolean }).isPerson;
-  const engineOpts = person && !opts.personNoun ? { ...opts, personNoun: person.bind(ann.coref) } : opts;
+  const person = ann.coref.isPerson?.bind(ann.coref);
+  const engineOpts = person && !opts.personNoun ? { ...opts, personNoun: person } : opts;
   for await (const d of docs) {
     const annotated = await annotateDoc(d, lang, ann, { levers: opts.levers });
     for (const [name, found] of matchDocument(annotated, sets, engineOpts)) {
