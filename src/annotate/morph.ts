@@ -1086,7 +1086,8 @@ export class MorphTagger implements MorphAnnotator {
    */
   private portugueseAccusative(words: readonly string[], lower: readonly string[], labels: string[]): void {
     if (this.lang !== "pt" || !this.cliticVerbAll) return;
-    const at = new Set<number>();
+    // Position -> the clitic's accusative label ids, kept for the forced re-tag below.
+    const at = new Map<number, readonly number[]>();
     for (let i = 0; i + 1 < words.length; i++) {
       if (!PT_CLITIC_HOMOGRAPHS.has(lower[i]!) || labelUpos(labels[i]!) !== "PRON" || /Case=Acc/.test(labels[i]!)) continue;
       const next = labelUpos(labels[i + 1]!);
@@ -1099,12 +1100,13 @@ export class MorphTagger implements MorphAnnotator {
       // After de, por (do, pelo) also the irregular participles: "de o previsto", "de as compostas".
       if ((prev === "de" || prev === "por") && /(?:st|it|ert)[oa]s?$/.test(lower[i + 1]!)) continue;
       if (/[aeiô]r(?:em|es|mos)?$/.test(lower[i + 1]!) && !ptFiniteVerb(lower[i + 1]!) && !PT_BEFORE_INFINITIVE_CLITIC.has(prev)) continue;
-      if (this.accusativeClitic(lower[i]!)?.some((k) => /Case=Acc/.test(this.tagger.labels[k]!))) at.add(i);
+      const acc = this.accusativeClitic(lower[i]!);
+      if (acc?.some((k) => /Case=Acc/.test(this.tagger.labels[k]!))) at.set(i, acc);
     }
     if (!at.size) return;
     const keep = labels.map((l) => this.labelIndex.get(l)!);
-    const forced = this.tagger.tag(words, (k) => (at.has(k) ? this.accusativeClitic(lower[k]!)! : [keep[k]!]));
-    for (const k of at) labels[k] = forced[k]!;
+    const forced = this.tagger.tag(words, (k) => at.get(k) ?? [keep[k]!]);
+    for (const k of at.keys()) labels[k] = forced[k]!;
   }
 
   /**
