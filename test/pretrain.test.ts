@@ -102,6 +102,29 @@ describe("pretraining corpus", () => {
     const doc = JSON.parse(readFileSync(out, "utf8").trim());
     expect(doc.sents).toEqual(["The minister said he would resign .", "They met in Paris ."]);
   });
+  it("reads modern prose folders: one paragraph a line, documents split at blank lines, pronoun slots counted", async () => {
+    const nw = join(dir, "news-wiki");
+    mkdirSync(nw);
+    writeFileSync(
+      join(nw, "news-a.txt.gz"),
+      gzipSync("The minister said she would resign. Her party asked her to stay.\nThey met in Paris on Monday.\n\nThe bank raised its rates. It said the move was expected.\n"),
+    );
+    const out = join(dir, "modern.jsonl");
+    const stats = await buildCorpus({ newsWiki: nw }, out);
+    expect(stats.bySource["news-wiki/news-a"]).toMatchObject({ docs: 2, sentences: 5, pronounSentences: 5, pronounSlots: 6 });
+    const docs = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(docs.map((d) => d.id)).toEqual(["news-wiki/news-a/1", "news-wiki/news-a/2"]);
+    expect(docs[1].sents).toEqual(["The bank raised its rates .", "It said the move was expected ."]);
+  });
+
+  it("stops on a modern prose file that is not UTF-8, naming file and line, and writes nothing", async () => {
+    const nw = join(dir, "news-bad");
+    mkdirSync(nw);
+    writeFileSync(join(nw, "bad.txt"), Buffer.concat([Buffer.from("Fine line one.\nSecond line "), Buffer.from([0xff, 0xfe]), Buffer.from(" here.\n")]));
+    const out = join(dir, "modern-bad.jsonl");
+    await expect(buildCorpus({ newsWiki: nw }, out)).rejects.toThrow(/bad\.txt:2: invalid UTF-8/);
+    expect(existsSync(out)).toBe(false);
+  });
 });
 
 describe("masked-pronoun data and training", () => {

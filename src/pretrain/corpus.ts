@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { InputError } from "../io/errors.js";
-import { readBytes } from "../io/lines.js";
+import { readBytes, streamLines } from "../io/lines.js";
 import { AtomicLineWriter } from "../io/atomic.js";
 import { findTestSets, loadTestSet } from "../io/discover.js";
 import { splitSentences } from "../text/sentences.js";
@@ -41,10 +41,16 @@ export interface CorpusSources {
    * kept out of the corpus, so a source that repeats a dev sentence cannot leak it.
    */
   exclude?: string[];
+  /**
+   * Directory of modern English prose (`text/english-news-wiki`): gzipped text files, one paragraph per
+   * line, documents separated by a blank line. Each file is its own source (`news-wiki/<file stem>`).
+   */
+  newsWiki?: string;
 }
 
 export interface CorpusStats {
-  bySource: Record<string, { docs: number; sentences: number; tokens: number; pronounSentences: number }>;
+  /** Per source: documents, sentences, tokens, sentences with a pronoun, pronoun tokens (the slots the model learns from). */
+  bySource: Record<string, { docs: number; sentences: number; tokens: number; pronounSentences: number; pronounSlots: number }>;
   skipped: Array<{ file: string; reason: string }>;
 }
 
@@ -200,6 +206,34 @@ export async function* corpusDocs(src: CorpusSources, skipped: CorpusStats["skip
     }
     if (dropped > 0) log(`wmt-en-src: ${dropped} sentences that also occur in the dev year's into-English side left out`);
   }
+  if (src.newsWiki) {
+    // Streamed: the Wikipedia file alone is ~220 MB of text. A paragraph is split into sentences; a
+    // document ends at a blank line. Invalid UTF-8 stops the build with the file and line.
+    for (const f of listFiles(src.newsWiki, /\.txt(\.gz)?$/)) {
+      const stem = basename(f).replace(/\.txt(\.gz)?$/, "");
+      let sents: string[] = [];
+      let n = 0;
+      const flush = function* (): Generator<CorpusDoc> {
+        if (sents.length === 0) return;
+        n++;
+        const doc = sents;
+        sents = [];
+        yield* guard(`${f}#${n}`, `news-wiki/${stem}`, `news-wiki/${stem}/${n}`, () => doc);
+      };
+      for await (const line of streamLines(f)) {
+        const para = line.trim();
+        if (!para) {
+          yield* flush();
+          continue;
+        }
+        for (const sent of splitSentences(para)) {
+          const t = tok(sent);
+          if (t) sents.push(t);
+        }
+      }
+      yield* flush();
+    }
+  }
   if (src.gum) {
     for (const f of listFiles(src.gum, /\.conllu(\.gz)?$/)) {
       yield* guard(f, "gum", `gum/${basename(f).replace(/\.conllu(\.gz)?$/, "")}`, () =>
@@ -218,13 +252,16 @@ export async function buildCorpus(src: CorpusSources, out: string, log: (m: stri
   const w = new AtomicLineWriter(out);
   try {
     for await (const d of corpusDocs(src, stats.skipped, log)) {
-      const s = (stats.bySource[d.source] ??= { docs: 0, sentences: 0, tokens: 0, pronounSentences: 0 });
+      const s = (stats.bySource[d.source] ??= { docs: 0, sentences: 0, tokens: 0, pronounSentences: 0, pronounSlots: 0 });
       s.docs++;
       for (const sent of d.sents) {
         const toks = sent.split(" ");
         s.sentences++;
         s.tokens += toks.length;
-        if (toks.some((t) => inv.has(t))) s.pronounSentences++;
+        let slots = 0;
+        for (const t of toks) if (inv.has(t)) slots++;
+        s.pronounSlots += slots;
+        if (slots > 0) s.pronounSentences++;
       }
       w.write(JSON.stringify(d));
     }
