@@ -129,6 +129,12 @@ export class Graph {
     return name;
   }
 
+  /** A float initializer with given values (a fixed table: positions, a mask). */
+  constant(name: string, dims: number[], values: Float32Array): string {
+    this.inits.push(tensorProto(name, dims, FLOAT, values));
+    return name;
+  }
+
   ints(name: string, values: number[]): string {
     this.inits.push(tensorProto(name, [values.length], INT64, BigInt64Array.from(values.map(BigInt))));
     return name;

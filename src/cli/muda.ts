@@ -21,6 +21,8 @@ import {
   tagSides,
   type TargetSide,
 } from "../muda/index.js";
+import { CXMI_TAG } from "../muda/cxmi-tags.js";
+import { cxmiTagOptions, readCxmiOption, registerMudaCxmi, tagWithCxmi } from "./muda-cxmi.js";
 
 interface InputOpts {
   lang?: string;
@@ -79,8 +81,8 @@ export function registerMuda(program: Command): void {
       }),
     );
 
-  muda
-    .command("tag")
+  cxmiTagOptions(muda
+    .command("tag"))
     .description("tag every target token (JSON: tags per token and counts per tag)")
     .argument("[input]", "a WMT year directory or txt/ folder (with -l), instead of -s/-t")
     .option("-l, --lang <en-xx>", `language pair; targets: ${MUDA_LANGS.join(" ")}`)
@@ -94,15 +96,18 @@ export function registerMuda(program: Command): void {
     .option("-q, --quiet", "no progress on stderr")
     .option("-o, --output <file>", "write the JSON here ('-' = stdout, the default)")
     .action(
-      action(async (input: string | undefined, o: InputOpts & { target?: string; refName?: string; alignWith?: string[]; alignment?: boolean; quiet?: boolean; output?: string }) => {
+      action(async (input: string | undefined, o: InputOpts & { target?: string; refName?: string; alignWith?: string[]; alignment?: boolean; quiet?: boolean; output?: string; cxmi?: string; threshold?: string }) => {
         await checkOutputs(o.output);
+        const cx = readCxmiOption(o);
         const ts = await loadInput(input, o.target ? [o.target, ...(o.alignWith ?? [])] : [], o);
         const setup = setupMuda(targetLang(ts));
         const side = refSide(ts, input && !o.target ? o.refName : ts.references[0]);
         const extra: TargetSide[] = ts.systems.map((s) => ({ name: s, docs: ts.docs.map((d) => d.hyps[s]!) }));
         // Every other translation of the source (systems, --align-with) only adds aligner training data.
-        const [tagged] = await tagSides(setup, sources(ts), [side, ...extra], { onProgress: progress(o.quiet), keepAlignment: !!o.alignment });
+        const [tagged] = await tagSides(setup, sources(ts), [side, ...extra], { onProgress: progress(o.quiet), keepAlignment: !!o.alignment, keepSpans: !!cx });
         const counts = countTags(tagged!);
+        const withCx = cx && tagWithCxmi(tagged!, side.docs, cx, setup.support.tags, o.quiet);
+        if (withCx) counts.tags[CXMI_TAG] = withCx.comparison.high.tokens;
         const out = {
           testset: ts.name,
           langPair: ts.langPair,
@@ -111,13 +116,16 @@ export function registerMuda(program: Command): void {
           missing: setup.support.missing,
           notes: setup.support.notes,
           counts,
-          documents: tagged!.docs,
+          ...(withCx ? { cxmi: withCx.comparison } : {}),
+          documents: withCx ? withCx.docs : tagged!.docs,
         };
         const text = JSON.stringify(out) + "\n";
         await emit(text, o.output);
         if (!o.quiet) process.stderr.write(`muda: ${counts.tokens} tokens, ${counts.taggedTokens} tagged: ${MUDA_TAGS.map((t) => `${t} ${counts.tags[t]}`).join(", ")}\n`);
       }),
     );
+
+  registerMudaCxmi(muda);
 
   tableOptions(
     muda
