@@ -183,7 +183,7 @@ export function registerMudaCxmi(muda: Command): void {
         tagger = "proneval-morph";
       } else notes.push(tgtLang ? `no tagger for '${tgtLang}': no parts of speech; vocabulary items are words without attached punctuation` : "no -l: no parts of speech");
       const contexts = previousSegments(ref ?? segments.map((s) => s.text), docs, Math.max(contextSize, 1));
-      const analysis = cxmiAnalysis(segments, contexts, { top, minCount, contextSize });
+      const analysis = cxmiAnalysis(segments, contexts, { top, minCount });
       const signature = makeSignature("muda-cxmi", [
         ["pair", o.lang],
         ...modelFields,

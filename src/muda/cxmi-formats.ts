@@ -5,8 +5,7 @@
  * checks each value (a number, finite, not positive), naming the file and line of a bad one.
  */
 import { InputError } from "../io/errors.js";
-import { readJsonl } from "../io/jsonl.js";
-import { streamLines } from "../io/lines.js";
+import { readText } from "../io/lines.js";
 
 /** The end-of-sentence token: scored like any token, but part of no word. */
 export const EOS_TOKEN = "</s>";
@@ -62,15 +61,22 @@ export function checkLogprob(raw: unknown, file: string, line: number, what: str
 
 const FAIRSEQ_LINE = /^[STHDPAIEW]-\d+\t/;
 
-/** The format of a scores file from its first non-blank lines: JSON objects, fairseq-generate lines, or TSV. */
-export async function detectScoresFormat(path: string): Promise<CxmiInputFormat> {
-  let seen = 0;
-  for await (const line of streamLines(path)) {
+/** A file's lines (plain, gzipped, `-` or a pipe: read once), without line ends. */
+export function fileLines(path: string): string[] {
+  const text = readText(path);
+  const lines = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** The format of scores from their first non-blank lines: JSON objects, fairseq-generate lines, or TSV. */
+export function detectScoresFormat(lines: readonly string[], path: string): CxmiInputFormat {
+  for (const line of lines) {
     if (!line.trim()) continue;
     if (line.trimStart().startsWith("{")) return "jsonl";
     if (FAIRSEQ_LINE.test(line)) return "fairseq";
     // fairseq-generate's own log lines (when stderr was captured too) come before its first sample.
-    if (/\| INFO \||^Generate |^\d{4}-\d\d-\d\d /.test(line) && ++seen < 200) continue;
+    if (/\| INFO \||\| WARNING \||^Generate |^\d{4}-\d\d-\d\d /.test(line)) continue;
     return "tsv";
   }
   throw new InputError("no scored segments (the file is empty)", path);
@@ -78,11 +84,12 @@ export async function detectScoresFormat(path: string): Promise<CxmiInputFormat>
 
 /** Reads one run's scores, in the given format or the detected one. */
 export async function readScores(path: string, opts: ReadScoresOptions = {}): Promise<ScoredRun> {
-  const format = opts.format ?? (await detectScoresFormat(path));
+  const lines = fileLines(path);
+  const format = opts.format ?? detectScoresFormat(lines, path);
   if (format === "fairseq" && opts.logBase !== undefined && opts.logBase !== 2) {
     throw new InputError("fairseq-generate writes base-2 scores; --log-base applies to JSONL and TSV only", path);
   }
-  const segments = format === "jsonl" ? await readScoresJsonl(path, opts.logBase) : format === "fairseq" ? await readFairseqScores(path) : await readScoresTsv(path, opts.logBase);
+  const segments = format === "jsonl" ? parseScoresJsonl(lines, path, opts.logBase) : format === "fairseq" ? parseFairseqScores(lines, path) : parseScoresTsv(lines, path, opts.logBase);
   if (segments.length === 0) throw new InputError("no scored segments", path);
   return { path, format, segments };
 }
@@ -98,9 +105,17 @@ const optString = (v: unknown, key: string, file: string, line: number): string 
  * JSONL, one segment a line: `{"tokens": [...], "logprobs": [...]}` with optional `id`, `doc` and
  * `source`; one log-probability per token, natural log unless `--log-base` says otherwise.
  */
-export async function readScoresJsonl(path: string, logBase = Math.E): Promise<ScoredSegment[]> {
+export function parseScoresJsonl(lines: readonly string[], path: string, logBase = Math.E): ScoredSegment[] {
   const out: ScoredSegment[] = [];
-  for await (const { value, line } of readJsonl(path)) {
+  for (let n = 0; n < lines.length; n++) {
+    const line = n + 1;
+    if (!lines[n]!.trim()) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(lines[n]!);
+    } catch (e) {
+      throw new InputError(`invalid JSON (${(e as Error).message})`, path, line);
+    }
     if (!value || typeof value !== "object" || Array.isArray(value)) throw new InputError('expected a JSON object {"tokens": [...], "logprobs": [...]}', path, line);
     const o = value as Record<string, unknown>;
     const seg = `segment ${out.length + 1}`;
@@ -126,12 +141,12 @@ export async function readScoresJsonl(path: string, logBase = Math.E): Promise<S
  * Per-token TSV: `segment<TAB>token<TAB>logprob` a line, a segment's tokens on consecutive lines
  * (blank lines ignored; an optional first line `segment<TAB>token<TAB>logprob` is a header).
  */
-export async function readScoresTsv(path: string, logBase = Math.E): Promise<ScoredSegment[]> {
+export function parseScoresTsv(lines: readonly string[], path: string, logBase = Math.E): ScoredSegment[] {
   const out: ScoredSegment[] = [];
   const closed = new Set<string>();
   let cur: ScoredSegment | undefined;
   let n = 0;
-  for await (const raw of streamLines(path)) {
+  for (const raw of lines) {
     n++;
     if (!raw.trim()) continue;
     const cells = raw.split("\t");
@@ -170,10 +185,10 @@ const sameToken = (a: string, b: string) => a === b || (a === "<<unk>>" && b ===
  * end-of-sentence token's score last. Samples come out in batch order: they are sorted by id, and
  * ids must run 0..N-1. With `--nbest` above 1 the first hypothesis of each sample is taken.
  */
-export async function readFairseqScores(path: string): Promise<ScoredSegment[]> {
+export function parseFairseqScores(lines: readonly string[], path: string): ScoredSegment[] {
   const samples = new Map<number, FairseqSample>();
   let n = 0;
-  for await (const line of streamLines(path)) {
+  for (const line of lines) {
     n++;
     const m = /^([STHDP])-(\d+)\t(.*)$/.exec(line);
     if (!m) continue; // log lines, A-/I-/E-/W- lines, the final "Generate ... BLEU" line
@@ -221,6 +236,11 @@ export async function readFairseqScores(path: string): Promise<ScoredSegment[]> 
     out.push({ tokens: withEos, logprobs, id: String(id), line, ...(s.source !== undefined ? { source: s.source } : {}) });
   });
   return out;
+}
+
+/** fairseq-generate output of a file (see parseFairseqScores). */
+export function readFairseqScores(path: string): ScoredSegment[] {
+  return parseFairseqScores(fileLines(path), path);
 }
 
 function splitTokens(s: string): string[] {

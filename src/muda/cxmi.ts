@@ -437,33 +437,15 @@ export function checkReferenceText(segments: readonly CxmiSegment[], ref: readon
   });
 }
 
-export interface CxmiReportOptions {
+export interface CxmiAnalysisOptions {
+  /** Vocabulary items, words and segments listed. */
   top: number;
+  /** Occurrences a vocabulary item needs to be listed. */
   minCount: number;
-  contextSize: number;
-}
-
-export interface CxmiReport {
-  signature: string;
-  units: "nats";
-  withoutContext: string;
-  withContext: string;
-  format: string;
-  subword: SubwordScheme;
-  lang?: string;
-  tagger?: string;
-  summary: CxmiSummary;
-  /** Mean P-CXMI per part of speech (missing without a tagger for the target language). */
-  pos?: GroupMean[];
-  vocabulary: GroupMean[];
-  topWords: TopWord[];
-  topSegments: Array<{ segment: number; id?: string; doc?: string; pcxmi: number; tokens: number; sentence: string; context: string }>;
-  notes: string[];
-  segments: Array<Omit<CxmiSegment, "words" | "eos"> & { words: Array<Omit<CxmiWord, "feats">> }>;
 }
 
 /** The whole analysis of paired segments (tagged with tagWords first, where a tagger exists). */
-export function cxmiAnalysis(segments: CxmiSegment[], contexts: readonly string[], opts: CxmiReportOptions) {
+export function cxmiAnalysis(segments: CxmiSegment[], contexts: readonly string[], opts: CxmiAnalysisOptions) {
   const tagged = segments.some((s) => s.words.some((w) => w.upos));
   const summary = summarize(segments);
   const top = [...segments].sort((a, b) => b.pcxmi - a.pcxmi || a.index - b.index).slice(0, opts.top);
@@ -488,7 +470,7 @@ export function cxmiAnalysis(segments: CxmiSegment[], contexts: readonly string[
 const f4 = (x: number) => x.toFixed(4);
 
 /** The report as printed tables: summary, parts of speech, vocabulary, top words, top segments. */
-export function cxmiTables(r: Pick<CxmiReport, "summary" | "pos" | "vocabulary" | "topWords" | "topSegments">): TableBlock[] {
+export function cxmiTables(r: ReturnType<typeof cxmiAnalysis>): TableBlock[] {
   const s = r.summary;
   const tables: TableBlock[] = [
     {
