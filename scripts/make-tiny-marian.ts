@@ -12,7 +12,7 @@
  * (`use_cache_branch`, `past_key_values.*` inputs) so it is fed the way real exports are, but it
  * always recomputes the whole prefix (the cache inputs are unused): call it without a cache.
  *
- * Usage: node dist/scripts/make-tiny-marian.js OUT_DIR [SEED]
+ * Usage: node dist/scripts/make-tiny-marian.js OUT_DIR [SEED] [MAX_POSITIONS]
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -217,9 +217,10 @@ function tokenizerJson(vocab: Array<[string, number]>): unknown {
 }
 
 /** Writes the model into `outDir` (created if missing); returns its dimensions. */
-export function writeTinyMarian(outDir: string, seed = 20230709): TinyMarianDims {
+export function writeTinyMarian(outDir: string, seed = 20230709, maxPos = 64): TinyMarianDims {
   const vocab = tinyMarianVocabulary();
-  const dm: TinyMarianDims = { vocab: vocab.length, d: 16, heads: 2, ffn: 32, encoderLayers: 1, decoderLayers: 2, maxPos: 64 };
+  // 64 positions by default, so the tests reach the limit; more only to try the command on real text.
+  const dm: TinyMarianDims = { vocab: vocab.length, d: 16, heads: 2, ffn: 32, encoderLayers: 1, decoderLayers: 2, maxPos };
   const rng = new Rng(seed);
   const shared = new Float32Array(dm.vocab * dm.d);
   for (let k = 0; k < shared.length; k++) shared[k] = Math.fround(rng.normal() * 0.5);
@@ -259,11 +260,11 @@ export function writeTinyMarian(outDir: string, seed = 20230709): TinyMarianDims
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const [outDir, seedArg] = process.argv.slice(2);
+  const [outDir, seedArg, posArg] = process.argv.slice(2);
   if (!outDir) {
-    process.stderr.write("usage: make-tiny-marian OUT_DIR [SEED]\n");
+    process.stderr.write("usage: make-tiny-marian OUT_DIR [SEED] [MAX_POSITIONS]\n");
     process.exit(2);
   }
-  const dm = writeTinyMarian(outDir, seedArg === undefined ? undefined : Number(seedArg));
+  const dm = writeTinyMarian(outDir, seedArg === undefined ? undefined : Number(seedArg), posArg === undefined ? undefined : Number(posArg));
   process.stderr.write(`wrote ${outDir}: vocabulary ${dm.vocab}, d_model ${dm.d}, ${dm.encoderLayers}+${dm.decoderLayers} layers, max positions ${dm.maxPos} (random weights)\n`);
 }

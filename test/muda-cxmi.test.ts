@@ -5,8 +5,8 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { registerMuda } from "../src/cli/muda.js";
 import { readScores, readFairseqScores, checkLogprob, EOS_TOKEN } from "../src/muda/cxmi-formats.js";
-import { detectSubwordScheme, joinSubwords, pairRuns, posGroups, previousSegments, summarize, tagWords, unescapeMoses, cxmiAnalysis } from "../src/muda/cxmi.js";
-import { charMap, tokenValues } from "../src/muda/cxmi-tags.js";
+import { detectSubwordScheme, spellsReference, joinSubwords, pairRuns, posGroups, previousSegments, summarize, tagWords, unescapeMoses, cxmiAnalysis } from "../src/muda/cxmi.js";
+import { charMap, matchPairs, tokenValues } from "../src/muda/cxmi-tags.js";
 import { PlainAnnotator } from "../src/muda/index.js";
 import { runCli } from "./cli-helper.js";
 
@@ -220,6 +220,9 @@ describe("bad input: one line naming the file and segment, exit 2, nothing writt
     await bad(["--without-context", base, "--with-context", ctx, "-r", ref3], /ref3\.de: has 3 segments, but .*ctx\.jsonl has 2 scored segments/);
     const refX = file("refx.de", "Das Haus\nSie ging.\n");
     await bad(["--without-context", base, "--with-context", ctx, "-r", refX], /refx\.de:2: segment 2: the scored tokens of .*ctx\.jsonl spell 'Sie kam\.'/);
+    expect(spellsReference("Sie<unk>kam (2.)", "Sie # kam (2.)")).toBe(true);
+    expect(spellsReference("Sie<unk>kam (2.)", "Sie # ging (2.)")).toBe(false);
+    expect(spellsReference("Ｓie", "Sie")).toBe(true); // NFKC
     const r = await run("cxmi", "--without-context", base, "--with-context", ctx, "-r", refX, "--no-text-check", "-q");
     expect(r.code, r.err).toBe(0);
   });
@@ -252,6 +255,12 @@ describe("P-CXMI values on tagged tokens (muda tag --cxmi)", () => {
     expect(m(12)).toBe(12); // H
     expect(m(17)).toBe(16); // .
     expect(charMap("ganz anders", "Er ging zum Haus.")).toBeNull();
+    // Unknown-word tokens and differences at both ends (quotes a model's vocabulary lacks) are aligned around.
+    const u = charMap("<unk>Heute bestehen <unk> keine.<unk>", "„Heute bestehen ## keine.“")!;
+    expect([u(0), u(5), u(26), u(31)]).toEqual([0, 1, 19, 24]);
+    // The alignment is a longest common subsequence.
+    expect(matchPairs([..."abcab"], [..."xabyb"], 10)).toEqual([[0, 1], [1, 2], [4, 4]]);
+    expect(matchPairs([..."abc"], [..."xyz"], 2)).toBeNull();
     // "zum" is tagged as zu + dem, both with the span of "zum": the word's value goes to the first, once.
     const v = tokenValues(
       "Er ging zum Haus.",
@@ -295,7 +304,7 @@ describe("P-CXMI values on tagged tokens (muda tag --cxmi)", () => {
     const shifted = file("cx2.json", JSON.stringify({ segments: [rep.segments[1], rep.segments[0]] }));
     const b = await run("tag", "-l", "en-de", "-s", src, "--target", tgt, "--cxmi", shifted, "--threshold", "0.8", "-q");
     expect(b.code).toBe(2);
-    expect(b.err).toMatch(/cx2\.json: segment 1: its words spell 'Sie war müde\.', which is not the tagged segment 1 of document/);
+    expect(b.err).toMatch(/cx2\.json: segment 1: its words spell 'Sie war müde\.', which is not segment 1 of document/);
     const noT = await run("tag", "-l", "en-de", "-s", src, "--target", tgt, "--cxmi", cx, "-q");
     expect(noT.code).toBe(2);
     expect(noT.err).toMatch(/--cxmi needs --threshold/);

@@ -22,7 +22,7 @@ import {
   type TargetSide,
 } from "../muda/index.js";
 import { CXMI_TAG } from "../muda/cxmi-tags.js";
-import { cxmiTagOptions, readCxmiOption, registerMudaCxmi, tagWithCxmi } from "./muda-cxmi.js";
+import { checkCxmiOption, cxmiTagOptions, readCxmiOption, registerMudaCxmi, tagWithCxmi } from "./muda-cxmi.js";
 
 interface InputOpts {
   lang?: string;
@@ -103,6 +103,7 @@ export function registerMuda(program: Command): void {
         const setup = setupMuda(targetLang(ts));
         const side = refSide(ts, input && !o.target ? o.refName : ts.references[0]);
         const extra: TargetSide[] = ts.systems.map((s) => ({ name: s, docs: ts.docs.map((d) => d.hyps[s]!) }));
+        checkCxmiOption(cx, side, ts.docs.map((d) => d.id));
         // Every other translation of the source (systems, --align-with) only adds aligner training data.
         const [tagged] = await tagSides(setup, sources(ts), [side, ...extra], { onProgress: progress(o.quiet), keepAlignment: !!o.alignment, keepSpans: !!cx });
         const counts = countTags(tagged!);

@@ -53,40 +53,94 @@ const isWs = (c: string) => /\s/.test(c);
 const PUNCT = /^[\p{P}\p{S}]+$/u;
 
 /**
+ * Pairs of equal elements of `a` and `b` in order (a longest common subsequence, Myers' O((N+M)D)
+ * diff), or null when more than `maxD` insertions and deletions separate them.
+ */
+export function matchPairs(a: readonly string[], b: readonly string[], maxD: number): Array<[number, number]> | null {
+  const N = a.length;
+  const M = b.length;
+  const off = N + M + 1;
+  const v = new Int32Array(2 * off + 1);
+  const trace: Int32Array[] = [];
+  for (let d = 0; d <= Math.min(maxD, N + M); d++) {
+    trace.push(v.slice());
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[off + k - 1]! < v[off + k + 1]!) ? v[off + k + 1]! : v[off + k - 1]! + 1;
+      let y = x - k;
+      while (x < N && y < M && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[off + k] = x;
+      if (x >= N && y >= M) {
+        // Back through the trace: each step's snake is a run of pairs.
+        const pairs: Array<[number, number]> = [];
+        let cx = N;
+        let cy = M;
+        for (let e = d; e > 0; e--) {
+          const pv = trace[e]!;
+          const kk = cx - cy;
+          const pk = kk === -e || (kk !== e && pv[off + kk - 1]! < pv[off + kk + 1]!) ? kk + 1 : kk - 1;
+          const px = pv[off + pk]!;
+          const py = px - pk;
+          const sx = pk === kk + 1 ? px : px + 1; // where this step's snake starts
+          while (cx > sx && cy > sx - kk) pairs.push([--cx, --cy]);
+          cx = px;
+          cy = py;
+        }
+        while (cx > 0 && cy > 0) pairs.push([--cx, --cy]);
+        return pairs.reverse();
+      }
+    }
+  }
+  return null;
+}
+
+const UNK = "<unk>";
+
+/**
  * Maps character positions of `from` to positions of `to`, two spellings of the same text that may
- * differ in whitespace (tokenised vs. detokenised) and a little in characters (normalisation):
- * non-space characters are matched in order, a differing middle proportionally. Null when they
- * differ by more than a fifth.
+ * differ in whitespace (tokenised vs. detokenised), in `<unk>` tokens and a little in characters
+ * (normalisation): non-space characters are aligned (matchPairs), an unmatched one goes to the
+ * character after the last match. Null when more than a fifth of them differ.
  */
 export function charMap(from: string, to: string): ((i: number) => number) | null {
-  const fp: number[] = [];
-  const tp: number[] = [];
-  for (let i = 0; i < from.length; i++) if (!isWs(from[i]!)) fp.push(i);
-  for (let i = 0; i < to.length; i++) if (!isWs(to[i]!)) tp.push(i);
-  const F = fp.length;
-  const T = tp.length;
-  let p = 0;
-  while (p < F && p < T && from[fp[p]!] === to[tp[p]!]) p++;
-  let q = 0;
-  while (q < F - p && q < T - p && from[fp[F - 1 - q]!] === to[tp[T - 1 - q]!]) q++;
-  const mf = F - p - q;
-  const mt = T - p - q;
-  if (Math.max(mf, mt) > 0.2 * Math.max(F, T) + 2) return null;
-  // Position i of `from` -> its non-space rank (the next non-space character for a space).
+  // Non-space characters of `from` (an <unk> counts as one that matches nothing), with the rank of every position.
+  const fc: string[] = [];
   const rank = new Int32Array(from.length + 1);
-  for (let i = from.length, k = F; i >= 0; i--) {
-    if (i < from.length && !isWs(from[i]!)) k--;
-    rank[i] = k;
+  for (let i = 0; i < from.length; ) {
+    if (from.startsWith(UNK, i)) {
+      rank.fill(fc.length, i, i + UNK.length);
+      fc.push("\uFFFD");
+      i += UNK.length;
+      continue;
+    }
+    rank[i] = fc.length;
+    if (!isWs(from[i]!)) fc.push(from[i]!);
+    i++;
+  }
+  rank[from.length] = fc.length;
+  const tp: number[] = [];
+  const tc: string[] = [];
+  for (let i = 0; i < to.length; i++) {
+    if (isWs(to[i]!)) continue;
+    tp.push(i);
+    tc.push(to[i]!);
+  }
+  const F = fc.length;
+  const T = tc.length;
+  const pairs = matchPairs(fc, tc, Math.ceil(0.2 * Math.max(F, T)) + 2);
+  if (!pairs) return null;
+  const target = new Int32Array(F + 1).fill(-1);
+  for (const [x, y] of pairs) target[x] = y;
+  for (let x = 0, last = -1; x < F; x++) {
+    if (target[x]! >= 0) last = target[x]!;
+    else target[x] = Math.min(last + 1, T - 1);
   }
   return (i: number) => {
     const k = rank[Math.max(0, Math.min(i, from.length))]!;
-    if (T === 0) return 0;
-    let j: number;
-    if (k < p) j = k;
-    else if (k >= F - q) j = k - F + T;
-    else j = p + (mf > 0 ? Math.floor(((k - p) * mt) / mf) : 0);
-    j = Math.max(0, Math.min(j, T - 1));
-    return k >= F ? to.length : tp[j]!;
+    if (k >= F || T === 0) return to.length;
+    return tp[Math.max(0, target[k]!)]!;
   };
 }
 
@@ -156,6 +210,24 @@ export interface CxmiTagComparison {
   examples: CxmiExample[];
 }
 
+/** Before tagging: the report has as many segments as the side, each spelling its segment (fails fast). */
+export function checkCxmiSegments(cx: CxmiWordsFile, texts: ReadonlyArray<readonly string[]>, docIds: readonly string[]): void {
+  const total = texts.reduce((a, d) => a + d.length, 0);
+  if (cx.segments.length !== total) throw new InputError(`has ${cx.segments.length} segments, but the side to tag has ${total}`, cx.path);
+  let k = 0;
+  texts.forEach((d, di) =>
+    d.forEach((text, si) => {
+      const seg = cx.segments[k++]!;
+      if (!charMap(seg.text, text)) throw mismatch(cx.path, k, seg.text, si, docIds[di]!, text);
+    }),
+  );
+}
+
+const clip = (s: string, n = 80) => (s.length > n ? s.slice(0, n - 3) + "..." : s);
+function mismatch(path: string, k: number, cxText: string, si: number, doc: string, text: string): InputError {
+  return new InputError(`segment ${k}: its words spell '${clip(cxText)}', which is not segment ${si + 1} of document ${doc} ('${clip(text)}'); the report must cover the same segments in the same order`, path);
+}
+
 export type CxmiTaggedSegment = Omit<TaggedSegment, "tags"> & { tags: string[][]; pcxmi: Array<number | null> };
 
 /**
@@ -193,7 +265,7 @@ export function applyCxmi(
       if (!seg.spans) throw new Error("applyCxmi needs the tagger's token spans (tagSides keepSpans)");
       const values = tokenValues(text, seg.spans, seg.tokens, cxSeg);
       if (!values) {
-        throw new InputError(`segment ${k}: its words spell '${cxSeg.text}', which is not the tagged segment ${si + 1} of document ${d.id} ('${text}'); the report must cover the same segments in the same order`, cx.path);
+        throw mismatch(cx.path, k, cxSeg.text, si, d.id, text);
       }
       const tags = seg.tags.map((t, j) => {
         const v = values[j];
