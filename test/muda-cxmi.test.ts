@@ -85,7 +85,7 @@ describe("P-CXMI and CXMI on a hand-made pair of runs", () => {
     expect(r.out).toContain("# CXMI (nats)\nsegments\ttokens\twords\tcxmi\tcxmi_per_sentence\ttoken_pcxmi\tword_pcxmi\twords_up\n2\t8\t4\t0.3717\t1.5250\t0.3812\t0.8125\t0.750\n");
     expect(r.out).toMatch(/# mean word P-CXMI per part of speech\npos\twords\tmean_pcxmi\nPRON\t1\t2\.0000\n/);
     expect(r.out).toContain("1\t2.0000\tSie\tPRON\tb\td1\t[[Sie]] kam.\tDas Haus\n");
-    expect(r.out).toMatch(/^signature: muda-cxmi\|pair:en-de\|scores:jsonl\|subword:sp\|eos:yes\|tagger:proneval-morph\|top:20\|min-count:1\|version:/m);
+    expect(r.out).toMatch(/^signature: muda-cxmi\|pair:en-de\|scores:jsonl\|subword:sp\|eos:yes\|tagger:proneval-morph\|min-count:1\|version:/m);
     const j = await run("cxmi", "--without-context", base, "--with-context", ctx, "--json");
     expect(j.code, j.err).toBe(0);
     const rep = JSON.parse(j.out);

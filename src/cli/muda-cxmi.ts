@@ -161,7 +161,7 @@ export function registerMudaCxmi(muda: Command): void {
         if (scored.shortened) notes.push(`context shortened to fit the model's positions for ${scored.shortened} segment(s)`);
       } else {
         without = await readScores(o.withoutContext!, { format: inputFormat, logBase });
-        withCtx = await readScores(o.withContext!, { format: inputFormat ?? without.format, logBase });
+        withCtx = await readScores(o.withContext!, { format: inputFormat, logBase });
       }
 
       const scheme: SubwordScheme = subwordOpt ?? detectSubwordScheme(without.segments);
@@ -188,11 +188,10 @@ export function registerMudaCxmi(muda: Command): void {
       const signature = makeSignature("muda-cxmi", [
         ["pair", o.lang],
         ...modelFields,
-        ["scores", o.modelDir ? undefined : without.format],
+        ["scores", o.modelDir ? undefined : without.format === withCtx.format ? without.format : `${without.format}+${withCtx.format}`],
         ["subword", scheme],
         ["eos", segments.some((s) => s.eos) ? "yes" : "no"],
         ["tagger", tagger],
-        ["top", top],
         ["min-count", minCount],
       ]);
       notes.unshift(
@@ -204,7 +203,7 @@ export function registerMudaCxmi(muda: Command): void {
         units: "nats" as const,
         withoutContext: without.path,
         withContext: withCtx.path,
-        format: o.modelDir ? "model" : without.format,
+        format: o.modelDir ? "model" : without.format === withCtx.format ? without.format : `${without.format}+${withCtx.format}`,
         subword: scheme,
         ...(o.lang ? { lang: o.lang } : {}),
         ...(tagger ? { tagger } : {}),
