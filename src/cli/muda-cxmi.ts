@@ -150,7 +150,6 @@ export function registerMudaCxmi(muda: Command): void {
         const name = `model:${basename(dec.dir.path)}`;
         without = { path: `${name} (without context)`, format: "jsonl", segments: scored.without };
         withCtx = { path: `${name} (with context)`, format: "jsonl", segments: scored.with };
-        if (saved.length) writeFilesAtomic([[saved[0]!, toJsonl(scored.without)], [saved[1]!, toJsonl(scored.with)]]);
         modelFields = [
           ["model", basename(dec.dir.path)],
           ["onnx", dec.onnxSha256.slice(0, 12) + (dec.dir.quantized ? "-quantized" : "")],
@@ -210,18 +209,17 @@ export function registerMudaCxmi(muda: Command): void {
         notes,
         ...analysis,
       };
-      if (format === "json") return emit(JSON.stringify(report) + "\n", o.output);
-      await emit(await formatResult(cxmiTables(analysis), format, { notes, signature, quiet: o.quiet }), o.output);
+      const text = format === "json" ? JSON.stringify(report) + "\n" : await formatResult(cxmiTables(analysis), format, { notes, signature, quiet: o.quiet });
+      // The scores are saved once everything else has worked: nothing is written for a run that fails.
+      if (saved.length) writeFilesAtomic([[saved[0]!, toJsonl(without.segments)], [saved[1]!, toJsonl(withCtx.segments)]]);
+      await emit(text, o.output);
     }),
   );
 }
 
-/** `muda tag --cxmi FILE --threshold T`: the options. */
-export function cxmiTagOptions(cmd: Command): Command {
-  return cmd
-    .option("--cxmi <file>", `the JSON report of 'muda cxmi' on this side: tokens above --threshold get the tag ${CXMI_TAG}, compared with the MuDA tags`)
-    .option("--threshold <t>", "with --cxmi: the P-CXMI (nats) a token must exceed");
-}
+/** `muda tag --cxmi FILE --threshold T`: the options' help. */
+export const CXMI_OPTION = `the JSON report of 'muda cxmi' on this side: tokens above --threshold get the tag ${CXMI_TAG}, compared with the MuDA tags (docs/muda.md)`;
+export const THRESHOLD_OPTION = "with --cxmi: the P-CXMI (nats) a token must exceed";
 
 /** Reads the --cxmi report before any work (a bad file fails fast), with its threshold. */
 export function readCxmiOption(o: { cxmi?: string; threshold?: string }): { file: CxmiWordsFile; threshold: number } | undefined {

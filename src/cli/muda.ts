@@ -22,7 +22,7 @@ import {
   type TargetSide,
 } from "../muda/index.js";
 import { CXMI_TAG } from "../muda/cxmi-tags.js";
-import { checkCxmiOption, cxmiTagOptions, readCxmiOption, registerMudaCxmi, tagWithCxmi } from "./muda-cxmi.js";
+import { checkCxmiOption, CXMI_OPTION, readCxmiOption, registerMudaCxmi, tagWithCxmi, THRESHOLD_OPTION } from "./muda-cxmi.js";
 
 interface InputOpts {
   lang?: string;
@@ -81,8 +81,8 @@ export function registerMuda(program: Command): void {
       }),
     );
 
-  cxmiTagOptions(muda
-    .command("tag"))
+  muda
+    .command("tag")
     .description("tag every target token (JSON: tags per token and counts per tag)")
     .argument("[input]", "a WMT year directory or txt/ folder (with -l), instead of -s/-t")
     .option("-l, --lang <en-xx>", `language pair; targets: ${MUDA_LANGS.join(" ")}`)
@@ -95,6 +95,8 @@ export function registerMuda(program: Command): void {
     .option("--alignment", "also write each segment's English tokens, alignment links and ellipsis cues")
     .option("-q, --quiet", "no progress on stderr")
     .option("-o, --output <file>", "write the JSON here ('-' = stdout, the default)")
+    .option("--cxmi <file>", CXMI_OPTION)
+    .option("--threshold <t>", THRESHOLD_OPTION)
     .action(
       action(async (input: string | undefined, o: InputOpts & { target?: string; refName?: string; alignWith?: string[]; alignment?: boolean; quiet?: boolean; output?: string; cxmi?: string; threshold?: string }) => {
         await checkOutputs(o.output);
