@@ -21,6 +21,7 @@
 #   --bench-impls L     BiLSTM implementations to benchmark (default js,graph)
 #   --big-batch N       also benchmark the graph BiLSTM alone at this batch (default 256; 0: no)
 #   --bench-timeout S   each benchmark is stopped after S seconds (default 100)
+#   --no-bench, --no-pretrain   leave the benchmark or the pretraining out (to spread them over two calls)
 #   --bundle DIR        the bundle's folder (default out/gpu-bundle)
 #   --work DIR          where parts are kept and the bundle unpacked (default /tmp/proneval-gpu)
 #   --out DIR           results (default: $OUT when set, else out/gpu-run)
@@ -39,6 +40,8 @@ BENCH_STEPS=20
 BENCH_IMPLS=js,graph
 BIG_BATCH=256
 BENCH_TIMEOUT=100
+DO_BENCH=1
+DO_PRETRAIN=1
 BUNDLE=out/gpu-bundle
 WORK=/tmp/proneval-gpu
 OUTD=${OUT:-out/gpu-run}
@@ -60,6 +63,8 @@ while [[ $# -gt 0 ]]; do
     --bench-impls) need "$@"; BENCH_IMPLS=$2; shift 2 ;;
     --big-batch) need "$@"; isnum "$1" "$2"; BIG_BATCH=$2; shift 2 ;;
     --bench-timeout) need "$@"; isnum "$1" "$2"; BENCH_TIMEOUT=$2; shift 2 ;;
+    --no-bench) DO_BENCH=0; shift ;;
+    --no-pretrain) DO_PRETRAIN=0; shift ;;
     --bundle) need "$@"; BUNDLE=$2; shift 2 ;;
     --work) need "$@"; WORK=$2; shift 2 ;;
     --out) need "$@"; OUTD=$2; shift 2 ;;
@@ -246,8 +251,12 @@ bench() {
     status=1
   fi
 }
-bench --backend "$BACKEND" --steps "$BENCH_STEPS" --impls "$BENCH_IMPLS"
-if [[ $BACKEND != wasm && $BIG_BATCH != 0 ]]; then
+if ((DO_BENCH)); then
+  bench --backend "$BACKEND" --steps "$BENCH_STEPS" --impls "$BENCH_IMPLS"
+else
+  echo "(benchmark left out: --no-bench)" >>"$BENCH"
+fi
+if ((DO_BENCH)) && [[ $BACKEND != wasm && $BIG_BATCH != 0 ]]; then
   bench --backend "$BACKEND" --steps "$BENCH_STEPS" --impls graph --batch "$BIG_BATCH" --reference none
 fi
 t_bench=$(($(date +%s) - t_bench))
@@ -260,11 +269,13 @@ cp "$ROOTD/corpus/embeddings.bin" "$RUN/embeddings.bin"
 left=$((BUDGET - ($(date +%s) - T0) - 45))
 minutes=$(awk -v m="$MINUTES" -v s="$left" 'BEGIN {x = s / 60; if (m < x) x = m; printf "%.2f", x}')
 t_pre=$(date +%s)
-if awk -v m="$minutes" 'BEGIN {exit !(m < 0.5)}'; then
+pre_rc=-1
+if ((!DO_PRETRAIN)); then
+  echo "(pretraining left out: --no-pretrain)" >"$OUTD/pretrain.log"
+elif awk -v m="$minutes" 'BEGIN {exit !(m < 0.5)}'; then
   say "no time left for pretraining within --budget $BUDGET s"
   echo "pretraining not run: $left s left of --budget $BUDGET" >"$OUTD/pretrain.log"
   status=1
-  pre_rc=-1
 else
   say "pretraining for $minutes min (--backend $BACKEND${EXTRA[*]:+ ${EXTRA[*]}}) ..."
   args=(pretrain --corpus "$ROOTD/corpus/slice.jsonl" -o "$RUN" --force --backend "$BACKEND" --max-minutes "$minutes"
@@ -294,7 +305,7 @@ if [[ -f $RUN/config.json ]]; then
   files=(config.json weights.bin embeddings.bin curve.json)
   [[ -f $RUN/resume.ckpt ]] && files+=(resume.ckpt)
   tar -C "$RUN" -cf "$OUTD/checkpoint.tar" "${files[@]}"
-else
+elif ((DO_PRETRAIN)); then
   say "pretraining wrote no model"
   status=1
 fi
