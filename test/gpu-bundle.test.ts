@@ -8,7 +8,7 @@
  * without the NVIDIA driver, which must stop with exit 2 and never fall back to the CPU.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -47,8 +47,17 @@ function corpus(): string {
   return lines.join("\n") + "\n";
 }
 
-function sh(script: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
-  return spawnSync("bash", [script, ...args], { encoding: "utf8", env, timeout: 900_000 });
+/** Runs a script without blocking the test worker (the pack and the bundled run take a minute or more). */
+function sh(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const p = spawn("bash", [script, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    p.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    p.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    p.on("error", fail);
+    p.on("close", (status) => done({ status, stdout, stderr }));
+  });
 }
 
 function manifest(part: string): { payload: number; parts: number; chunks: Array<{ name: string; bytes: number }> } {
@@ -67,11 +76,11 @@ if (!ready) {
 }
 
 describe.skipIf(!ready)("GPU bundle, checked on the CPU", () => {
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "proneval-gpu-"));
     writeFileSync(join(dir, "corpus.jsonl"), corpus());
     bundle = join(dir, "bundle");
-    const r = sh(PACK, [
+    const r = await sh(PACK, [
       "--out", bundle, "--cache", join(dir, "cache"), "--node", process.execPath, "--vulkan-deb", "none",
       "--corpus", join(dir, "corpus.jsonl"), "--every", "2", "--embeddings", EMBEDDINGS, "--xz-level", "0", "--part-mib", String(PART_MIB),
     ]);
@@ -79,7 +88,7 @@ describe.skipIf(!ready)("GPU bundle, checked on the CPU", () => {
   }, 900_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("cuts the payload into parts within the per-call size, each with the same manifest", () => {
+  it("cuts the payload into parts within the per-call size, each with the same manifest", async () => {
     const parts = readdirSync(bundle).filter((p) => /^part\d+$/.test(p)).sort();
     const m = manifest(join(bundle, "part1"));
     // This machine's Node.js alone is over 16 MiB compressed at level 0: several parts.
@@ -98,8 +107,8 @@ describe.skipIf(!ready)("GPU bundle, checked on the CPU", () => {
     expect(readFileSync(join(bundle, "SIZES.txt"), "utf8")).toContain(`part${m.parts}:`);
   });
 
-  it("runs from the bundle alone on wasm, one part per call, and leaves a checkpoint that loads", () => {
-    const r = sh(CHECK, ["--bundle", bundle, "--max-steps", "3", "--keep", join(dir, "check")]);
+  it("runs from the bundle alone on wasm, one part per call, and leaves a checkpoint that loads", async () => {
+    const r = await sh(CHECK, ["--bundle", bundle, "--max-steps", "3", "--keep", join(dir, "check")]);
     expect(r.stderr + r.stdout).toMatch(/gpu-bundle-check: ok: \d+ part\(s\), wasm run of 3 steps/);
     expect(r.status).toBe(0);
     const summary = readFileSync(join(dir, "check", "results", "summary.txt"), "utf8");
@@ -108,47 +117,63 @@ describe.skipIf(!ready)("GPU bundle, checked on the CPU", () => {
     expect(env).toMatch(/^backend: wasm/m);
   }, 900_000);
 
-  it("a call without an earlier part names the part to carry, and runs nothing (exit 3)", () => {
+  it("a call without an earlier part names the part to carry, and runs nothing (exit 3)", async () => {
     const m = manifest(join(bundle, "part1"));
     const only = join(dir, "only-last");
     mkdirSync(only);
     cpSync(join(bundle, `part${m.parts}`), join(only, `part${m.parts}`), { recursive: true });
-    const r = sh(RUN, ["--bundle", only, "--work", join(dir, "work-partial"), "--backend", "wasm", "--out", join(dir, "out-partial")]);
+    const r = await sh(RUN, ["--bundle", only, "--work", join(dir, "work-partial"), "--backend", "wasm", "--out", join(dir, "out-partial")]);
     expect(r.status).toBe(3);
     expect(r.stderr).toContain(`part(s) 1`);
     expect(r.stderr).toContain("carry out/gpu-bundle/part1");
     expect(existsSync(join(dir, "out-partial"))).toBe(false);
     // --stage-only keeps it and says what comes next.
-    const s = sh(RUN, ["--bundle", only, "--work", join(dir, "work-partial"), "--stage-only"]);
+    const s = await sh(RUN, ["--bundle", only, "--work", join(dir, "work-partial"), "--stage-only"]);
     expect(s.status).toBe(0);
     expect(s.stderr).toContain(`staged: 1 of ${m.parts} parts`);
   });
 
-  it("a damaged part is refused before anything runs (exit 3)", () => {
+  it("a damaged part is refused before anything runs (exit 3)", async () => {
     const bad = join(dir, "bad");
     cpSync(join(bundle, "part1"), join(bad, "part1"), { recursive: true });
     const chunk = join(bad, "part1", manifest(join(bundle, "part1")).chunks[0]!.name);
     const bytes = readFileSync(chunk);
     bytes[1000] = bytes[1000]! ^ 0xff;
     writeFileSync(chunk, bytes);
-    const r = sh(RUN, ["--bundle", bad, "--work", join(dir, "work-bad"), "--stage-only"]);
+    const r = await sh(RUN, ["--bundle", bad, "--work", join(dir, "work-bad"), "--stage-only"]);
     expect(r.status).toBe(3);
     expect(r.stderr).toMatch(/part1\/payload\.00: damaged/);
   });
 
-  it.skipIf(hasNvidia)("--backend webgpu without an NVIDIA driver stops with exit 2 and never falls back to the CPU", () => {
+  it.skipIf(hasNvidia)("--backend webgpu without an NVIDIA driver stops with exit 2 and never falls back to the CPU", async () => {
     // The bundle is already unpacked in the check's work folder; no part needs to travel again.
     const out = join(dir, "out-webgpu");
-    const r = sh(RUN, ["--bundle", join(dir, "none"), "--work", join(dir, "check", "work"), "--out", out]);
+    const r = await sh(RUN, ["--bundle", join(dir, "none"), "--work", join(dir, "check", "work"), "--out", out]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("nvidia-smi not found");
     expect(existsSync(join(out, "bench.log"))).toBe(false);
     expect(existsSync(join(out, "pretrain.log"))).toBe(false);
   });
 
-  it("rejects an unknown backend and option (exit 2)", () => {
-    expect(sh(RUN, ["--backend", "cpu"]).status).toBe(2);
-    const r = sh(RUN, ["--minutes"]);
+  it.skipIf(hasNvidia)("a driver without a usable Vulkan device stops with exit 2, the loader's account in env.txt", async () => {
+    // A stand-in nvidia-smi and an ICD whose library is no Vulkan driver: the run gets as far as asking Dawn
+    // for an adapter (or finds no Vulkan loader, this bundle being packed without one), and stops there.
+    const fake = join(dir, "fake");
+    mkdirSync(fake);
+    writeFileSync(join(fake, "nvidia-smi"), '#!/bin/sh\n[ "$1" = "-L" ] && echo "GPU 0: stand-in" && exit 0\necho "stand-in, 0, 1 MiB, 1 MHz"\n', { mode: 0o755 });
+    writeFileSync(join(fake, "nvidia_icd.json"), JSON.stringify({ file_format_version: "1.0.0", ICD: { library_path: "/lib/x86_64-linux-gnu/libm.so.6", api_version: "1.3.0" } }));
+    const out = join(dir, "out-fake");
+    const env = { ...process.env, PATH: `${fake}:${process.env.PATH}`, VK_DRIVER_FILES: join(fake, "nvidia_icd.json") };
+    const r = await sh(RUN, ["--bundle", join(dir, "none"), "--work", join(dir, "check", "work"), "--out", out], env);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/GPU adapter not found: backend 'webgpu' is not available|no Vulkan loader/);
+    expect(readFileSync(join(out, "env.txt"), "utf8")).toContain("nvidia-smi -L: GPU 0: stand-in");
+    expect(existsSync(join(out, "bench.log"))).toBe(false);
+  });
+
+  it("rejects an unknown backend and option (exit 2)", async () => {
+    expect((await sh(RUN, ["--backend", "cpu"])).status).toBe(2);
+    const r = await sh(RUN, ["--minutes"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("--minutes needs a value");
   });
