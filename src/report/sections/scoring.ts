@@ -1,0 +1,188 @@
+/** The scoring section: systems of `proneval score --json` ranked with intervals, `compare --json`, the segment view. */
+import { TIE_EPS } from "../../metric/scorer.js";
+import { pairedBootstrapStats } from "../../stats/bootstrap.js";
+import { axis, barChart, baseOptions, color, labelPadding } from "../charts.js";
+import { ci, int, num, pct, pValue, round, signed } from "../format.js";
+import type { CompareJson, ScoreJson, ScoreSystemJson } from "../inputs.js";
+import { NEUTRAL, type Block, type Section, type SegmentView } from "../model.js";
+import { segmentView } from "./segments.js";
+
+interface Ranked {
+  sys: ScoreSystemJson;
+  score: number;
+  ci: [number, number] | null;
+  /** Against the best system: paired bootstrap delta, interval, p. */
+  vsBest: { delta: number; ci: [number, number]; p: number } | null;
+}
+
+/** Ranks systems and adds paired-bootstrap intervals over segments (statistics: [not below, pronoun segment]). */
+function rankSystems(score: ScoreJson, samples: number, seed: number, warn: (m: string) => void, file: string): Ranked[] {
+  const systems = [...score.systems].sort((a, b) => b.summary.score - a.summary.score || (a.system < b.system ? -1 : 1));
+  const n = systems[0]!.segments.length;
+  const stats = systems.map((s) => {
+    const st = new Float64Array(2 * n);
+    s.segments.forEach((g, i) => {
+      if (g.status !== "scored") return;
+      st[2 * i] = g.sys! >= g.ref! - TIE_EPS ? 1 : 0;
+      st[2 * i + 1] = 1;
+    });
+    return { name: s.system, stats: st };
+  });
+  const metric = (sums: Float64Array): number => (sums[1]! > 0 ? (100 * sums[0]!) / sums[1]! : 0);
+  systems.forEach((s, i) => {
+    let ok = 0;
+    let tot = 0;
+    for (let k = 0; k < n; k++) (ok += stats[i]!.stats[2 * k]!), (tot += stats[i]!.stats[2 * k + 1]!);
+    const mine = tot ? (100 * ok) / tot : 0;
+    if (Math.abs(mine - s.summary.score) > 1e-6)
+      warn(`${file}: ${s.system}: the segments give a score of ${mine.toFixed(4)} but the summary says ${s.summary.score.toFixed(4)}; intervals use the segments`);
+  });
+  if (samples <= 0 || n === 0) return systems.map((s) => ({ sys: s, score: s.summary.score, ci: null, vsBest: null }));
+  const bs = pairedBootstrapStats(stats, 2, metric, samples, seed);
+  return systems.map((s, i) => ({
+    sys: s,
+    score: s.summary.score,
+    ci: bs.systems[i]!.ci,
+    vsBest: i === 0 ? null : { delta: bs.comparisons[i - 1]!.delta, ci: bs.comparisons[i - 1]!.ci, p: bs.comparisons[i - 1]!.p },
+  }));
+}
+
+export function scoringSection(
+  scores: Array<{ label: string; file: string; data: ScoreJson }>,
+  compares: Array<{ label: string; data: CompareJson }>,
+  o: { bootstrap: number; seed: number },
+  warn: (m: string) => void,
+  views: Array<{ view: SegmentView; ranked: ScoreSystemJson[]; candidates: number[] }>,
+): Section {
+  const blocks: Block[] = [];
+  scores.forEach((s, fi) => {
+    const d = s.data;
+    const ranked = rankSystems(d, o.bootstrap, o.seed, warn, s.file);
+    const n = d.systems[0]!.segments.length;
+    const ts = d.testSet;
+    blocks.push({ type: "h3", text: `${ts?.name ?? s.label}${ts?.langPair ? ` (${ts.langPair})` : ""}: ${ranked.length} system(s), ${int(n)} segments`, anchor: `score-${fi}` });
+    blocks.push({
+      type: "kv",
+      items: [
+        ["file", s.file],
+        ...(d.reference ? [["reference", d.reference] as [string, string]] : []),
+        ...(d.context ? [["context", d.context] as [string, string]] : []),
+        ["system score", d.systemScoreDefinition ?? "100 × share of pronoun segments where the system is not ranked below the reference"],
+        ["confidence intervals", o.bootstrap > 0 ? `95% paired bootstrap over segments, ${int(o.bootstrap)} resamples, seed ${o.seed} (computed by proneval report)` : "none (--bootstrap 0)"],
+        ...(d.signature ? [["signature", d.signature] as [string, string]] : []),
+      ],
+    });
+    const tiedWithBest = (r: Ranked): boolean => !r.vsBest || r.vsBest.p >= 0.05;
+    const labels = ranked.map((r) => `${r.score.toFixed(1)}${r.ci ? ` ${ci(r.ci[0], r.ci[1])}` : ""}, n=${int(r.sys.summary.pronounSegments)}`);
+    const lows = ranked.map((r) => (r.ci ? r.ci[0] : r.score));
+    const highs = ranked.map((r) => (r.ci ? r.ci[1] : r.score));
+    const pad = Math.max(1, (Math.max(...highs) - Math.min(...lows)) * 0.08);
+    const groups: Array<{ label: string; member: (r: Ranked) => boolean; color: string }> = [
+      { label: o.bootstrap > 0 ? "not significantly below the best (p ≥ 0.05)" : "score", member: (r) => tiedWithBest(r), color: color(0) },
+      ...(o.bootstrap > 0 ? [{ label: "significantly below the best (p < 0.05)", member: (r: Ranked) => !tiedWithBest(r), color: color(1) }] : []),
+    ];
+    blocks.push({
+      type: "chart",
+      chart: {
+        id: `score-rank-${fi}`,
+        title: "Systems ranked by pronoun score",
+        caption: "Point: the system's score; whiskers: 95% bootstrap interval; n: pronoun segments. Colour: whether a paired bootstrap test against the best system finds it worse.",
+        height: Math.max(170, 100 + ranked.length * 24),
+        config: {
+          type: "line",
+          data: {
+            labels: ranked.map((r) => r.sys.system),
+            datasets: groups.map((g) => ({
+              label: g.label,
+              data: ranked.map((r) => (g.member(r) ? round(r.score, 3) : null)),
+              errorBars: ranked.map((r) => (g.member(r) && r.ci ? [round(r.ci[0], 3), round(r.ci[1], 3)] : null)),
+              valueLabels: ranked.map((r, i) => (g.member(r) ? labels[i]! : null)),
+              showLine: false,
+              pointRadius: 6,
+              pointHoverRadius: 8,
+              pointStyle: "circle",
+              borderColor: g.color,
+              backgroundColor: g.color,
+            })),
+          },
+          options: baseOptions(groups.length > 1, {
+            indexAxis: "y",
+            layout: { padding: { right: labelPadding(labels) } },
+            scales: {
+              y: axis("system (best first)", { type: "category" }),
+              x: axis("pronoun score (% of pronoun segments not ranked below the reference)", { type: "linear", min: Math.max(0, Math.floor(Math.min(...lows) - pad)), max: Math.min(100, Math.ceil(Math.max(...highs) + pad)) }),
+            },
+          }),
+        },
+      },
+    });
+    blocks.push({
+      type: "table",
+      caption: "Ranking (p: paired bootstrap against the best system; * p < 0.05)",
+      columns: ["rank", "system", "score", "95% CI", "Δ to best", "p vs best", "not below ref", "mean y_sys − y_ref", "pronoun segments", "no-pronoun segments"],
+      align: ["r", "l", "r", "r", "r", "r", "r", "r", "r", "r"],
+      rows: ranked.map((r, i) => {
+        const sm = r.sys.summary;
+        return [
+          String(i + 1),
+          r.sys.system,
+          r.score.toFixed(2),
+          r.ci ? ci(r.ci[0], r.ci[1], 2) : "–",
+          r.vsBest ? signed(r.vsBest.delta, 2) : "best",
+          r.vsBest ? pValue(r.vsBest.p) : "",
+          `${int(Math.round(sm.notBelow * sm.pronounSegments))}/${int(sm.pronounSegments)}`,
+          num(sm.meanDiff, 4),
+          int(sm.pronounSegments),
+          int(sm.noPronounSegments),
+        ];
+      }),
+    });
+    const sv = segmentView(`seg-${fi}`, ranked.map((r) => r.sys));
+    views.push({ view: sv.view, ranked: ranked.map((r) => r.sys), candidates: sv.candidates });
+    blocks.push({ type: "h3", text: "Segments: scores, pronouns and attention", anchor: `segments-${fi}` });
+    blocks.push({ type: "segments", view: sv.view });
+  });
+  compares.forEach((c, ci_) => {
+    const d = c.data;
+    const total = d.wins.a + d.wins.b + d.wins.ties;
+    const better = d.scoreA === d.scoreB ? "neither" : d.scoreA > d.scoreB ? d.a : d.b;
+    blocks.push({ type: "h3", text: `Paired comparison: ${d.a} vs ${d.b}`, anchor: `compare-${ci_}` });
+    blocks.push({
+      type: "kv",
+      items: [
+        ["file", c.label],
+        [`A: ${d.a}`, `score ${d.scoreA.toFixed(2)}`],
+        [`B: ${d.b}`, `score ${d.scoreB.toFixed(2)}`],
+        ["better", `${better} (A − B = ${signed(d.scoreA - d.scoreB, 2)}, 95% CI ${ci(d.bootstrap.ci95[0], d.bootstrap.ci95[1], 2)}, p = ${pValue(d.bootstrap.pValue)}, ${int(d.bootstrap.samples)} resamples)`],
+        ["pronoun segments", int(d.pronounSegments)],
+        ["mean y_A − y_B", num(d.meanDiff, 4)],
+        ...(d.signature ? [["signature", d.signature] as [string, string]] : []),
+      ],
+    });
+    const part = (k: number): string => `${int(k)} (${pct(total ? (100 * k) / total : 0)})`;
+    blocks.push({
+      type: "chart",
+      chart: barChart({
+        id: `compare-${ci_}`,
+        title: "Which system scores higher, segment by segment",
+        caption: "Pronoun segments of either system; a tie is a score difference within 1e-5.",
+        categories: [`${d.a} vs ${d.b}`],
+        horizontal: true,
+        stacked: true,
+        series: [
+          { label: `A better (${d.a})`, values: [d.wins.a], labels: [part(d.wins.a)], color: color(0) },
+          { label: "tie", values: [d.wins.ties], labels: [part(d.wins.ties)], color: NEUTRAL },
+          { label: `B better (${d.b})`, values: [d.wins.b], labels: [part(d.wins.b)], color: color(1) },
+        ],
+        valueAxis: "pronoun segments",
+      }),
+    });
+  });
+  return {
+    id: "scoring",
+    title: "Pronoun scores",
+    intro:
+      "Systems scored by the learned pronoun ranker against the reference. Pick a segment below to see each pronoun's score and where its attention went in the context (as in Jwalapuram et al. 2019, Figures 5–6).",
+    blocks,
+  };
+}
