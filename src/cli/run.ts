@@ -32,6 +32,31 @@ export function intOption(name: string, value: string, min = 0): number {
   return n;
 }
 
+/**
+ * `-b/--bootstrap N` and `--seed N` on every command that resamples (docs/cli.md): one spelling, one
+ * default seed (12345, as sacrebleu's SACREBLEU_SEED). `dflt` is the default number of resamples, or a
+ * sentence when the default depends on the input (several systems: 1000).
+ */
+export function bootstrapOptions(cmd: Command, what: string, dflt = "1000", seed = "12345"): Command {
+  const fixed = /^\d+$/.test(dflt);
+  return cmd
+    .option("-b, --bootstrap <n>", `paired bootstrap resamples for ${what} (0 = none${fixed ? "" : `; default ${dflt}`})`, ...(fixed ? [dflt] : []))
+    .option("--seed <n>", "seed of the bootstrap draws", seed);
+}
+
+/** `-w/--width N`: decimals of the printed scores (as sacrebleu's -w). */
+export function widthOption(cmd: Command, dflt: number): Command {
+  return cmd.option("-w, --width <n>", `decimals of the printed scores (default ${dflt})`, String(dflt));
+}
+
+/** The decimals asked for with -w (0..10). */
+export function parseWidth(v: unknown, dflt: number): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 10) throw new InputError(`option -w/--width expects an integer from 0 to 10, got '${String(v)}'`);
+  return n;
+}
+
 export function floatOption(name: string, value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n)) throw new InputError(`option ${name} expects a number, got '${value}'`);
@@ -64,9 +89,9 @@ export function checkOneStdin(paths: Array<string | undefined>): void {
  * through fast-csv (a cell holding a tab, quote or newline is quoted); json is the command's full JSON
  * report, and `--json` is short for `--format json`.
  */
-export function tableOptions(cmd: Command, json = "the full report"): Command {
+export function tableOptions(cmd: Command, json = "the full report", more = ""): Command {
   return cmd
-    .option("--format <f>", `tsv (default) | csv: tables through fast-csv, a cell holding a tab, quote or newline quoted | json: ${json} as JSON (= --json)`)
+    .option("--format <f>", `tsv (default) | csv: tables through fast-csv, a cell holding a tab, quote or newline quoted | json: ${json} as JSON (= --json)${more}`)
     .option("--json", `print ${json} as JSON (= --format json)`);
 }
 

@@ -7,6 +7,15 @@ import type { PreparedSide, Side } from "../nn/inputs.js";
 /** Scores closer than this are ties (identical inputs score identically; this absorbs float noise). */
 export const TIE_EPS = 1e-5;
 
+/**
+ * The system-level score's per-segment verdict: a pronoun segment counts as "not below the reference"
+ * when its diff under the chosen aggregate is at least -TIE_EPS, or when nothing was compared (diff null).
+ * `score`, `compare` and `report` all count with this.
+ */
+export function notBelowReference(seg: { diff: number | null }): boolean {
+  return seg.diff === null || seg.diff >= -TIE_EPS;
+}
+
 export interface PronounScore {
   /** The pronoun as written. */
   token: string;

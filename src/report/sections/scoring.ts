@@ -5,6 +5,7 @@ import { axis, barChart, baseOptions, color, labelPadding } from "../charts.js";
 import { ci, int, num, pct, pValue, round, signed } from "../format.js";
 import type { CompareJson, ScoreJson, ScoreSystemJson } from "../inputs.js";
 import { NEUTRAL, type Block, type Section, type SegmentView } from "../model.js";
+import { compareBlocks } from "./compare.js";
 import { segmentView } from "./segments.js";
 
 interface Ranked {
@@ -142,42 +143,7 @@ export function scoringSection(
     blocks.push({ type: "h3", text: "Segments: scores, pronouns and attention", anchor: `segments-${fi}` });
     blocks.push({ type: "segments", view: sv.view });
   });
-  compares.forEach((c, ci_) => {
-    const d = c.data;
-    const total = d.wins.a + d.wins.b + d.wins.ties;
-    const better = d.scoreA === d.scoreB ? "neither" : d.scoreA > d.scoreB ? d.a : d.b;
-    blocks.push({ type: "h3", text: `Paired comparison: ${d.a} vs ${d.b}`, anchor: `compare-${ci_}` });
-    blocks.push({
-      type: "kv",
-      items: [
-        ["file", c.label],
-        [`A: ${d.a}`, `score ${d.scoreA.toFixed(2)}`],
-        [`B: ${d.b}`, `score ${d.scoreB.toFixed(2)}`],
-        ["better", `${better} (A − B = ${signed(d.scoreA - d.scoreB, 2)}, 95% CI ${ci(d.bootstrap.ci95[0], d.bootstrap.ci95[1], 2)}, p = ${pValue(d.bootstrap.pValue)}, ${int(d.bootstrap.samples)} resamples)`],
-        ["pronoun segments", int(d.pronounSegments)],
-        ["mean y_A − y_B", num(d.meanDiff, 4)],
-        ...(d.signature ? [["signature", d.signature] as [string, string]] : []),
-      ],
-    });
-    const part = (k: number): string => `${int(k)} (${pct(total ? (100 * k) / total : 0)})`;
-    blocks.push({
-      type: "chart",
-      chart: barChart({
-        id: `compare-${ci_}`,
-        title: "Which system scores higher, segment by segment",
-        caption: "Pronoun segments of either system; a tie is a score difference within 1e-5.",
-        categories: [`${d.a} vs ${d.b}`],
-        horizontal: true,
-        stacked: true,
-        series: [
-          { label: `A better (${d.a})`, values: [d.wins.a], labels: [part(d.wins.a)], color: color(0) },
-          { label: "tie", values: [d.wins.ties], labels: [part(d.wins.ties)], color: NEUTRAL },
-          { label: `B better (${d.b})`, values: [d.wins.b], labels: [part(d.wins.b)], color: color(1) },
-        ],
-        valueAxis: "pronoun segments",
-      }),
-    });
-  });
+  blocks.push(...compareBlocks(compares));
   return {
     id: "scoring",
     title: "Pronoun scores",
