@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFilesAtomic, checkOutputDir, checkOutputFile } from "../io/atomic.js";
-import { action, emit, floatOption, intOption, outputFormat, tableOptions } from "./run.js";
+import { action, emit, floatOption, intOption, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
 import { formatResult, formatTable, type TableBlock } from "../io/table.js";
 import { bar, fmtDuration, ProgressLine } from "../nn/progress.js";
 import { builtinRuleSets, checkLang, describeRule, loadRuleSet, LANGUAGES } from "../ctxpro/rules.js";
@@ -240,8 +240,8 @@ export function registerCtxpro(program: Command): void {
       .option("--separator <s>", "score only the text after the last occurrence of this separator (e.g. '<eos>')")
       .option("--match <mode>", "'word' (whole words, Unicode punctuation) or 'ctxpro' (the original substring test)", "word")
       .option("--allow-empty", "score empty translations as wrong instead of failing")
-      .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 when there are several systems; 0 = off)")
-      .option("--seed <n>", "bootstrap seed", "12345")
+      .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
+      .option("--seed <n>", SEED_HELP, "12345")
       .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
       .option("-q, --quiet", "print only the tables (no notes, no signature)"),
     "the report (options, signature, per-rule scores, bootstrap)",

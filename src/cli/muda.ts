@@ -4,7 +4,7 @@ import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
 import { namesFromPaths } from "../io/plaintext.js";
 import { readPlainTestSet, readTestSetAuto } from "../io/readers.js";
-import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
+import { action, intOption, emit, checkOutputs, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
 import { formatResult } from "../io/table.js";
 import { makeSignature } from "../signature.js";
 import {
@@ -75,7 +75,7 @@ export function registerMuda(program: Command): void {
     .action(
       action(() => {
         const lists = loadMudaLists();
-        process.stdout.write(supportSummary(lists).split("; ").join("\n") + "\n");
+        return emit(supportSummary(lists).split("; ").join("\n") + "\n");
       }),
     );
 
@@ -132,8 +132,8 @@ export function registerMuda(program: Command): void {
       .option("--ref-name <name>", "with a directory: which reference (default: the first)")
       .option("--systems <names>", "with a directory: comma-separated systems (default: all)")
       .option("--tags <tags>", `labels to report (default: all, the language's tags, no_tag); from: all ${MUDA_TAGS.join(" ")} no_tag`)
-      .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 with several systems; 0 = off)")
-      .option("--seed <n>", "bootstrap seed", "12345")
+      .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
+      .option("--seed <n>", SEED_HELP, "12345")
       .option("--allow-empty", "accept empty lines")
       .option("-q, --quiet", "no progress on stderr; only the table on stdout (no notes, no signature)")
       .option("-o, --output <file>", "write the report here ('-' = stdout, the default)"),

@@ -69,7 +69,7 @@ export function registerPretrain(program: Command): void {
           quiet: Boolean(o.quiet),
           keepSnapshots: Boolean(o.keepSnapshots),
         }, o.quiet ? () => {} : undefined);
-        process.stdout.write(`steps ${r.steps}, ${(r.seconds / 60).toFixed(1)} min of training in total, stopped: ${r.stopped}\n`);
+        await emit(`steps ${r.steps}, ${(r.seconds / 60).toFixed(1)} min of training in total, stopped: ${r.stopped}\n`);
       }),
     );
 }

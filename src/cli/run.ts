@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { InputError, StdoutClosedError } from "../io/errors.js";
+import { STDOUT, writeError } from "../io/atomic.js";
 
 /**
  * Wraps a subcommand action: user errors print one clear line and exit 2;
@@ -34,14 +35,14 @@ export function intOption(name: string, value: string, min = 0): number {
 
 /**
  * `-b/--bootstrap N` and `--seed N` on every command that resamples (docs/cli.md): one spelling, one
- * default seed (12345, as sacrebleu's SACREBLEU_SEED). `dflt` is the default number of resamples, or a
- * sentence when the default depends on the input (several systems: 1000).
+ * default seed (12345, as sacrebleu's SACREBLEU_SEED). Where systems are compared with the first, the
+ * default is 1000 resamples with several systems and none with one.
  */
+export const BOOTSTRAP_HELP = "paired bootstrap resamples between the systems, the first the baseline (default 1000 with several systems; 0 = none)";
+export const SEED_HELP = "seed of the bootstrap draws";
+
 export function bootstrapOptions(cmd: Command, what: string, dflt = "1000", seed = "12345"): Command {
-  const fixed = /^\d+$/.test(dflt);
-  return cmd
-    .option("-b, --bootstrap <n>", `paired bootstrap resamples for ${what} (0 = none${fixed ? "" : `; default ${dflt}`})`, ...(fixed ? [dflt] : []))
-    .option("--seed <n>", "seed of the bootstrap draws", seed);
+  return cmd.option("-b, --bootstrap <n>", `paired bootstrap resamples for ${what} (0 = none)`, dflt).option("--seed <n>", SEED_HELP, seed);
 }
 
 /** `-w/--width N`: decimals of the printed scores (as sacrebleu's -w). */
@@ -69,6 +70,8 @@ export function floatOption(name: string, value: string): number {
  */
 export async function emit(text: string, output?: string): Promise<void> {
   const { writeFileAtomic } = await import("../io/atomic.js");
+  // A failed write to stdout (a full disk behind a redirect) is reported by the handler of
+  // exitQuietlyOnEpipe: one line, exit 2.
   if (output === undefined || output === "-") process.stdout.write(text);
   else writeFileAtomic(output, text);
 }
@@ -108,8 +111,13 @@ export async function outputFormat(o: { format?: unknown; json?: unknown }): Pro
  * command (synchronous writes to stdout get the same treatment through StdoutClosedError).
  */
 export function exitQuietlyOnEpipe(): void {
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(0);
-    throw e;
-  });
+  const fail = (stream: "stdout" | "stderr") => (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE" && stream === "stdout") process.exit(0);
+    // Any other write error (a full disk behind a redirect): one line, exit 2, no stack trace; nothing
+    // is left to say where stderr itself failed.
+    if (stream === "stdout") process.stderr.write(`proneval: error: ${writeError(STDOUT, e).message}\n`);
+    process.exit(2);
+  };
+  process.stdout.on("error", fail("stdout"));
+  process.stderr.on("error", fail("stderr"));
 }
