@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { stdoutCommands, writeCliFixtures, type CliFixtures } from "./cli-fixtures.js";
@@ -48,4 +48,72 @@ describe("every command that prints to stdout", () => {
     }
     expect(bad).toEqual([]);
   }, 600_000);
+});
+
+describe("outputs and inputs", () => {
+  it("an output that names one of the command's inputs is refused before any work, the input intact", async () => {
+    if (!built()) return;
+    const bad: string[] = [];
+    for (const [name, args] of stdoutCommands(f)) {
+      const input = args.find((a) => a.startsWith(f.dir));
+      if (!input) continue;
+      const before = readFileSync(input);
+      const r = await shell(`node ${CLI} ${quote([...args, name === "align" ? "--output" : "-o", input])}`);
+      if (r.status !== 2 || !r.stderr.includes(`${input}: --output names an input of this command`) || !readFileSync(input).equals(before))
+        bad.push(`${name}: exit ${r.status}: ${r.stderr.slice(-200)}`);
+    }
+    expect(bad).toEqual([]);
+  }, 300_000);
+
+  it("-o /dev/stdout writes standard output, also when it is a pipe", async () => {
+    if (!built()) return;
+    const r = await shell(`node ${CLI} ctxpro score -e '${f.ctxproSet}' -t '${f.ctxproHyp}' -q -o /dev/stdout | cat`);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^system\tcorrect\ttotal\taccuracy \(%\)\n\S*ctx\.de\t2\t2\t100\.0\n$/);
+  });
+
+  it("mine and report write to stdout without -o, as every command whose output is text", async () => {
+    if (!built()) return;
+    const json = join(f.dir, "ctx.json");
+    let r = await shell(`node ${CLI} ctxpro score -e '${f.ctxproSet}' -t '${f.ctxproHyp}' --json -o '${json}'`);
+    expect(r.status, r.stderr).toBe(0);
+    r = await shell(`node ${CLI} report '${json}' -q`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^<!DOCTYPE html>/i);
+    r = await shell(`node ${CLI} mine -q | head -c 300`);
+    expect(r.stdout).toMatch(/^\{"testset":/);
+  }, 120_000);
+});
+
+describe("usage and input errors", () => {
+  it("a usage error is its line and a pointer to --help, not the whole help", async () => {
+    if (!built()) return;
+    for (const args of [["score", "-r", "x", "-t"], ["score", "--no-such-flag"], ["compare"]]) {
+      const r = await shell(`node ${CLI} ${quote(args)}`);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(2);
+      expect(r.stderr).toMatch(/\n\(add --help for the options\)\n$/);
+    }
+  });
+
+  it("mine - and pretrain --corpus - say that standard input cannot be read there", async () => {
+    if (!built()) return;
+    let r = await shell(`echo x | node ${CLI} mine - -o '${join(f.dir, "m.jsonl")}'`);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/standard input \('-'\) cannot be mined/);
+    r = await shell(`echo x | node ${CLI} pretrain --corpus - -o '${join(f.dir, "pt")}' -q`);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--corpus is read once per epoch .* cannot be standard input/);
+    expect(existsSync(join(f.dir, "pt"))).toBe(false);
+  });
+
+  it("stats counts an empty pair file (as pairs writes one for a split without pairs) instead of refusing it", async () => {
+    if (!built()) return;
+    const empty = join(f.dir, "empty.jsonl");
+    writeFileSync(empty, "");
+    const r = await shell(`node ${CLI} stats '${empty}' --format csv`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^file,system \(R vs S\),noisy \(R vs R'\),total\n\S*empty\.jsonl,0,0,0\n/);
+  });
 });

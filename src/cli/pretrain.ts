@@ -40,6 +40,7 @@ export function registerPretrain(program: Command): void {
       action(async (o: Record<string, unknown>) => {
         if (!LSTM_IMPLS.includes(o.lstmImpl as LstmImpl)) throw new InputError(`--lstm-impl must be ${LSTM_IMPLS.join(", ")}, got '${String(o.lstmImpl)}'`);
         if (o.objective !== "masked" && o.objective !== "replaced") throw new InputError(`--objective must be masked or replaced, got '${String(o.objective)}'`);
+        if (o.corpus === "-") throw new InputError("--corpus is read once per epoch (and sampled for the prior), so it cannot be standard input ('-'): give a file");
         checkOutputDir(String(o.output), { overwrite: Boolean(o.resume || o.force), what: "a pretraining run", flags: "--resume (continue) or --force (start over)" });
         const { pretrain } = await import("../pretrain/train.js");
         const r = await pretrain({

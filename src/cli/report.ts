@@ -8,7 +8,7 @@ export function registerReport(program: Command): void {
     .command("report")
     .description("One self-contained HTML report (chart.js inlined) from the JSON of train (curve.json), eval --json, score/compare --json, ctxpro score --json, suite score --json")
     .argument("<json...>", "input JSON files (.gz ok); the kind of each is detected")
-    .requiredOption("-o, --output <file>", "HTML file to write ('-' = stdout)")
+    .option("-o, --output <file>", "HTML file to write ('-' = stdout, the default)", "-")
     .option("-q, --quiet", "no summary on stderr")
     .option("--title <text>", "page title", "proneval report")
     .option("--png <dir>", "also write every chart as a PNG into this directory (needs the optional @napi-rs/canvas)")

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { statSync } from "node:fs";
 import { InputError, StdoutClosedError } from "../io/errors.js";
 import { STDOUT, writeError } from "../io/atomic.js";
 
@@ -9,6 +10,8 @@ import { STDOUT, writeError } from "../io/atomic.js";
 export function action<A extends unknown[]>(fn: (...args: A) => Promise<void> | void): (...args: A) => Promise<void> {
   return async (...args: A) => {
     try {
+      const cmd = args[args.length - 1] as Command | undefined;
+      if (cmd && typeof cmd.opts === "function") checkOutputsAreNotInputs(cmd);
       await fn(...args);
     } catch (e) {
       if (e instanceof StdoutClosedError) return; // `| head` closed the pipe: quiet, exit 0
@@ -24,6 +27,45 @@ export function action<A extends unknown[]>(fn: (...args: A) => Promise<void> | 
       process.exitCode = 1;
     }
   };
+}
+
+/** Options that name files a command writes (every other path given on the command line is read). */
+const OUTPUT_OPTIONS = new Set(["--output", "--detail", "--png", "--splits", "--save-model", "--posteriors", "--conditional-probabilities"]);
+
+function fileId(path: string): string | undefined {
+  try {
+    const st = statSync(path);
+    return st.isFile() ? `${st.dev}:${st.ino}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Refuses, before any work, an output that is one of the command's inputs (`-o ref.txt` would replace the
+ * reference): by device and inode, so links and other spellings of the same file are caught too.
+ */
+export function checkOutputsAreNotInputs(cmd: Command): void {
+  const opts = cmd.opts() as Record<string, unknown>;
+  const outputs: Array<[string, string]> = [];
+  const inputs: string[] = [];
+  const strings = (v: unknown): string[] => (typeof v === "string" ? [v] : Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
+  for (const o of cmd.options) {
+    const v = opts[o.attributeName()];
+    if (o.long && OUTPUT_OPTIONS.has(o.long)) outputs.push(...strings(v).map((p): [string, string] => [o.long!, p]));
+    else inputs.push(...strings(v));
+  }
+  for (const a of cmd.processedArgs ?? []) inputs.push(...strings(a));
+  const read = new Map<string, string>();
+  for (const p of inputs) {
+    const id = p !== "-" ? fileId(p) : undefined;
+    if (id && !read.has(id)) read.set(id, p);
+  }
+  for (const [flag, p] of outputs) {
+    const id = p !== "-" ? fileId(p) : undefined;
+    const input = id ? read.get(id) : undefined;
+    if (input !== undefined) throw new InputError(`${flag} names an input of this command (${input}); it would be overwritten: write the output elsewhere`, p);
+  }
 }
 
 /** Parses an integer option, failing with the option's name. */
@@ -47,7 +89,7 @@ export function bootstrapOptions(cmd: Command, what: string, dflt = "1000", seed
 
 /** `-w/--width N`: decimals of the printed scores (as sacrebleu's -w). */
 export function widthOption(cmd: Command, dflt: number): Command {
-  return cmd.option("-w, --width <n>", `decimals of the printed scores (default ${dflt})`, String(dflt));
+  return cmd.option("-w, --width <n>", "decimals of the printed scores", String(dflt));
 }
 
 /** The decimals asked for with -w (0..10). */

@@ -108,7 +108,7 @@ export function registerScore(program: Command): void {
   )
     .option("-b, --bootstrap <n>", "with --confidence: bootstrap resamples", "1000")
     .option("--seed <n>", "with --confidence: seed of the bootstrap draws", "12345")
-    .option("-w, --width <n>", "decimals of the printed scores (default 2)", "2")
+    .option("-w, --width <n>", "decimals of the printed scores", "2")
     .option("--attention", "with --json: also each side's tokens and attention weights (heat maps in `proneval report`)")
     .option("-o, --output <file>", "write the output here ('-' = stdout, the default); with --format mtme a directory")
     .option("--batch-size <n>", "sides per forward batch", "128")
