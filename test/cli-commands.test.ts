@@ -117,3 +117,46 @@ describe("usage and input errors", () => {
     expect(r.stdout).toMatch(/^file,system \(R vs S\),noisy \(R vs R'\),total\n\S*empty\.jsonl,0,0,0\n/);
   });
 });
+
+describe("option ranges", () => {
+  it("an agreement threshold outside [0, 1] (pairs, suite build) is a usage error before anything is written", async () => {
+    if (!built()) return;
+    for (const cmd of [["pairs", f.pairs], ["suite", "build", f.pairs]]) {
+      const out = join(f.dir, `threshold-${cmd[0]}`);
+      const r = await shell(`node ${CLI} ${quote([...cmd, "-o", out, "--threshold", "2"])}`);
+      expect(r.status, cmd.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/^proneval: error: option --threshold expects a number in \[0, 1\], got '2'\n$/);
+      expect(existsSync(out)).toBe(false);
+    }
+  });
+});
+
+describe("train and pretrain", () => {
+  it("--dropout outside [0, 1) is a usage error before the output directory is created", async () => {
+    if (!built()) return;
+    for (const cmd of [["train", "--train", f.pairs], ["pretrain", "--corpus", f.pairs]]) {
+      const out = join(f.dir, `${cmd[0]}-dropout`);
+      const r = await shell(`node ${CLI} ${quote([...cmd, "-o", out, "--dropout", "1.5", "--backend", "cpu"])}`);
+      expect(r.status, cmd[0]).toBe(2);
+      expect(r.stderr).toMatch(/^proneval: error: option --dropout expects a number in \[0, 1\), got '1\.5'\n$/);
+      expect(existsSync(out), cmd[0]).toBe(false);
+    }
+  });
+
+  it("Ctrl-C (SIGINT) while train builds its embedding cache leaves no empty output directory", async () => {
+    if (!built()) return;
+    const out = join(f.dir, "train-sigint");
+    const c = spawn("node", [CLI, "train", "--train", f.pairs, "-o", out, "--backend", "cpu", "--hidden", "5"]);
+    let err = "";
+    const code = await new Promise<number | null>((done) => {
+      c.stderr.on("data", (d) => {
+        err += String(d);
+        // Logged after the pairs are read, right before the cache is built (about half a minute of work).
+        if (/training pairs: \d+/.test(err) && !c.killed) c.kill("SIGINT");
+      });
+      c.on("close", (status, signal) => done(status ?? (signal ? 130 : null)));
+    });
+    expect(code).toBe(130);
+    expect(existsSync(out)).toBe(false);
+  }, 120_000);
+});

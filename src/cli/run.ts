@@ -106,6 +106,14 @@ export function floatOption(name: string, value: string): number {
   return n;
 }
 
+/** A number in [lo, hi] (`[lo, hi)` with hiOpen, `(lo, hi]` with loOpen), failing with the option's name and the range. */
+export function rangeOption(name: string, value: string, lo: number, hi: number, open: { lo?: boolean; hi?: boolean } = {}): number {
+  const n = floatOption(name, value);
+  if ((open.lo ? n <= lo : n < lo) || (open.hi ? n >= hi : n > hi))
+    throw new InputError(`option ${name} expects a number in ${open.lo ? "(" : "["}${lo}, ${hi === Infinity ? "∞" : hi}${open.hi || hi === Infinity ? ")" : "]"}, got '${value}'`);
+  return n;
+}
+
 /**
  * Prints a command's main output: to stdout when there is no -o or it is `-`, else to the file
  * (atomically for a regular file, written through for a FIFO or device).

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { basename } from "node:path";
-import { action, floatOption, intOption, emit, checkOutputs, checkOneStdin, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
+import { action, rangeOption, intOption, emit, checkOutputs, checkOneStdin, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
 import { formatResult } from "../io/table.js";
 import { makeSignature } from "../signature.js";
 import { InputError } from "../io/errors.js";
@@ -30,13 +30,14 @@ export function registerSuite(program: Command): void {
     .option("--separator <s>", "joins context and sentence in the .ctx.src inputs", "<eos>")
     .action(
       action(async (inputs: string[], o: { output: string; quiet?: boolean; userStudy?: boolean; threshold: string; langs?: string; separator: string }) => {
+        const threshold = rangeOption("--threshold", o.threshold, 0, 1);
         checkOutputDir(o.output);
         const langs = o.langs?.split(",").map((s) => s.trim());
         const records: MismatchRecord[] = [];
         for (const f of inputs) for await (const r of readMismatches(f)) if (!langs || langs.includes(r.lang_pair.split("-")[0]!)) records.push(r);
         const { suites, counts } = buildSuites(records, {
           judgements: o.userStudy ? loadPronounPairJudgements() : undefined,
-          threshold: floatOption("--threshold", o.threshold),
+          threshold,
         });
         if (suites.length === 0)
           throw new InputError(`no suite items: ${counts.mismatches} mismatches, ${counts.withoutSource} without a source side, ${counts.filteredOut} filtered out`);
