@@ -16,6 +16,11 @@ export function notBelowReference(seg: { diff: number | null }): boolean {
   return seg.diff === null || seg.diff >= -TIE_EPS;
 }
 
+/** A system's 0/1 verdicts on its pronoun segments (1: not below the reference): the units of its score. */
+export function systemVerdicts(segments: ReadonlyArray<{ status: string; diff: number | null }>): number[] {
+  return segments.filter((s) => s.status === "scored").map((s) => (notBelowReference(s) ? 1 : 0));
+}
+
 export interface PronounScore {
   /** The pronoun as written. */
   token: string;

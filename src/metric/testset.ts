@@ -2,14 +2,14 @@
 import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
 import type { ContextMode } from "../mine/pair-format.js";
-import { pairedBootstrap, summedStats } from "../stats/bootstrap.js";
+import { meanInterval, pairedBootstrap, summedStats } from "../stats/bootstrap.js";
 import type { Side } from "../nn/inputs.js";
 import { makeSignature, type SignatureField } from "../signature.js";
 import { compareSides, refAlignerOf, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
 import { referenceAlignedCompare, type AlignedItem } from "./ref-aligned.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
-import { TIE_EPS, notBelowReference, type PronounScorer, type ScoredSide } from "./scorer.js";
+import { TIE_EPS, notBelowReference, systemVerdicts, type PronounScorer, type ScoredSide } from "./scorer.js";
 
 export interface SegmentResult {
   doc: string;
@@ -242,11 +242,9 @@ export interface ScoreConfidence {
  * seed, so a system's interval does not depend on the others); null without pronoun segments.
  */
 export function scoreConfidence(r: SystemResult, opts: { samples: number; seed: number }): ScoreConfidence | null {
-  const ok = r.segments.filter((s) => s.status === "scored").map((s) => (notBelowReference(s) ? 1 : 0));
-  if (ok.length === 0 || opts.samples < 1) return null;
-  const n = ok.length;
-  const b = pairedBootstrap([{ name: r.system, r: summedStats(Float64Array.from(ok), 1, (sums) => (100 * sums[0]!) / n) }], opts);
-  return { samples: opts.samples, seed: opts.seed, mean: b.systems[0]!.mean, ci95: b.systems[0]!.ci };
+  if (opts.samples < 1) return null;
+  const m = meanInterval(systemVerdicts(r.segments), opts, 100);
+  return m && { samples: opts.samples, seed: opts.seed, mean: m.mean, ci95: m.ci };
 }
 
 /** One system against the baseline on their common pronoun segments (`compare`). */

@@ -57,6 +57,8 @@ export interface SegmentJson extends Pick<SegmentResult, "doc" | "seg" | "index"
 export interface ScoreSystemJson {
   system: string;
   summary: { segments: number; pronounSegments: number; noPronounSegments: number; notBelow: number; meanDiff: number; score: number };
+  /** `score --confidence`: the score's bootstrap interval. */
+  confidence?: { samples: number; seed: number; mean: number; ci95: [number, number] } | null;
   segments: SegmentJson[];
 }
 
@@ -68,6 +70,7 @@ export interface ScoreJson {
   reference?: string;
   testSet?: { name?: string; langPair?: string; format?: string; documentIds?: boolean | string };
   systemScoreDefinition?: string;
+  aggregate?: string;
   systems: ScoreSystemJson[];
 }
 
@@ -301,6 +304,11 @@ function checkScore(c: Checker, d: Record<string, Json>): ScoreJson {
     c.str(o, "system", path);
     const sum = c.obj(o.summary, `${path}.summary`);
     for (const k of ["segments", "pronounSegments", "noPronounSegments", "notBelow", "meanDiff", "score"]) c.num(sum, k, `${path}.summary`);
+    if (o.confidence !== undefined && o.confidence !== null) {
+      const conf = c.obj(o.confidence, `${path}.confidence`);
+      for (const k of ["samples", "seed", "mean"]) c.num(conf, k, `${path}.confidence`);
+      c.ci(conf.ci95, `${path}.confidence.ci95`);
+    }
     const segs = c.arr(o.segments, `${path}.segments`);
     if (n >= 0 && segs.length !== n) c.fail(`${path}.segments`, `${n} segments like systems[0] (systems must be scored on the same test set)`, `${segs.length}`);
     n = segs.length;

@@ -186,6 +186,17 @@ export function pairedBootstrap(systems: ReadonlyArray<{ name: string; r: Resamp
   return out;
 }
 
+/**
+ * Bootstrap interval of `scale` × the mean of per-unit values (a system's score over its own units:
+ * `score --confidence`, and `report` for score files that hold no interval); null without units.
+ */
+export function meanInterval(values: ArrayLike<number>, opts: BootstrapOptions, scale = 1): { mean: number; ci: [number, number] } | null {
+  const n = values.length;
+  if (n === 0) return null;
+  const b = pairedBootstrap([{ name: "", r: summedStats(Float64Array.from(values), 1, (sums) => (scale * sums[0]!) / n) }], opts);
+  return { mean: b.systems[0]!.mean, ci: b.systems[0]!.ci };
+}
+
 export interface BootstrapInput {
   name: string;
   /** items x dims, row-major: the statistics of item i are stats[i*dims .. i*dims+dims). */

@@ -1,6 +1,6 @@
 /** The scoring section: systems of `proneval score --json` ranked with intervals, `compare --json`, the segment view. */
-import { TIE_EPS } from "../../metric/scorer.js";
-import { pairedBootstrapStats } from "../../stats/bootstrap.js";
+import { notBelowReference, systemVerdicts } from "../../metric/scorer.js";
+import { meanInterval, pairedBootstrapStats, sumStats } from "../../stats/bootstrap.js";
 import { axis, barChart, baseOptions, color, labelPadding } from "../charts.js";
 import { ci, int, num, pct, pValue, round, signed } from "../format.js";
 import type { CompareJson, ScoreJson, ScoreSystemJson } from "../inputs.js";
@@ -16,7 +16,13 @@ interface Ranked {
   vsBest: { delta: number; ci: [number, number]; p: number } | null;
 }
 
-/** Ranks systems and adds paired-bootstrap intervals over segments (statistics: [not below, pronoun segment]). */
+/**
+ * Ranks systems by their recorded score. Intervals: the ones the file records (`score --confidence`), else
+ * the same bootstrap computed here (same -b/--seed, same numbers); against the best system a paired bootstrap
+ * over all segments, each system's score a ratio (not below / pronoun segments). Every verdict is the file's
+ * own: its segments' diff under the aggregate it was scored with (notBelowReference), never recomputed from
+ * the side scores with another definition.
+ */
 function rankSystems(score: ScoreJson, samples: number, seed: number, warn: (m: string) => void, file: string): Ranked[] {
   const systems = [...score.systems].sort((a, b) => b.summary.score - a.summary.score || (a.system < b.system ? -1 : 1));
   const n = systems[0]!.segments.length;
@@ -24,26 +30,26 @@ function rankSystems(score: ScoreJson, samples: number, seed: number, warn: (m: 
     const st = new Float64Array(2 * n);
     s.segments.forEach((g, i) => {
       if (g.status !== "scored") return;
-      st[2 * i] = g.sys! >= g.ref! - TIE_EPS ? 1 : 0;
+      st[2 * i] = notBelowReference(g) ? 1 : 0;
       st[2 * i + 1] = 1;
     });
     return { name: s.system, stats: st };
   });
   const metric = (sums: Float64Array): number => (sums[1]! > 0 ? (100 * sums[0]!) / sums[1]! : 0);
   systems.forEach((s, i) => {
-    let ok = 0;
-    let tot = 0;
-    for (let k = 0; k < n; k++) (ok += stats[i]!.stats[2 * k]!), (tot += stats[i]!.stats[2 * k + 1]!);
-    const mine = tot ? (100 * ok) / tot : 0;
+    const sums = sumStats(stats[i]!.stats, 2);
+    const mine = metric(sums);
     if (Math.abs(mine - s.summary.score) > 1e-6)
-      warn(`${file}: ${s.system}: the segments give a score of ${mine.toFixed(4)} but the summary says ${s.summary.score.toFixed(4)}; intervals use the segments`);
+      warn(`${file}: ${s.system}: the segments give a score of ${mine.toFixed(4)} but the summary says ${s.summary.score.toFixed(4)} (a file edited by hand?); the table shows the summary`);
   });
-  if (samples <= 0 || n === 0) return systems.map((s) => ({ sys: s, score: s.summary.score, ci: null, vsBest: null }));
+  const own = (s: ScoreSystemJson): [number, number] | null =>
+    s.confidence ? s.confidence.ci95 : samples > 0 ? (meanInterval(systemVerdicts(s.segments), { samples, seed }, 100)?.ci ?? null) : null;
+  if (samples <= 0 || n === 0) return systems.map((s) => ({ sys: s, score: s.summary.score, ci: s.confidence?.ci95 ?? null, vsBest: null }));
   const bs = pairedBootstrapStats(stats, 2, metric, samples, seed);
   return systems.map((s, i) => ({
     sys: s,
     score: s.summary.score,
-    ci: bs.systems[i]!.ci,
+    ci: own(s),
     vsBest: i === 0 ? null : { delta: bs.comparisons[i - 1]!.delta, ci: bs.comparisons[i - 1]!.ci, p: bs.comparisons[i - 1]!.p },
   }));
 }
@@ -69,7 +75,16 @@ export function scoringSection(
         ...(d.reference ? [["reference", d.reference] as [string, string]] : []),
         ...(d.context ? [["context", d.context] as [string, string]] : []),
         ["system score", d.systemScoreDefinition ?? "100 × share of pronoun segments where the system is not ranked below the reference"],
-        ["confidence intervals", o.bootstrap > 0 ? `95% paired bootstrap over segments, ${int(o.bootstrap)} resamples, seed ${o.seed} (computed by proneval report)` : "none (--bootstrap 0)"],
+        ...(d.aggregate ? [["aggregate", `${d.aggregate} (each segment's verdict as recorded in the file)`] as [string, string]] : []),
+        [
+          "confidence intervals",
+          d.systems.every((x) => x.confidence)
+            ? `95% bootstrap over each system's pronoun segments, ${int(d.systems[0]!.confidence!.samples)} resamples, seed ${d.systems[0]!.confidence!.seed} (recorded by score --confidence)`
+            : o.bootstrap > 0
+              ? `95% bootstrap over each system's pronoun segments, ${int(o.bootstrap)} resamples, seed ${o.seed} (computed by proneval report, as score --confidence does)`
+              : "none (--bootstrap 0)",
+        ],
+        ...(o.bootstrap > 0 && d.systems.length > 1 ? [["against the best", `paired bootstrap over all segments, ${int(o.bootstrap)} resamples, seed ${o.seed} (computed by proneval report)`] as [string, string]] : []),
         ...(d.signature ? [["signature", d.signature] as [string, string]] : []),
       ],
     });

@@ -1,11 +1,11 @@
 /** The segment view of a score file: per segment scores, pronouns, verdicts, and heat maps of a sample. */
-import { TIE_EPS } from "../../metric/scorer.js";
+import { notBelowReference } from "../../metric/scorer.js";
 import { int, round } from "../format.js";
 import type { ScoreSystemJson } from "../inputs.js";
 import type { SegmentDetail, SegmentView, SideDetail } from "../model.js";
 
-export function verdictOf(g: { status: string; ref: number | null; sys: number | null }): string {
-  return g.status !== "scored" ? "." : g.sys! >= g.ref! - TIE_EPS ? "+" : "-";
+export function verdictOf(g: { status: string; diff: number | null }): string {
+  return g.status !== "scored" ? "." : notBelowReference(g) ? "+" : "-";
 }
 
 /** Heat-map detail of one segment, or null when the file holds no scored sides for it. */
