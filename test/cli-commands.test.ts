@@ -118,6 +118,26 @@ describe("usage and input errors", () => {
   });
 });
 
+describe("ctxpro score", () => {
+  it("says when it splits translations as English for want of a language, and refuses translations in another language", async () => {
+    if (!built()) return;
+    const set = join(f.dir, "myset.json");
+    const items = Array.from({ length: 30 }, (_, i) => ({ expected: "Sie", rule: "R", "ref segment": `Haben Sie heute Zeit für mich und die Kinder, Nummer ${i}?`, "src segment": `Do you have time for me and the children today, number ${i}?` }));
+    writeFileSync(set, JSON.stringify(items));
+    const en = join(f.dir, "translations.en");
+    writeFileSync(en, items.map((x) => x["src segment"]).join("\n") + "\n");
+    let r = await shell(`node ${CLI} ctxpro score -e '${set}' -t '${en}'`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/note: the set's file name names no language .* split into sentences as English; give -l/);
+    expect(r.stdout).toMatch(/\n# the set's file name names no language .*\nsignature: ctxpro\|mode:last-k\|split:proneval-moses\.en\|/);
+    r = await shell(`node ${CLI} ctxpro score -e '${set}' -t '${en}' -l de`);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/translations\.en: reads like English, not German .*--no-check skips this/);
+    r = await shell(`node ${CLI} ctxpro score -e '${set}' -t '${en}' -l de --no-check -q`);
+    expect(r.status, r.stderr).toBe(0);
+  });
+});
+
 describe("option ranges", () => {
   it("an agreement threshold outside [0, 1] (pairs, suite build) is a usage error before anything is written", async () => {
     if (!built()) return;
