@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { stdoutCommands, writeCliFixtures, type CliFixtures } from "./cli-fixtures.js";
@@ -136,6 +136,17 @@ describe("ctxpro score", () => {
     r = await shell(`node ${CLI} ctxpro score -e '${set}' -t '${en}' -l de --no-check -q`);
     expect(r.status, r.stderr).toBe(0);
   });
+});
+
+describe("ctxpro identify", () => {
+  it("without --rules takes every built-in rule set of the language", async () => {
+    if (!built()) return;
+    const out = join(f.dir, "identified");
+    const r = await shell(`node ${CLI} ctxpro identify -i '${f.ctxproTsv}' -l de -o '${out}' --no-check`);
+    expect(r.status, r.stderr).toBe(0);
+    const written = readdirSync(out).sort();
+    expect(written).toEqual(["animacy.de-en.json", "auxiliary.en-de.json", "formality.en-de.json", "gender.en-de.json"]);
+  }, 120_000);
 });
 
 describe("option ranges", () => {

@@ -77,7 +77,7 @@ export function registerCtxpro(program: Command): void {
     .command("identify")
     .description("find the segments of parallel documents that match the rules (TSV rows: docid, English, other language)")
     .requiredOption("-i, --input <files...>", "TSV files: docid<TAB>English<TAB>other language (plain or .gz)")
-    .requiredOption("--rules <names...>", "rule sets (e.g. DE_GENDER DE_FORMALITY DE_ANIMACY) or .json rule files")
+    .option("--rules <names...>", "rule sets (e.g. DE_GENDER DE_FORMALITY) or .json rule files (default: every built-in rule set of -l's language; `proneval ctxpro rules -l LANG` lists them)")
     .requiredOption("-l, --lang <lang>", "the non-English language")
     .option("-o, --output <dir>", "where to write <phenomenon>.<pair>.json (its parent must exist)", "ctxpro-jsons")
     .option("-w, --window-size <n>", "sentences a rule sees: the segment and n-1 before it", "10")
@@ -96,7 +96,7 @@ export function registerCtxpro(program: Command): void {
     .option("--gzip", "write .json.gz files")
     .action(
       action(async (o: {
-        input: string[]; rules: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
+        input: string[]; rules?: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
         alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; apertium: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
         checkOutputDir(o.output);
@@ -108,7 +108,7 @@ export function registerCtxpro(program: Command): void {
         if (typeof o.fallbackAntecedent === "string" && !FALLBACK_MODES.includes(o.fallbackAntecedent as FallbackMode))
           throw new InputError(`--fallback-antecedent must be one of ${FALLBACK_MODES.join(", ")}, got '${o.fallbackAntecedent}'`);
         if (o.annotations && o.alignCorpus) throw new InputError("--align-corpus trains the built-in aligner; it cannot be combined with --annotations");
-        const sets = o.rules.map((r) => loadRuleSet(r, lang));
+        const sets = (o.rules ?? builtinRuleSets().filter((s) => s.lang === lang).map((s) => s.name)).map((r) => loadRuleSet(r, lang));
         // Issue 24's measurement switches (PRONEVAL_X=0, docs/annotate.md), read once here and passed down.
         const levers = leversFromEnv(process.env);
         const line = new ProgressLine(process.stderr, !!o.quiet);
