@@ -109,12 +109,12 @@ describe("computeApt / proneval apt", () => {
     expect(r.out).toMatch(/^hyp\.txt\t/m);
     expect(existsSync(join(dir, "d.tsv"))).toBe(true);
     // sacrebleu style: notes and the signature follow the table; -q keeps only the table.
-    expect(r.out).toMatch(/\n# APT \(source-en, en-de, 8 segments\).*\nsignature: apt\|pair:en-de\|mode:source-en\|weights:1,0\.5,0,0,0,0\|equiv:builtin\|align:fast_align-gdfa\|version:\S+\n$/);
+    expect(r.out).toMatch(/\n# APT \(source-en, en-de, 8 segments\).*\nsignature: apt\|pair:en-de\|mode:source-en\|weights:1,0\.5,0,0,0,0\|equiv:builtin\|align:fast_align-gdfa-per-system\|version:\S+\n$/);
     expect(readFileSync(join(dir, "d.tsv"), "utf8")).toMatch(/^system\tsentence\tanchor\tpronoun\treference\thypothesis\tcase\nhyp\.txt\t1\t/);
     // A system name holding a tab and a quote is quoted (fast-csv) and reads back whole.
     const odd = join(dir, 'my "best"\tsys.txt');
     writeFileSync(odd, ref.join("\n") + "\n");
-    r = await run("-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", odd, join(dir, "hyp.txt"), "-q");
+    r = await run("-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", odd, join(dir, "hyp.txt"), "-q", "-b", "0");
     const rows = (await parseTable(r.out, "out", { quoted: true })).map((x) => x.cells);
     expect(rows.map((x) => x[0])).toEqual(["system", 'my "best"\tsys.txt', "hyp.txt"]);
     expect(rows.every((x) => x.length === 8)).toBe(true);
@@ -142,4 +142,33 @@ describe("computeApt / proneval apt", () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/English on exactly one side/);
   });
+
+  it("CLI: a system's APT does not change when other systems are scored beside it; -b bootstraps; swapped files are refused", async () => {
+    const T = join(__dirname, "..", "..", "shared", "data", "wmt", "wmt23", "txt");
+    const wmt = (p: string) => join(T, p);
+    if (!existsSync(wmt("sources/generaltest2023.de-en.src.de"))) return;
+    const dir = mkdtempSync(join(tmpdir(), "apt-wmt-"));
+    // 150 segments of wmt23 de-en: enough for the aligner to move when it sees another system's output too.
+    const cut = (p: string, name: string) => {
+      writeFileSync(join(dir, name), readFileSync(wmt(p), "utf8").split("\n").slice(0, 150).join("\n") + "\n");
+      return join(dir, name);
+    };
+    const s = cut("sources/generaltest2023.de-en.src.de", "src.de");
+    const r = cut("references/generaltest2023.de-en.ref.refA.en", "ref.en");
+    const a = cut("system-outputs/generaltest2023.de-en.hyp.ONLINE-A.en", "ONLINE-A.en");
+    const b = cut("system-outputs/generaltest2023.de-en.hyp.NLLB_Greedy.en", "NLLB.en");
+    const alone = await run("-s", s, "-r", r, "-t", a, "-l", "de-en", "--json");
+    const both = await run("-s", s, "-r", r, "-t", a, b, "-l", "de-en", "--json", "-b", "200");
+    expect(alone.code, alone.err).toBe(0);
+    const j1 = JSON.parse(alone.out);
+    const j2 = JSON.parse(both.out);
+    expect(j2.systems[0]).toEqual(j1.systems[0]);
+    expect(j1.bootstrap).toBeUndefined();
+    expect(j2.bootstrap.comparisons[0]).toMatchObject({ baseline: "ONLINE-A.en", system: "NLLB.en" });
+    expect(j2.bootstrap.comparisons[0].delta).toBeCloseTo(j2.systems[1].score - j2.systems[0].score, 12);
+    expect(j2.signature).toMatch(/\|align:fast_align-gdfa-per-system\|bootstrap:200\|seed:12345\|/);
+    const swapped = await run("-s", r, "-r", s, "-t", a, "-l", "de-en");
+    expect(swapped.code).toBe(2);
+    expect(swapped.err).toMatch(/ref\.en: reads like English, not German .*--no-check/);
+  }, 120_000);
 });

@@ -147,6 +147,25 @@ describe("inputs and scores", () => {
     expect(r.stdout).toMatch(/^system\tscore\tpronoun_segments\tsegments\na\.txt\t\d+\.\d\d\t2\t3\nb\.txt\t\d+\.\d\d\t2\t3\n$/);
   });
 
+  it("a named FIFO, a process-substitution pipe and /dev/stdin as the reference are read once (format detection and reader share it)", () => {
+    if (!built()) return;
+    const expected = cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), "--backend", "cpu", "-q"]).stdout;
+    expect(expected).toMatch(/^system\tscore/);
+    const fifo = join(dir, "ref.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const sh = (script: string) => spawnSync("bash", ["-c", script], { encoding: "utf8", timeout: 60_000 });
+    const a = join(dir, "a.txt");
+    let r = sh(`(cat "${join(dir, "ref.txt")}" > "${fifo}" &); node ${CLI} score -r "${fifo}" -t "${a}" --backend cpu -q`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(expected);
+    r = sh(`node ${CLI} score -r <(cat "${join(dir, "ref.txt")}") -t "${a}" --backend cpu -q`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(expected);
+    r = sh(`cat "${join(dir, "ref.txt")}" | node ${CLI} score -r /dev/stdin -t "${a}" --backend cpu -q`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(expected);
+  });
+
   it("reads a hypothesis from stdin; the signature follows the table on stdout and says where context came from", () => {
     if (!built()) return;
     const r = cli(["score", "-r", join(dir, "ref.txt"), "-t", "-", "--backend", "cpu"], HYP_A);

@@ -202,7 +202,7 @@ describe("APT as a meta-eval column (MQM measures only)", () => {
 });
 
 describe("paired bootstrap (significance)", () => {
-  it("identical scorers differ by 0 with p = 1; an always-right scorer beats an always-wrong one with p below 1/draws; seeded", () => {
+  it("identical scorers differ by 0 with p = 1; an always-right scorer beats a half-right one with the smallest p, 1/(draws+1); seeded", () => {
     const right = meanOfUnits(new Array(50).fill(1));
     const wrong = meanOfUnits(new Array(50).fill(0));
     const half = meanOfUnits(Array.from({ length: 50 }, (_, i) => i % 2));
@@ -213,7 +213,7 @@ describe("paired bootstrap (significance)", () => {
     expect(a!.hi).toBeGreaterThan(0.5);
     expect(a!.delta).toBeUndefined();
     expect(b).toMatchObject({ delta: 0, p: 1 });
-    expect(c).toMatchObject({ value: 1, lo: 1, hi: 1, delta: 0.5, p: 0 });
+    expect(c).toMatchObject({ value: 1, lo: 1, hi: 1, delta: 0.5, p: 1 / 201 });
     expect(d!.delta).toBe(-0.5);
     expect(pairedBootstrap("m", [{ name: "a", r: half }], 200, 7)).toEqual(pairedBootstrap("m", [{ name: "a", r: half }], 200, 7));
     expect(ratioOfUnits([1, 0, 2], [1, 1, 2]).stat(fullDraw(3))).toBe(0.75);

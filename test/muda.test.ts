@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -237,17 +237,41 @@ describe("languages and the CLI", () => {
     expect(all(1)).toBe(1); // a copy of the reference
     expect(all(0)).toBeLessThan(1);
     expect(rep.bootstrap.all.comparisons[0].delta).toBeCloseTo(1 - all(0));
-    expect(rep.signature).toMatch(/^muda\|pair:en-de\|ref:ref\.txt\|tags:all,lexical,formality,pronouns,ellipsis,no_tag\|tagger:proneval-morph\|align:fast_align-gdfa\|bootstrap:50\|seed:12345\|version:/);
+    expect(rep.signature).toMatch(/^muda\|pair:en-de\|ref:ref\.txt\|tags:all,lexical,formality,pronouns,ellipsis,no_tag\|tagger:proneval-morph\|align:fast_align-gdfa\|align-corpus:ref\+2-outputs\|bootstrap:50\|seed:12345\|version:/);
     // The table, then the notes and the signature on stdout (sacrebleu style); -q keeps only the table.
     const args = ["score", "-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", join(dir, "ref2.txt"), "-b", "0"];
     const text = await run(...args);
     expect(text.out).toMatch(/^system\tall\tlexical\tformality\tpronouns\tellipsis\tno_tag\nref2\.txt\t1\.000\t/);
-    expect(text.out).toMatch(/\n# MuDA word f-measure, .*\n# reference tokens per label: .*\n(?:# .*\n)*signature: muda\|pair:en-de\|.*\|align:fast_align-gdfa\|version:\S+\n$/);
+    expect(text.out).toMatch(/\n# MuDA word f-measure, .*\n# reference tokens per label: .*\n(?:# .*\n)*signature: muda\|pair:en-de\|.*\|align:fast_align-gdfa\|align-corpus:ref\+1-outputs\|version:\S+\n$/);
     expect(text.out).toMatch(/\nref2\.txt\t1\.000\t1\.000\t1\.000\tn\/a\tn\/a\t1\.000\n/); // no pronoun or ellipsis token on either side
     expect(text.out).toContain("# n/a: neither the reference nor the system has a token with this tag\n");
     const quiet = await run(...args, "-q", "--format", "csv");
     expect(quiet.out).toMatch(/^system,all,lexical,formality,pronouns,ellipsis,no_tag\nref2\.txt,1\.000,[^\n]*\n$/);
   });
+});
+
+describe("muda score: what its numbers depend on", () => {
+  it("the signature names the aligner's corpus (the reference and every scored output); swapped files are refused", async () => {
+    const T = join(__dirname, "..", "..", "shared", "data", "wmt", "wmt23", "txt");
+    if (!existsSync(join(T, "sources", "generaltest2023.en-de.src.en"))) return;
+    const dir = mkdtempSync(join(tmpdir(), "muda-wmt-"));
+    const cut = (p: string, name: string) => {
+      writeFileSync(join(dir, name), readFileSync(join(T, p), "utf8").split("\n").slice(0, 60).join("\n") + "\n");
+      return join(dir, name);
+    };
+    const s = cut("sources/generaltest2023.en-de.src.en", "src.en");
+    const r = cut("references/generaltest2023.en-de.ref.refA.de", "ref.de");
+    const a = cut("system-outputs/generaltest2023.en-de.hyp.AIRC.de", "AIRC.de");
+    const b = cut("system-outputs/generaltest2023.en-de.hyp.GPT4-5shot.de", "GPT4.de");
+    const one = await run("score", "-l", "en-de", "-s", s, "-r", r, "-t", a, "--json", "-q");
+    const two = await run("score", "-l", "en-de", "-s", s, "-r", r, "-t", a, b, "--json", "-q", "-b", "0");
+    expect(one.code, one.err).toBe(0);
+    expect(JSON.parse(one.out).signature).toMatch(/\|align-corpus:ref\+1-outputs\|/);
+    expect(JSON.parse(two.out).signature).toMatch(/\|align-corpus:ref\+2-outputs\|/);
+    const swapped = await run("score", "-l", "en-de", "-s", r, "-r", s, "-t", a, "-q");
+    expect(swapped.code).toBe(2);
+    expect(swapped.err).toMatch(/ref\.de: reads like German, not English .*--no-check/);
+  }, 120_000);
 });
 
 describe("German formality", () => {

@@ -122,16 +122,33 @@ export function scoreJson(systems: number, segments: number, opts: { sides?: boo
 }
 
 export function compareJson(): CompareJson {
-  return {
-    signature: "proneval-pronoun|...|bootstrap:1000|seed:12345",
-    a: "system-A",
-    b: "system-B",
-    pronounSegments: 180,
-    scoreA: 81.2,
-    scoreB: 76.5,
+  const cmp = (system: string, score: number, baselineScore: number, ci95: [number, number], p: number, wins: [number, number, number]) => ({
+    baseline: "system-A",
+    system,
+    pronounSegments: wins[0] + wins[1] + wins[2],
+    score,
+    baselineScore,
+    delta: score - baselineScore,
     meanDiff: 0.041,
-    wins: { a: 70, b: 48, ties: 62 },
-    bootstrap: { samples: 1000, seed: 12345, pValue: 0.031, ci95: [0.6, 8.9], winsA: 968 },
+    wins: { system: wins[0], baseline: wins[1], ties: wins[2] },
+    bootstrap: { samples: 1000, seed: 12345, ci95, p },
+    cohensH: 0.1,
+    verdict: p < 0.05 ? (score > baselineScore ? "better" : "worse") : "n.s.",
+  });
+  return {
+    kind: "proneval-compare",
+    version: 2,
+    signature: "proneval-pronoun|...|bootstrap:1000|seed:12345|alpha:0.05|version:0.1.0",
+    aggregate: "mean",
+    baseline: "system-A",
+    alpha: 0.05,
+    bootstrap: { samples: 1000, seed: 12345 },
+    systems: [
+      { system: "system-A", pronounSegments: 178, score: 76.5 },
+      { system: "system-B", pronounSegments: 175, score: 81.0 },
+      { system: "system-C", pronounSegments: 179, score: 75.9 },
+    ],
+    comparisons: [cmp("system-B", 81.2, 76.5, [0.6, 8.9], 0.031, [70, 48, 62]), cmp("system-C", 75.8, 76.4, [-4.1, 2.9], 0.71, [40, 44, 98])],
   };
 }
 

@@ -10,8 +10,10 @@
  * inventory; each is followed to the source words aligned to it and from there to the hypothesis. A reference
  * pronoun with no aligned source word (pro-drop sources) cannot be followed and is counted apart ("unanchored").
  *
- * Alignments: our fast_align (src/align), both directions with grow-diag-final-and, trained on the triples'
- * own corpus (source-reference plus source-hypothesis pairs of every system), lowercased.
+ * Alignments: our fast_align (src/align), both directions with grow-diag-final-and, lowercased, trained on
+ * the triples' own corpus: per system (its source-reference plus source-hypothesis pairs; `proneval apt`), so
+ * a system's APT does not depend on which other systems are scored beside it, or shared by all systems (the
+ * source-reference pairs and every system's source-hypothesis pairs; more data for small sets, meta-eval).
  */
 import { alignBidirectional, type Link } from "../align/index.js";
 import { tokenize as tokenizeLang, isSupportedLang } from "../annotate/tokenize.js";
@@ -56,6 +58,17 @@ export interface AptSystemResult extends AptCounts {
   name: string;
   byPronoun: Record<string, AptCounts>;
   instances?: AptInstance[];
+}
+
+/** Per segment: the weighted case sum and the number of counted (anchored) instances, the units of the bootstrap. */
+export function aptSegmentStats(instances: readonly AptInstance[], segments: number, weights: readonly number[]): Float64Array {
+  const st = new Float64Array(2 * segments);
+  for (const x of instances) {
+    if (x.case === 0) continue;
+    st[2 * x.sentence] += weights[x.case - 1] ?? 0;
+    st[2 * x.sentence + 1] += 1;
+  }
+  return st;
 }
 
 export type AptMode = "source-en" | "target-en";
@@ -160,6 +173,8 @@ export interface AptOptions {
   /** Keep every instance in the result (for --detail). */
   keepInstances?: boolean;
   threads?: number;
+  /** "shared" (default): one aligner for all systems; "per-system": each system's own (independent scores). */
+  aligner?: "shared" | "per-system";
 }
 
 export interface AptReport {
@@ -169,6 +184,13 @@ export interface AptReport {
   segments: number;
   weights: number[];
   systems: AptSystemResult[];
+  /** Per system, aptSegmentStats (for the bootstrap; not part of the JSON report). */
+  segmentStats?: Float64Array[];
+}
+
+/** APT of summed segment statistics (weighted case sum / counted instances); 0 without instances, as aptScore. */
+export function aptOfSums(sums: Float64Array): number {
+  return sums[1]! ? sums[0]! / sums[1]! : 0;
 }
 
 /** Which side carries the English pronouns. */
@@ -189,28 +211,32 @@ export async function computeApt(input: AptInput, opts: AptOptions = {}): Promis
   const src = input.src.map((l) => aptTokens(l, input.srcLang));
   const ref = input.ref.map((l) => aptTokens(l, input.tgtLang));
   const hyps = input.hyps.map((h) => h.lines.map((l) => aptTokens(l, input.tgtLang)));
-  // One corpus: (src, ref) then (src, hyp_k) for every system, so all alignments share one model.
-  const corpusSrc = [src, ...hyps.map(() => src)].flat();
-  const corpusTgt = [ref, ...hyps].flat();
-  const al = await alignBidirectional(corpusSrc, corpusTgt, { threads: opts.threads });
-  const links = (k: number): Link[] => al.symmetrized.get(k);
   const equiv = equivalenceIndex(input.tgtLang, opts.extraEquivalents);
   const inv = pronouns();
   const isPronoun = (w: string) => inv.has(w);
-  const systems = input.hyps.map((h, si): AptSystemResult => {
-    const triples: AptTriple[] = src.map((s, k) => ({ src: s, ref: ref[k]!, hyp: hyps[si]![k]!, srcRef: links(k), srcHyp: links((si + 1) * n + k) }));
+  const systems: AptSystemResult[] = [];
+  const segmentStats: Float64Array[] = [];
+  // Shared: one corpus, (src, ref) then (src, hyp_k) for every system. Per system: (src, ref) then (src, hyp),
+  // so a system's alignments, and its score, do not depend on the other systems.
+  const shared = opts.aligner !== "per-system" ? await alignBidirectional([src, ...hyps.map(() => src)].flat(), [ref, ...hyps].flat(), { threads: opts.threads }) : undefined;
+  for (const [si, h] of input.hyps.entries()) {
+    const al = shared ?? (await alignBidirectional([...src, ...src], [...ref, ...hyps[si]!], { threads: opts.threads }));
+    const at = shared ? (si + 1) * n : n;
+    const links = (k: number): Link[] => al.symmetrized.get(k);
+    const triples: AptTriple[] = src.map((s, k) => ({ src: s, ref: ref[k]!, hyp: hyps[si]![k]!, srcRef: links(k), srcHyp: links(at + k) }));
     const inst = aptInstances(triples, mode, equiv, isPronoun);
     const { total, byPronoun } = countApt(inst, weights);
-    return { name: h.name, ...total, byPronoun, ...(opts.keepInstances ? { instances: inst } : {}) };
-  });
-  return { mode, srcLang: input.srcLang, tgtLang: input.tgtLang, segments: n, weights, systems };
+    systems.push({ name: h.name, ...total, byPronoun, ...(opts.keepInstances ? { instances: inst } : {}) });
+    segmentStats.push(aptSegmentStats(inst, n, weights));
+  }
+  return { mode, srcLang: input.srcLang, tgtLang: input.tgtLang, segments: n, weights, systems, segmentStats };
 }
 
 /** One row per system: the score and its case counts; the note says what the cases are. */
-export function aptTables(r: AptReport): { tables: TableBlock[]; notes: string[] } {
+export function aptTables(r: AptReport, decimals = 4): { tables: TableBlock[]; notes: string[] } {
   const header = ["system", "APT", "exact", "equivalent", "different", "no-hyp", "no-ref", "neither", ...(r.mode === "target-en" ? ["unanchored"] : [])];
   // No pronoun instance at all: there is no score (0 would read as "every pronoun wrong").
-  const rows = r.systems.map((s) => [s.name, s.cases.some((n) => n > 0) ? s.score.toFixed(4) : "n/a", ...s.cases, ...(r.mode === "target-en" ? [s.unanchored] : [])]);
+  const rows = r.systems.map((s) => [s.name, s.cases.some((n) => n > 0) ? s.score.toFixed(decimals) : "n/a", ...s.cases, ...(r.mode === "target-en" ? [s.unanchored] : [])]);
   const notes = [`APT (${r.mode}, ${r.srcLang}-${r.tgtLang}, ${r.segments} segments); weights ${r.weights.join(",")}; cases: 1 exact, 2 equivalent, 3 different, 4 no hypothesis word, 5 no reference word, 6 neither`];
   if (rows.some((row) => row[1] === "n/a")) notes.push("n/a: no English pronoun to follow (no case counted)");
   return { tables: [{ header, rows }], notes };

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
-import { action, intOption, floatOption, emit } from "./run.js";
+import { action, intOption, floatOption, emit, bootstrapOptions, widthOption, parseWidth, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
-import { ProgressLine, bar } from "../nn/progress.js";
+import type { PairComparison } from "../metric/testset.js";
+import { ProgressLine } from "../nn/progress.js";
 import { parseContext, scoringOptions, parseAggregate, parseMode, readCheckedScoringInput } from "./score.js";
 
 /** Cohen's h for two proportions (in %): the effect size of a difference of scores. */
@@ -10,40 +11,54 @@ export function cohensH(scoreA: number, scoreB: number): number {
   return t(scoreA) - t(scoreB);
 }
 
-function effectWord(h: number): string {
-  const a = Math.abs(h);
-  return a < 0.2 ? "negligible" : a < 0.5 ? "small" : a < 0.8 ? "medium" : "large";
+export type Verdict = "better" | "worse" | "n.s." | "not tested" | "n/a";
+
+/** better/worse only when the paired bootstrap's p is below alpha; n.s. otherwise; not tested with --bootstrap 0. */
+export function verdictOf(c: PairComparison, alpha: number): Verdict {
+  if (c.pronounSegments === 0) return "n/a";
+  if (!c.bootstrap) return "not tested";
+  return c.delta !== 0 && c.bootstrap.p < alpha ? (c.delta > 0 ? "better" : "worse") : "n.s.";
 }
 
 export function registerCompare(program: Command): void {
-  scoringOptions(
-    program.command("compare").description("Which of two systems translates pronouns better: per segment and overall, with paired bootstrap resampling"),
-    "exactly two systems",
+  tableOptions(
+    widthOption(
+      bootstrapOptions(
+        scoringOptions(
+          program
+            .command("compare")
+            .description("Systems against a baseline (the first -t): per system its score and the baseline's on their pronoun segments, the difference with its 95% interval, and a paired bootstrap p (sacrebleu --paired-bs style)"),
+          "the baseline, then one or more systems",
+        ),
+        "the interval and p-value of each difference",
+      ),
+      2,
+    ).option("--alpha <p>", "say better or worse only when the paired bootstrap p-value is below this", "0.05"),
+    "the comparisons with per-segment results",
   )
-    .option("--bootstrap <n>", "bootstrap resamples", "1000")
-    .option("--seed <n>", "bootstrap seed", "12345")
-    .option("--alpha <p>", "say 'better' only when the paired bootstrap p-value is below this", "0.05")
-    .option("--json", "print the comparison with per-segment results as JSON instead of the text", false)
     .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
     .action(
       action(async (o: Record<string, unknown>) => {
-        const { withContextTag, contextNote } = await import("./scoring.js");
+        const { withContextTag, contextNote, backendTag, scoringProgress } = await import("./scoring.js");
+        const format = await outputFormat(o);
         const hyps = (o.translations as string[] | undefined) ?? [];
-        if (hyps.length !== 2) throw new InputError(`compare needs exactly two systems (-t A B), got ${hyps.length}`);
         const context = parseContext(o.context);
         const samples = intOption("--bootstrap", String(o.bootstrap), 0);
         const seed = intOption("--seed", String(o.seed), 0);
+        const width = parseWidth(o.width, 2);
         const alpha = floatOption("--alpha", String(o.alpha));
         if (!(alpha > 0 && alpha < 1)) throw new InputError(`--alpha must be between 0 and 1, got ${alpha}`);
-        const { compareSystems, scoreTestSet, signature: fullSignature } = await import("../metric/testset.js");
+        const { compareToBaseline, scoreTestSet, signature: fullSignature } = await import("../metric/testset.js");
         const { loadScorer } = await import("../metric/load.js");
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);
+        if (hyps.length === 1) throw new InputError("compare needs a baseline and at least one system (-t BASELINE SYSTEM ...), got one");
         const { input, refName, dropped } = await readCheckedScoringInput(o, "compare", (inp) => {
-          if (inp.systems.length !== 2) throw new InputError(`compare needs two distinct systems, got ${inp.systems.join(", ")}`);
+          if (inp.systems.length < 2) throw new InputError(`compare needs a baseline and at least one more system, got ${inp.systems.join(", ") || "none"}`);
         });
         const scorer = await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
+        const progress = scoringProgress(line);
         let res;
         try {
           res = await scoreTestSet(scorer, input.testSet, input.systems, {
@@ -51,40 +66,88 @@ export function registerCompare(program: Command): void {
             aggregate,
             mode,
             reference: o.refName as string | undefined,
-            onProgress: (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} unique sides`, done === total),
+            onProgress: progress.onProgress,
           });
+          progress.finish(res.reduce((a, r) => a + r.segments.length, 0) + (res[0]?.segments.length ?? 0));
         } finally {
           line.done();
           scorer.dispose();
         }
-        const cmp = compareSystems(res[0]!, res[1]!, samples, seed);
+        const [base, ...others] = res;
+        const comparisons = others.map((r) => compareToBaseline(base!, r, { samples, seed }));
         const ctx = context ?? scorer.contextMode;
-        const signature = withContextTag(fullSignature(scorer, { context: ctx, reference: refName, aggregate, mode }), ctx, input.testSet) + `|bootstrap:${samples}|seed:${seed}|alpha:${alpha}` + (dropped ? `|empty-refs-skipped:${dropped}` : "");
-        const h = cohensH(cmp.scoreA, cmp.scoreB);
-        const significant = cmp.pronounSegments > 0 && cmp.scoreA !== cmp.scoreB && cmp.bootstrap.pValue < alpha;
-        const better = significant ? (cmp.scoreA > cmp.scoreB ? cmp.a : cmp.b) : null;
-        let text: string;
-        if (o.json) {
-          text = JSON.stringify({ signature, alpha, better, effectSize: { scoreDifference: cmp.scoreA - cmp.scoreB, cohensH: h }, emptyReferencesSkipped: dropped, ...cmp }, null, 1) + "\n";
-        } else if (cmp.pronounSegments === 0) {
-          text = [`A: ${cmp.a}\tscore n/a`, `B: ${cmp.b}\tscore n/a`, "no pronoun segments: nothing to compare", `signature: ${signature}`].join("\n") + "\n";
-        } else {
-          const diff = cmp.scoreA - cmp.scoreB;
-          const verdict = better
-            ? `better: ${better} (p = ${cmp.bootstrap.pValue.toFixed(4)} < ${alpha})`
-            : `better: neither significantly (p = ${cmp.bootstrap.pValue.toFixed(4)}, not below ${alpha})`;
-          text =
-            [
-              `A: ${cmp.a}\tscore ${cmp.scoreA.toFixed(2)}`,
-              `B: ${cmp.b}\tscore ${cmp.scoreB.toFixed(2)}`,
-              `pronoun segments: ${cmp.pronounSegments} (where the reference or either system has a pronoun); per segment A better ${cmp.wins.a}, B better ${cmp.wins.b}, ties ${cmp.wins.ties}; mean(yA - yB) ${cmp.meanDiff.toFixed(4)}`,
-              `effect size: A - B = ${diff >= 0 ? "+" : ""}${diff.toFixed(2)} points, 95% CI [${cmp.bootstrap.ci95[0].toFixed(2)}, ${cmp.bootstrap.ci95[1].toFixed(2)}]; Cohen's h = ${h.toFixed(3)} (${effectWord(h)})`,
-              `${verdict}; paired bootstrap, ${samples} resamples`,
-              `# score: % of those segments where the system is not ranked below the reference; ${contextNote(ctx, input.testSet)}`,
-              `signature: ${signature}`,
-            ].join("\n") + "\n";
+        const signature = withContextTag(
+          fullSignature(scorer, {
+            context: ctx,
+            reference: refName,
+            aggregate,
+            mode,
+            backend: await backendTag(scorer),
+            extra: [["bootstrap", samples], ["seed", samples ? seed : undefined], ["alpha", samples ? alpha : undefined], ["empty-refs-skipped", dropped || undefined]],
+          }),
+          ctx,
+          input.testSet,
+        );
+        const h = (c: PairComparison) => cohensH(c.score, c.baselineScore);
+        if (format === "json") {
+          const text =
+            JSON.stringify(
+              {
+                kind: "proneval-compare",
+                version: 2,
+                signature,
+                aggregate,
+                baseline: base!.system,
+                alpha,
+                bootstrap: samples ? { samples, seed } : null,
+                emptyReferencesSkipped: dropped,
+                systems: res.map((r) => ({ system: r.system, pronounSegments: r.summary.pronounSegments, score: r.summary.score })),
+                comparisons: comparisons.map((c) => ({ ...c, cohensH: h(c), verdict: verdictOf(c, alpha) })),
+              },
+              null,
+              1,
+            ) + "\n";
+          await emit(text, o.output as string | undefined);
+          return;
         }
-        await emit(text, o.output as string | undefined);
+        const f = (x: number) => x.toFixed(width);
+        const signed = (x: number) => `${x >= 0 ? "+" : ""}${f(x)}`;
+        const table = {
+          header: ["system", "score", "baseline", "delta", "ci95_low", "ci95_high", "p", "verdict", "pronoun_segments", "wins", "losses", "ties", "cohens_h"],
+          rows: [
+            [base!.system, base!.summary.pronounSegments ? f(base!.summary.score) : "n/a", "", "", "", "", "", "baseline", base!.summary.pronounSegments, "", "", "", ""],
+            ...comparisons.map((c) =>
+              c.pronounSegments === 0
+                ? [c.system, "n/a", "n/a", "", "", "", "", "n/a", 0, 0, 0, 0, ""]
+                : [
+                    c.system,
+                    f(c.score),
+                    f(c.baselineScore),
+                    signed(c.delta),
+                    c.bootstrap ? f(c.bootstrap.ci95[0]) : "",
+                    c.bootstrap ? f(c.bootstrap.ci95[1]) : "",
+                    c.bootstrap ? c.bootstrap.p.toFixed(4) : "",
+                    verdictOf(c, alpha),
+                    c.pronounSegments,
+                    c.wins.system,
+                    c.wins.baseline,
+                    c.wins.ties,
+                    h(c).toFixed(3),
+                  ],
+            ),
+          ],
+        };
+        const notes = [
+          `score, baseline: % of the pair's pronoun segments (where the reference, the system or the baseline has a pronoun) where each is not ranked below the reference; the baseline's own row: its score on its own pronoun segments, as \`proneval score\` prints it`,
+          samples
+            ? `delta: score - baseline, with the 95% interval of a paired bootstrap over those segments (${samples} resamples, seed ${seed}); p: two-sided, of no difference; verdict: better or worse when p < ${alpha}, else n.s. (docs/cli.md)`
+            : "delta: score - baseline; no interval, p or verdict: --bootstrap 0 tests nothing",
+          "wins, losses, ties: segments where only the system, only the baseline, or neither or both are not below the reference; cohens_h: effect size of the two shares",
+          contextNote(ctx, input.testSet),
+        ];
+        if (dropped) notes.push(`${dropped} empty reference segment(s) skipped`);
+        const { formatResult } = await import("../io/table.js");
+        await emit(await formatResult([table], format, { notes, signature, quiet: Boolean(o.quiet) }), o.output as string | undefined);
       }),
     );
 }

@@ -5,7 +5,7 @@ import { checkOutputFile } from "../io/atomic.js";
 import { formatResult } from "../io/table.js";
 import { inputName } from "../io/stdin.js";
 import { makeSignature } from "../signature.js";
-import { action, checkOneStdin, emit, intOption, outputFormat, tableOptions } from "./run.js";
+import { action, checkOneStdin, emit, intOption, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
 import {
   candidateCount,
   checkScoringData,
@@ -33,8 +33,8 @@ export function registerContrastive(program: Command): void {
       .option("--higher-is-better", "scores are log-probabilities or similar (default: lower is better, like a loss)")
       .option("--self-check", "check the harness: constant scores give the chance rate, moving the true candidate changes nothing")
       .option("--no-check-data", "skip checking that scoring_data/<set>.src|dst lists the items' candidates in order")
-      .option("-b, --bootstrap <n>", "paired bootstrap samples between systems (default 1000 when there are several; 0 = off)")
-      .option("--seed <n>", "bootstrap seed", "12345")
+      .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
+      .option("--seed <n>", SEED_HELP, "12345")
       .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
       .option("-q, --quiet", "print only the tables (no notes, no signature)"),
     "the report (per-item results left out, bootstrap, signature)",

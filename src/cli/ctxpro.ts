@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFilesAtomic, checkOutputDir, checkOutputFile } from "../io/atomic.js";
-import { action, emit, floatOption, intOption, outputFormat, tableOptions } from "./run.js";
+import { action, emit, floatOption, intOption, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
 import { formatResult, formatTable, type TableBlock } from "../io/table.js";
 import { bar, fmtDuration, ProgressLine } from "../nn/progress.js";
 import { builtinRuleSets, checkLang, describeRule, loadRuleSet, LANGUAGES } from "../ctxpro/rules.js";
@@ -14,6 +14,8 @@ import { buildInputs, splitItems } from "../ctxpro/extract.js";
 import { FALLBACK_MODES, type FallbackMode } from "../ctxpro/engine.js";
 import { leversFromEnv } from "../annotate/levers.js";
 import { COMPAT_NAMES, reportTables, scoreFiles, type ScoreMode } from "../ctxpro/score.js";
+import { readLines } from "../io/lines.js";
+import { checkLanguage } from "../text/language.js";
 
 /** "gender.opensubtitles.en-de.dev.json.gz" -> "de": the language the translations are in. */
 function langFromSetName(path: string): string | undefined {
@@ -75,7 +77,7 @@ export function registerCtxpro(program: Command): void {
     .command("identify")
     .description("find the segments of parallel documents that match the rules (TSV rows: docid, English, other language)")
     .requiredOption("-i, --input <files...>", "TSV files: docid<TAB>English<TAB>other language (plain or .gz)")
-    .requiredOption("--rules <names...>", "rule sets (e.g. DE_GENDER DE_FORMALITY DE_ANIMACY) or .json rule files")
+    .option("--rules <names...>", "rule sets (e.g. DE_GENDER DE_FORMALITY) or .json rule files (default: every built-in rule set of -l's language; `proneval ctxpro rules -l LANG` lists them)")
     .requiredOption("-l, --lang <lang>", "the non-English language")
     .option("-o, --output <dir>", "where to write <phenomenon>.<pair>.json (its parent must exist)", "ctxpro-jsons")
     .option("-w, --window-size <n>", "sentences a rule sees: the segment and n-1 before it", "10")
@@ -94,7 +96,7 @@ export function registerCtxpro(program: Command): void {
     .option("--gzip", "write .json.gz files")
     .action(
       action(async (o: {
-        input: string[]; rules: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
+        input: string[]; rules?: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
         alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; apertium: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
         checkOutputDir(o.output);
@@ -106,7 +108,7 @@ export function registerCtxpro(program: Command): void {
         if (typeof o.fallbackAntecedent === "string" && !FALLBACK_MODES.includes(o.fallbackAntecedent as FallbackMode))
           throw new InputError(`--fallback-antecedent must be one of ${FALLBACK_MODES.join(", ")}, got '${o.fallbackAntecedent}'`);
         if (o.annotations && o.alignCorpus) throw new InputError("--align-corpus trains the built-in aligner; it cannot be combined with --annotations");
-        const sets = o.rules.map((r) => loadRuleSet(r, lang));
+        const sets = (o.rules ?? builtinRuleSets().filter((s) => s.lang === lang).map((s) => s.name)).map((r) => loadRuleSet(r, lang));
         // Issue 24's measurement switches (PRONEVAL_X=0, docs/annotate.md), read once here and passed down.
         const levers = leversFromEnv(process.env);
         const line = new ProgressLine(process.stderr, !!o.quiet);
@@ -240,8 +242,9 @@ export function registerCtxpro(program: Command): void {
       .option("--separator <s>", "score only the text after the last occurrence of this separator (e.g. '<eos>')")
       .option("--match <mode>", "'word' (whole words, Unicode punctuation) or 'ctxpro' (the original substring test)", "word")
       .option("--allow-empty", "score empty translations as wrong instead of failing")
-      .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 when there are several systems; 0 = off)")
-      .option("--seed <n>", "bootstrap seed", "12345")
+      .option("--no-check", "skip the check that the translations are in the set's language")
+      .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
+      .option("--seed <n>", SEED_HELP, "12345")
       .option("-o, --output <file>", "write the report here ('-' = stdout, the default)")
       .option("-q, --quiet", "print only the tables (no notes, no signature)"),
     "the report (options, signature, per-rule scores, bootstrap)",
@@ -249,7 +252,7 @@ export function registerCtxpro(program: Command): void {
     action(async (o: {
       evalSet: string; translations: string[]; lang?: string; complete?: boolean; json?: boolean; lastSentence?: boolean;
       whole?: boolean; compat?: string; separator?: string; match: string; allowEmpty?: boolean; bootstrap?: string; seed: string; output?: string;
-      format?: string; quiet?: boolean;
+      format?: string; quiet?: boolean; check: boolean;
     }, cmd: Command) => {
       const format = await outputFormat(o);
       if (o.output) checkOutputFile(o.output);
@@ -266,9 +269,19 @@ export function registerCtxpro(program: Command): void {
       }
       const mode: ScoreMode = o.compat !== undefined ? "compat-ctxpro" : o.lastSentence ? "last-sentence" : o.whole ? "whole" : "last-k";
       const guessed = langFromSetName(o.evalSet);
-      const lang = o.lang
-        ? o.lang.toLowerCase() === "en" ? "en" : checkLang(o.lang)
-        : guessed && (LANGUAGES as readonly string[]).includes(guessed) ? guessed : "en";
+      const known = guessed !== undefined && (LANGUAGES as readonly string[]).includes(guessed);
+      const lang = o.lang ? (o.lang.toLowerCase() === "en" ? "en" : checkLang(o.lang)) : known ? guessed : "en";
+      const notes: string[] = [];
+      if (!o.lang && !known) {
+        // The sentence segmenter decides which part of each translation is scored: say which one was used.
+        const why = `the set's file name names no language of ${LANGUAGES.join(", ")}${guessed ? ` (it names '${guessed}')` : ""}, so translations are split into sentences as English; give -l for another segmenter`;
+        notes.push(why);
+        if (!o.quiet) process.stderr.write(`proneval ctxpro score: note: ${why}\n`);
+      }
+      if (o.check && (o.lang || known) && lang !== "en") {
+        const hint = `the evaluation set's translations should be ${lang}; is -l (or the set's file name) right? (--no-check skips this)`;
+        for (const f of o.translations) checkLanguage(readLines(f), lang, f, hint);
+      }
       const samples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : o.translations.length > 1 ? 1000 : 0;
       const items = readEvalSet(o.evalSet);
       const report = scoreFiles(
@@ -279,8 +292,8 @@ export function registerCtxpro(program: Command): void {
         { samples, seed: intOption("--seed", o.seed, 0) },
       );
       if (format === "json") return emit(JSON.stringify(report, null, 2) + "\n", o.output);
-      const { tables, notes } = reportTables(report, !!o.complete);
-      await emit(await formatResult(tables, format, { notes, signature: report.signature, quiet: o.quiet }), o.output);
+      const { tables, notes: own } = reportTables(report, !!o.complete);
+      await emit(await formatResult(tables, format, { notes: [...own, ...notes], signature: report.signature, quiet: o.quiet }), o.output);
     }),
   );
 }

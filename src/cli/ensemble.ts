@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, intOption, floatOption } from "./run.js";
+import { action, emit, intOption, floatOption } from "./run.js";
 import { ProgressLine, bar } from "../nn/progress.js";
 import { checkOutputDir } from "../io/atomic.js";
 import { makeSignature } from "../signature.js";
@@ -42,7 +42,7 @@ export function registerEnsemble(program: Command): void {
           line.done();
           const c = cfg.choice.candidates;
           const pct = (x: number): string => (100 * x).toFixed(2);
-          process.stdout.write(
+          await emit(
             [
               `training pairs: ${c.pairs} (ranker alone ${pct(c.rankerAccuracy)}%, zero-shot PMI alone ${pct(c.lmAccuracy)}%)`,
               `train-accuracy: a = ${c.trainAccuracy.a.toPrecision(4)} (best interval ${c.trainAccuracy.interval.map((x) => x.toPrecision(4)).join("..")}), ${pct(c.trainAccuracy.accuracy)}%`,

@@ -3,7 +3,7 @@ import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } fro
 import { InputError } from "../io/errors.js";
 import { englishShare } from "./scoring.js";
 import { readRankerPairs } from "../nn/data.js";
-import { ProgressLine, bar } from "../nn/progress.js";
+import { ProgressLine } from "../nn/progress.js";
 import { parseContext, parseAggregate } from "./score.js";
 
 export function registerEval(program: Command): void {
@@ -46,10 +46,13 @@ export function registerEval(program: Command): void {
             throw new InputError(`the pairs do not look English (${(100 * share).toFixed(1)}% frequent English words, English text has about 30%): the pronoun metric is for English targets; --allow-non-english evaluates anyway`, String(o.pairs));
         }
         const t0 = Date.now();
-        const values = await compareMany(scorer, pairItems(pairs, mode), aggregate, "sentence", (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} sides`));
-        line.done();
+        const { scoringProgress, backendTag } = await import("./scoring.js");
+        const progress = scoringProgress(line);
+        const items = pairItems(pairs, mode);
+        const values = await compareMany(scorer, items, aggregate, "sentence", progress.onProgress);
+        progress.finish(2 * items.length);
         const report = pairAccuracy(String(o.pairs), pairs, marginsOf(values));
-        const signature = fullSignature(scorer, { context: mode, aggregate });
+        const signature = fullSignature(scorer, { context: mode, aggregate, backend: await backendTag(scorer) });
         const text =
           format === "json"
             ? JSON.stringify({ signature, checkpoint: scorer.dir, pairsFile: o.pairs, seconds: (Date.now() - t0) / 1000, ...report }, null, 1) + "\n"

@@ -10,7 +10,8 @@ program
   .name("proneval")
   .description("Evaluate how machine translation handles context: pronouns, CTXPRO phenomena, test suites.")
   .version(versionText(VERSION), "-V, --version", "print the version and the default model's signature")
-  .showHelpAfterError()
+  // A usage error is one line and a pointer to the help, not the error buried under the whole help.
+  .showHelpAfterError("(add --help for the options)")
   // Set before the subcommands are added, so they inherit it: usage errors exit 2 (as argparse,
   // sacrebleu), help and version 0; bad input is 2 and internal errors 1 (see run.ts).
   .exitOverride((err) => {

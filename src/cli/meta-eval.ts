@@ -23,7 +23,7 @@ export function registerMetaEval(program: Command): void {
       .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per pronoun aligned with fast_align) | aligned-lcs (the same, aligned by longest common subsequence)", "sentence")
       .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
       .option("--seed <n>", "seed of the probe's draw and of the bootstrap", "1")
-      .option("--bootstrap <n>", "paired bootstrap draws for 95% intervals and differences between scorers (0 = none)", "1000")
+      .option("-b, --bootstrap <n>", "paired bootstrap resamples for 95% intervals and differences between scorers (0 = none)", "1000")
       .option("--baseline <name>", "scorer the others are compared with in the bootstrap (as named in the table; default: the first -c)")
       .option("--backend <name>", "auto | gpu | webgpu | node | wasm | cpu", "auto")
       .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
@@ -78,7 +78,8 @@ export function registerMetaEval(program: Command): void {
         const scorer = await loadScorer(dir, { backend: String(o.backend), threads, zeroShotAggregate: parseZeroShotAggregate(o.zeroShotAggregate) });
         try {
           const name = dir ?? "default";
-          reports.push(await metaEvaluate(name, scorer, signature(scorer, { aggregate, mode, context: context ?? scorer.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
+          const backend = await (await import("./scoring.js")).backendTag(scorer);
+          reports.push(await metaEvaluate(name, scorer, signature(scorer, { aggregate, mode, context: context ?? scorer.contextMode, backend }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
         } finally {
           scorer.dispose();
         }

@@ -10,7 +10,7 @@ export function registerMine(program: Command): void {
     .command("mine")
     .description("align system outputs with their reference and record every pronoun translated as a different pronoun")
     .argument("[inputs...]", "WMT year directories (e.g. ../shared/data/wmt/wmt23) or test-set files; default: the shipped sample")
-    .requiredOption("-o, --output <file>", "output JSONL (.gz to compress; '-' = stdout)")
+    .option("-o, --output <file>", "output JSONL (.gz to compress; '-' = stdout, the default)", "-")
     .option("-q, --quiet", "no progress on stderr")
     .option("-l, --lang <pairs>", "only these language pairs, comma-separated (e.g. de-en,ru-en)")
     .option("--all-refs", "mine against every reference, not only the first")
@@ -20,6 +20,7 @@ export function registerMine(program: Command): void {
     .option("--fast-align-tension", "use C++ fast_align's tension gradient (biased towards 0.1) instead of the corrected one")
     .action(
       action(async (inputs: string[], o: { output: string; quiet?: boolean; lang?: string; allRefs?: boolean; contextSize: string; iterations: string; threads: string; fastAlignTension?: boolean }) => {
+        if (inputs.includes("-")) throw new InputError("mine reads WMT year directories or test-set files by name (their names give the test set, language pair and systems); standard input ('-') cannot be mined: save it to a file");
         const src = inputs.length ? inputs : [join(PACKAGE_ROOT, "data", "sample", "wmttest2023.ru-en.sample.xml.gz")];
         await checkOutputs(o.output);
         const t0 = Date.now();

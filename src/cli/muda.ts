@@ -4,9 +4,10 @@ import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
 import { namesFromPaths } from "../io/plaintext.js";
 import { readPlainTestSet, readTestSetAuto } from "../io/readers.js";
-import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
+import { action, intOption, emit, checkOutputs, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
 import { formatResult } from "../io/table.js";
 import { makeSignature } from "../signature.js";
+import { checkLanguage } from "../text/language.js";
 import {
   bootstrapLabels,
   countTags,
@@ -53,6 +54,16 @@ function targetLang(ts: TestSet): string {
   return ts.tgtLang;
 }
 
+/** Plain files given with -s/-r/-t/--target: each must be in its side's language (swapped files are refused; --no-check skips). */
+function checkSideLanguages(ts: TestSet, o: InputOpts & { check?: boolean }, files: string[]): void {
+  if (o.check === false || !o.source) return;
+  const hint = `is -l ${ts.langPair} right, and are -s (English source) and the translations in their places? (--no-check skips this)`;
+  checkLanguage(ts.docs.flatMap((d) => d.src ?? []), "en", o.source, hint);
+  const pathOf = new Map(namesFromPaths(files).map((n, i) => [n, files[i]!]));
+  for (const r of ts.references) checkLanguage(ts.docs.flatMap((d) => d.refs[r] ?? []), ts.tgtLang, pathOf.get(r) ?? r, hint);
+  for (const s of ts.systems) checkLanguage(ts.docs.flatMap((d) => d.hyps[s] ?? []), ts.tgtLang, pathOf.get(s) ?? s, hint);
+}
+
 function sources(ts: TestSet) {
   return ts.docs.map((d) => {
     if (!d.src) throw new InputError(`test set ${ts.name} ${ts.langPair} has no source side`);
@@ -77,7 +88,7 @@ export function registerMuda(program: Command): void {
     .action(
       action(() => {
         const lists = loadMudaLists();
-        process.stdout.write(supportSummary(lists).split("; ").join("\n") + "\n");
+        return emit(supportSummary(lists).split("; ").join("\n") + "\n");
       }),
     );
 
@@ -93,15 +104,17 @@ export function registerMuda(program: Command): void {
     .option("--align-with <files...>", "more translations of the same source to train the aligner on (not tagged)")
     .option("--allow-empty", "accept empty lines")
     .option("--alignment", "also write each segment's English tokens, alignment links and ellipsis cues")
+    .option("--no-check", "skip the check that -s is English and the target side in the language of -l")
     .option("-q, --quiet", "no progress on stderr")
     .option("-o, --output <file>", "write the JSON here ('-' = stdout, the default)")
     .option("--cxmi <file>", CXMI_OPTION)
     .option("--threshold <t>", THRESHOLD_OPTION)
     .action(
-      action(async (input: string | undefined, o: InputOpts & { target?: string; refName?: string; alignWith?: string[]; alignment?: boolean; quiet?: boolean; output?: string; cxmi?: string; threshold?: string }) => {
+      action(async (input: string | undefined, o: InputOpts & { target?: string; refName?: string; alignWith?: string[]; alignment?: boolean; quiet?: boolean; output?: string; cxmi?: string; threshold?: string; check?: boolean }) => {
         await checkOutputs(o.output);
         const cx = readCxmiOption(o);
         const ts = await loadInput(input, o.target ? [o.target, ...(o.alignWith ?? [])] : [], o);
+        checkSideLanguages(ts, o, o.target ? [o.target, ...(o.alignWith ?? [])] : []);
         const setup = setupMuda(targetLang(ts));
         const side = refSide(ts, input && !o.target ? o.refName : ts.references[0]);
         const extra: TargetSide[] = ts.systems.map((s) => ({ name: s, docs: ts.docs.map((d) => d.hyps[s]!) }));
@@ -143,21 +156,23 @@ export function registerMuda(program: Command): void {
       .option("--ref-name <name>", "with a directory: which reference (default: the first)")
       .option("--systems <names>", "with a directory: comma-separated systems (default: all)")
       .option("--tags <tags>", `labels to report (default: all, the language's tags, no_tag); from: all ${MUDA_TAGS.join(" ")} no_tag`)
-      .option("-b, --bootstrap <n>", "paired bootstrap samples (default 1000 with several systems; 0 = off)")
-      .option("--seed <n>", "bootstrap seed", "12345")
+      .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
+      .option("--seed <n>", SEED_HELP, "12345")
       .option("--allow-empty", "accept empty lines")
+      .option("--no-check", "skip the check that -s is English and the reference and translations in the language of -l")
       .option("-q, --quiet", "no progress on stderr; only the table on stdout (no notes, no signature)")
       .option("-o, --output <file>", "write the report here ('-' = stdout, the default)"),
     "the report (reference tag counts, scores per label, bootstrap, signature)",
   ).action(
     action(async (input: string | undefined, o: InputOpts & {
-      reference?: string; translations?: string[]; refName?: string; systems?: string; tags?: string; bootstrap?: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string;
+      reference?: string; translations?: string[]; refName?: string; systems?: string; tags?: string; bootstrap?: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string; check?: boolean;
     }) => {
       const format = await outputFormat(o);
       await checkOutputs(o.output);
       const files = o.reference ? [o.reference, ...(o.translations ?? [])] : [];
       const ts = await loadInput(input, files, o);
       const setup = setupMuda(targetLang(ts));
+      checkSideLanguages(ts, o, files);
       const ref = refSide(ts, input && !o.reference ? o.refName : ts.references[0]);
       let systems = ts.systems;
       if (o.systems) {
@@ -184,6 +199,9 @@ export function registerMuda(program: Command): void {
         ["tags", labels.join(",")],
         ["tagger", setup.tgt instanceof PlainAnnotator ? "word-lists" : "proneval-morph"],
         ["align", "fast_align-gdfa"],
+        // The reference is tagged once, so the aligner learns from the reference and every scored output together:
+        // a system's scores depend on the outputs beside it, and the signature says how many there were.
+        ["align-corpus", `ref+${systems.length}-outputs`],
         ["bootstrap", boot ? samples : undefined],
         ["seed", boot ? seed : undefined],
       ]);

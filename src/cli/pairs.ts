@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, floatOption } from "./run.js";
+import { action, rangeOption } from "./run.js";
 import { writePairFiles, pairFileName } from "../mine/build.js";
 import { InputError } from "../io/errors.js";
 import { checkOutputDir } from "../io/atomic.js";
@@ -23,12 +23,14 @@ export function registerPairs(program: Command): void {
         if (o.context !== "all" && !all.includes(o.context as ContextMode))
           throw new InputError(`unknown context mode '${o.context}' (expected crc, rc, nc or all)`);
         const modes = o.context === "all" ? all : [o.context as ContextMode];
+        // An agreement is a share: a threshold outside [0, 1] would silently keep all or nothing.
+        const threshold = rangeOption("--threshold", o.threshold, 0, 1);
         checkOutputDir(o.output);
         const res = await writePairFiles(inputs, {
           outDir: o.output,
           modes,
           keepAll: o.keepAll,
-          threshold: floatOption("--threshold", o.threshold),
+          threshold,
           judgementsFile: o.judgements,
           gzip: o.gzip,
         });

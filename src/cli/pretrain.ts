@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, intOption, floatOption, emit, checkOutputs } from "./run.js";
+import { action, intOption, floatOption, rangeOption, emit, checkOutputs } from "./run.js";
 import { PRETRAIN_DEFAULTS } from "../pretrain/defaults.js";
 import { InputError } from "../io/errors.js";
 import { checkOutputDir, writeFileAtomic } from "../io/atomic.js";
@@ -40,27 +40,32 @@ export function registerPretrain(program: Command): void {
       action(async (o: Record<string, unknown>) => {
         if (!LSTM_IMPLS.includes(o.lstmImpl as LstmImpl)) throw new InputError(`--lstm-impl must be ${LSTM_IMPLS.join(", ")}, got '${String(o.lstmImpl)}'`);
         if (o.objective !== "masked" && o.objective !== "replaced") throw new InputError(`--objective must be masked or replaced, got '${String(o.objective)}'`);
-        checkOutputDir(String(o.output), { overwrite: Boolean(o.resume || o.force), what: "a pretraining run", flags: "--resume (continue) or --force (start over)" });
-        const { pretrain } = await import("../pretrain/train.js");
-        const r = await pretrain({
-          corpus: String(o.corpus),
-          out: String(o.output),
-          dev: o.dev as string | undefined,
+        if (o.corpus === "-") throw new InputError("--corpus is read once per epoch (and sampled for the prior), so it cannot be standard input ('-'): give a file");
+        // Every number is checked before the output directory is created (a bad one leaves nothing behind).
+        const num = {
           maxDevPairs: intOption("--max-dev-pairs", String(o.maxDevPairs), 0),
           hidden: intOption("--hidden", String(o.hidden), 1),
-          dropout: floatOption("--dropout", String(o.dropout)),
+          dropout: rangeOption("--dropout", String(o.dropout), 0, 1, { hi: true }),
           batchSize: intOption("--batch-size", String(o.batchSize), 1),
-          lr: floatOption("--lr", String(o.lr)),
-          clip: d.clip,
+          lr: rangeOption("--lr", String(o.lr), 0, Infinity, { lo: true }),
           seed: intOption("--seed", String(o.seed), 0),
-          maxLen: d.maxLen,
-          contextSentences: d.contextSentences,
           vocabCap: intOption("--vocab-cap", String(o.vocabCap), 100),
           checkpointEvery: intOption("--checkpoint-every", String(o.checkpointEvery), 1),
           evalEvery: intOption("--eval-every", String(o.evalEvery), 1),
           maxSteps: intOption("--max-steps", String(o.maxSteps), 0),
-          maxMinutes: floatOption("--max-minutes", String(o.maxMinutes)),
+          maxMinutes: rangeOption("--max-minutes", String(o.maxMinutes), 0, Infinity),
           maxDocs: intOption("--max-docs", String(o.maxDocs), 0),
+        };
+        checkOutputDir(String(o.output), { overwrite: Boolean(o.resume || o.force), what: "a pretraining run", flags: "--resume (continue) or --force (start over)" });
+        const { pretrain } = await import("../pretrain/train.js");
+        const r = await pretrain({
+          ...num,
+          corpus: String(o.corpus),
+          out: String(o.output),
+          dev: o.dev as string | undefined,
+          clip: d.clip,
+          maxLen: d.maxLen,
+          contextSentences: d.contextSentences,
           resume: Boolean(o.resume),
           backend: String(o.backend),
           lstmImpl: o.lstmImpl as LstmImpl,
@@ -69,7 +74,7 @@ export function registerPretrain(program: Command): void {
           quiet: Boolean(o.quiet),
           keepSnapshots: Boolean(o.keepSnapshots),
         }, o.quiet ? () => {} : undefined);
-        process.stdout.write(`steps ${r.steps}, ${(r.seconds / 60).toFixed(1)} min of training in total, stopped: ${r.stopped}\n`);
+        await emit(`steps ${r.steps}, ${(r.seconds / 60).toFixed(1)} min of training in total, stopped: ${r.stopped}\n`);
       }),
     );
 }

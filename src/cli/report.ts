@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { action, intOption, floatOption, checkOutputs } from "./run.js";
+import { action, intOption, floatOption, checkOutputs, SEED_HELP } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { BUILD_DEFAULTS, DEFAULT_MAX_BYTES, generateReport } from "../report/index.js";
 
@@ -8,13 +8,13 @@ export function registerReport(program: Command): void {
     .command("report")
     .description("One self-contained HTML report (chart.js inlined) from the JSON of train (curve.json), eval --json, score/compare --json, ctxpro score --json, suite score --json")
     .argument("<json...>", "input JSON files (.gz ok); the kind of each is detected")
-    .requiredOption("-o, --output <file>", "HTML file to write ('-' = stdout)")
+    .option("-o, --output <file>", "HTML file to write ('-' = stdout, the default)", "-")
     .option("-q, --quiet", "no summary on stderr")
     .option("--title <text>", "page title", "proneval report")
     .option("--png <dir>", "also write every chart as a PNG into this directory (needs the optional @napi-rs/canvas)")
     .option("--png-width <px>", "PNG width in CSS pixels (drawn at 2x)", "1000")
-    .option("--bootstrap <n>", "bootstrap resamples for the score files' confidence intervals (0 = none)", String(BUILD_DEFAULTS.bootstrap))
-    .option("--seed <n>", "bootstrap seed", String(BUILD_DEFAULTS.seed))
+    .option("-b, --bootstrap <n>", "paired bootstrap resamples for the intervals of score files that hold none (0 = none)", String(BUILD_DEFAULTS.bootstrap))
+    .option("--seed <n>", SEED_HELP, String(BUILD_DEFAULTS.seed))
     .option("--max-heatmaps <n>", "segments per score file that get attention heat maps (a sample, within the size bound)", String(BUILD_DEFAULTS.maxHeatmaps))
     .option("--max-mb <x>", "target size of the HTML file in MB", String(DEFAULT_MAX_BYTES / 1e6))
     .option("--system-names <names>", "comma-separated names of the CTXPRO/suite systems, in the order of their translation files")

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { action, intOption, emit, checkOutputs, checkOneStdin, outputFormat, tableOptions } from "./run.js";
+import { action, intOption, emit, checkOutputs, checkOneStdin, outputFormat, parseWidth, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import type { ScoringInput, SystemResult } from "../metric/testset.js";
 import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../metric/decide.js";
 import { CONTEXT_MODES } from "../nn/inputs.js";
-import { ProgressLine, bar } from "../nn/progress.js";
+import { ProgressLine } from "../nn/progress.js";
 import type { ContextMode } from "../mine/pair-format.js";
 import type { ZeroShotAggregate } from "../pretrain/zeroshot.js";
 
@@ -25,8 +25,8 @@ function fmt(x: number | null, d = 4): string {
 }
 
 /** A system-level score for print: `n/a` when no segment had a pronoun (not 0, which reads as a verdict). */
-export function scoreText(pronounSegments: number, score: number): string {
-  return pronounSegments === 0 ? "n/a" : score.toFixed(2);
+export function scoreText(pronounSegments: number, score: number, width = 2): string {
+  return pronounSegments === 0 ? "n/a" : score.toFixed(width);
 }
 
 /** Options that `score` and `compare` share, named as in docs/cli.md. */
@@ -94,31 +94,49 @@ export function parseZeroShotAggregate(v: unknown): ZeroShotAggregate {
 export function registerScore(program: Command): void {
   tableOptions(
     scoringOptions(
-      program.command("score").description("Pronoun scores of system outputs against a reference with the learned ranker (per system, or per segment)"),
+      program
+        .command("score")
+        .description("Pronoun scores of system outputs against a reference, per system (with --confidence, its bootstrap interval) or per segment; the default model is the masked-pronoun model scored zero-shot (PMI), -c takes a ranker or ensemble"),
       "systems",
     )
-      .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
+      .option("--zero-shot [dir]", "score with a masked-pronoun model zero-shot (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
       .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum | margin", "pmi")
-      .option("--segments", "per-segment rows instead of the system table", false),
+      .option("--segments", "per-segment rows instead of the system table", false)
+      .option("--confidence", "each system's score with its 95% bootstrap interval over its pronoun segments (sacrebleu --confidence)", false),
     "everything (segments, pronouns, summaries, signature)",
+    " | mtme: MT-metrics-eval score files proneval-REF.sys.score and .seg.score into the directory -o names",
   )
+    .option("-b, --bootstrap <n>", "with --confidence: bootstrap resamples", "1000")
+    .option("--seed <n>", "with --confidence: seed of the bootstrap draws", "12345")
+    .option("-w, --width <n>", "decimals of the printed scores", "2")
     .option("--attention", "with --json: also each side's tokens and attention weights (heat maps in `proneval report`)")
-    .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
+    .option("-o, --output <file>", "write the output here ('-' = stdout, the default); with --format mtme a directory")
     .option("--batch-size <n>", "sides per forward batch", "128")
     .action(
       action(async (o: Record<string, unknown>) => {
         const { formatResult } = await import("../io/table.js");
-        const { withContextTag, contextNote } = await import("./scoring.js");
+        const { withContextTag, contextNote, backendTag, scoringProgress } = await import("./scoring.js");
         const context = parseContext(o.context);
-        const tableFormat = await outputFormat(o);
+        // --format mtme: MT-metrics-eval score files, into the directory -o names (docs/cli.md).
+        const mtme = o.format === "mtme";
+        const tableFormat = mtme ? "tsv" : await outputFormat(o);
+        if (mtme && o.json) throw new InputError("--json is --format json; it cannot be combined with --format mtme");
+        if (mtme && (o.output === undefined || o.output === "-")) throw new InputError("--format mtme writes two files (NAME-REF.sys.score, NAME-REF.seg.score): give their directory with -o DIR");
+        if (mtme) (await import("../io/atomic.js")).checkOutputDir(String(o.output));
         const batchSize = intOption("--batch-size", String(o.batchSize), 1);
+        const width = parseWidth(o.width, 2);
+        const samples = intOption("--bootstrap", String(o.bootstrap), 0);
+        const seed = intOption("--seed", String(o.seed), 0);
+        const confidence = Boolean(o.confidence) && samples > 0;
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);
-        const { scoreTestSet, signature: fullSignature, scoreDefinition } = await import("../metric/testset.js");
+        const { scoreTestSet, signature: fullSignature, scoreDefinition, scoreConfidence } = await import("../metric/testset.js");
         const { loadScorer } = await import("../metric/load.js");
-        const { input, refName, dropped } = await readCheckedScoringInput(o, "score");
+        const { input, refName, dropped } = await readCheckedScoringInput({ ...o, output: mtme ? undefined : o.output }, "score");
+        if (mtme && dropped) throw new InputError(`--format mtme needs a score for every segment, but --allow-empty skipped ${dropped} empty reference segment(s)`);
         const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
+        const progress = scoringProgress(line);
         if (!o.quiet) process.stderr.write(`proneval score: ${scorer.backendLine}; checkpoint ${scorer.dir}\n`);
         const t0 = Date.now();
         let results: SystemResult[];
@@ -130,15 +148,41 @@ export function registerScore(program: Command): void {
             reference: o.refName as string | undefined,
             batchSize,
             withAttention: Boolean(o.attention && tableFormat === "json"),
-            onProgress: (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} unique sides`, done === total),
+            onProgress: progress.onProgress,
           });
+          progress.finish(results.reduce((a, r) => a + r.segments.length, 0) + (results[0]?.segments.length ?? 0));
         } finally {
           line.done();
           scorer.dispose();
         }
         const ctx = context ?? scorer.contextMode;
-        const signature = withContextTag(fullSignature(scorer, { context: ctx, reference: refName, aggregate, mode }), ctx, input.testSet) + (dropped ? `|empty-refs-skipped:${dropped}` : "");
+        const conf = confidence ? results.map((r) => scoreConfidence(r, { samples, seed })) : undefined;
+        const signature = withContextTag(
+          fullSignature(scorer, {
+            context: ctx,
+            reference: refName,
+            aggregate,
+            mode,
+            backend: await backendTag(scorer),
+            extra: [["bootstrap", conf ? samples : undefined], ["seed", conf ? seed : undefined], ["empty-refs-skipped", dropped || undefined]],
+          }),
+          ctx,
+          input.testSet,
+        );
         const seconds = (Date.now() - t0) / 1000;
+        if (mtme) {
+          const { mtmeFiles } = await import("../io/mtme.js");
+          const { writeFilesAtomic } = await import("../io/atomic.js");
+          const files = mtmeFiles(
+            String(o.output),
+            "proneval",
+            refName,
+            results.map((r) => ({ name: r.system, score: r.summary.score, segments: r.segments.map((g) => g.diff ?? 0) })),
+          );
+          writeFilesAtomic(files);
+          if (!o.quiet) process.stderr.write(`proneval score: ${files.map((f) => f[0]).join(", ")}; ${signature}\n`);
+          return;
+        }
         let text: string;
         if (tableFormat === "json") {
           text =
@@ -153,12 +197,13 @@ export function registerScore(program: Command): void {
                 testSet: { name: input.testSet.name, langPair: input.testSet.langPair, format: input.testSet.format, documentIds: input.testSet.documentIds },
                 aggregate,
                 systemScoreDefinition: scoreDefinition(aggregate) + "; with pronounSegments 0 there is no score (the table prints n/a, score is 0 here)",
-                systems: results,
+                systems: results.map((r, i) => (conf ? { ...r, confidence: conf[i] } : r)),
               },
               null,
               1,
             ) + "\n";
         } else {
+          const f = (x: number) => x.toFixed(width);
           const table = o.segments
             ? {
                 header: ["system", "doc", "seg", "status", "ref_score", "sys_score", "diff", "ref_pronouns", "sys_pronouns", "decisions"],
@@ -178,8 +223,11 @@ export function registerScore(program: Command): void {
                 ),
               }
             : {
-                header: ["system", "score", "pronoun_segments", "segments"],
-                rows: results.map((r) => [r.system, scoreText(r.summary.pronounSegments, r.summary.score), r.summary.pronounSegments, r.summary.segments]),
+                header: ["system", "score", ...(conf ? ["mean", "ci95_low", "ci95_high"] : []), "pronoun_segments", "segments"],
+                rows: results.map((r, i) => {
+                  const c = conf?.[i];
+                  return [r.system, scoreText(r.summary.pronounSegments, r.summary.score, width), ...(conf ? (c ? [f(c.mean), f(c.ci95[0]), f(c.ci95[1])] : ["", "", ""]) : []), r.summary.pronounSegments, r.summary.segments];
+                }),
               };
           // sacrebleu style: the legend and the signature follow the table on stdout; --quiet keeps only the table.
           const notes = [
@@ -188,8 +236,9 @@ export function registerScore(program: Command): void {
               : `score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference${mode !== "sentence" ? ` in the reference's context with the system's aligned pronouns substituted (--mode ${mode}; mean over the substitutions)` : aggregate === "pronoun" ? " in any pronoun it chose differently (per-pronoun decisions, mean)" : ` (--aggregate ${aggregate})`}; n/a: no pronoun segments`,
             contextNote(ctx, input.testSet),
           ];
+          if (conf && !o.segments) notes.push(`mean, ci95_low, ci95_high: mean and 95% percentile interval of the score over ${samples} bootstrap resamples of the system's pronoun segments (seed ${seed}); docs/cli.md`);
           const counts = new Set(results.map((r) => r.summary.pronounSegments));
-          if (!o.segments && counts.size > 1) notes.push("systems are scored on different pronoun segments (a segment counts when the reference or that system has one); `proneval compare` tests two on the same ones");
+          if (!o.segments && counts.size > 1) notes.push("systems are scored on different pronoun segments (a segment counts when the reference or that system has one); `proneval compare` tests systems on the same ones");
           if (dropped) notes.push(`${dropped} empty reference segment(s) skipped`);
           text = await formatResult([table], tableFormat, { notes, signature, quiet: Boolean(o.quiet) });
         }

@@ -3,6 +3,8 @@ import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
 import type { ScoringInput } from "../metric/testset.js";
 import type { ContextMode } from "../mine/pair-format.js";
+import type { PronounScorer } from "../metric/scorer.js";
+import { bar, type ProgressLine } from "../nn/progress.js";
 
 // Frequent English function words: in English text about a third of the word tokens are among them;
 // in other languages (even Latin-script ones) a few percent at most.
@@ -86,4 +88,30 @@ export function contextNote(context: ContextMode, ts: TestSet): string {
 /** `--docs` is for plain text; XML and SGML carry their own document ids. */
 export function checkDocsOption(docs: string | undefined, format: string, file: string): void {
   if (docs !== undefined && format !== "text") throw new InputError(`--docs is for plain text; this ${format} file has its own document ids`, file);
+}
+
+/**
+ * The tfjs backend a model scorer ran on, for the signature (`backend:wasm`, `backend:tensorflow-gpu`):
+ * float order of operations differs between backends, so scores can differ in the last digits. Undefined
+ * for a scorer without a model (pronoun counts).
+ */
+export async function backendTag(scorer: PronounScorer): Promise<string | undefined> {
+  if (!scorer.backendLine.startsWith("backend:")) return undefined;
+  // Loaded here, not at the top: tfjs must not load for commands that never score.
+  const b = (await import("../nn/backend.js")).currentBackend();
+  return b ? `${b.backend}${b.device && b.backend === "tensorflow" ? "-gpu" : ""}` : undefined;
+}
+
+/**
+ * Progress of scoring sides on a ProgressLine: the scorers count unique sides, so the last batch may stop
+ * short of the total; finish() prints the line at 100% (logs then end with it instead of a frozen bar).
+ */
+export function scoringProgress(line: ProgressLine): { onProgress: (done: number, total: number) => void; finish: (total: number) => void } {
+  return {
+    onProgress: (done, total) => line.update(`scoring ${bar(done, total)} ${done}/${total} sides`),
+    finish: (total) => {
+      line.update(`scoring ${bar(1, 1)} ${total} sides done`, true);
+      line.done();
+    },
+  };
 }

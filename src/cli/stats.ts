@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
 import { formatResult } from "../io/table.js";
-import { readAllPairs } from "../mine/pair-format.js";
+import { readPairs } from "../mine/pair-format.js";
 import { pairStats, statsTables } from "../mine/stats.js";
 
 export function registerStats(program: Command): void {
@@ -19,7 +19,12 @@ export function registerStats(program: Command): void {
       const top = intOption("--top", o.top, 1);
       await checkOutputs(o.output);
       const all = [];
-      for (const f of files) all.push(pairStats(f, await readAllPairs(f)));
+      for (const f of files) {
+        // An empty pair file is counted as empty (`pairs` writes one when a split has no pairs), not refused.
+        const pairs = [];
+        for await (const p of readPairs(f)) pairs.push(p);
+        all.push(pairStats(f, pairs));
+      }
       await emit(format === "json" ? `${JSON.stringify(all, null, 1)}\n` : await formatResult(statsTables(all, top), format), o.output);
     }),
   );

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { basename } from "node:path";
-import { action, floatOption, intOption, emit, checkOutputs, checkOneStdin, outputFormat, tableOptions } from "./run.js";
+import { action, rangeOption, intOption, emit, checkOutputs, checkOneStdin, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
 import { formatResult } from "../io/table.js";
 import { makeSignature } from "../signature.js";
 import { InputError } from "../io/errors.js";
@@ -30,13 +30,14 @@ export function registerSuite(program: Command): void {
     .option("--separator <s>", "joins context and sentence in the .ctx.src inputs", "<eos>")
     .action(
       action(async (inputs: string[], o: { output: string; quiet?: boolean; userStudy?: boolean; threshold: string; langs?: string; separator: string }) => {
+        const threshold = rangeOption("--threshold", o.threshold, 0, 1);
         checkOutputDir(o.output);
         const langs = o.langs?.split(",").map((s) => s.trim());
         const records: MismatchRecord[] = [];
         for (const f of inputs) for await (const r of readMismatches(f)) if (!langs || langs.includes(r.lang_pair.split("-")[0]!)) records.push(r);
         const { suites, counts } = buildSuites(records, {
           judgements: o.userStudy ? loadPronounPairJudgements() : undefined,
-          threshold: floatOption("--threshold", o.threshold),
+          threshold,
         });
         if (suites.length === 0)
           throw new InputError(`no suite items: ${counts.mismatches} mismatches, ${counts.withoutSource} without a source side, ${counts.filteredOut} filtered out`);
@@ -73,21 +74,21 @@ export function registerSuite(program: Command): void {
       .option("--separator <s>", "keep only the text after the last separator (context-translated inputs)", "<eos>")
       .option("--last-sentence", "keep only the last sentence of each output (context translated without separators)")
       .option("--allow-empty", "score empty outputs as wrong instead of refusing them")
-      .option("--bootstrap <n>", "paired bootstrap samples (0: none)", "1000")
-      .option("--seed <n>", "bootstrap seed", "12345")
+      .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
+      .option("--seed <n>", SEED_HELP, "12345")
       .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
       .option("--ranker", "also rank each output against the reference with the learned metric (shipped default checkpoint)")
       .option("-c, --checkpoint <dir>", "ranker checkpoint directory (implies --ranker)")
       .option("-q, --quiet", "print only the tables (no notes, no signature)"),
     "the full report (per-item verdicts, signature)",
   ).action(
-    action(async (o: { suite: string; translations: string[]; separator: string; lastSentence?: boolean; allowEmpty?: boolean; bootstrap: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string; ranker?: boolean; checkpoint?: string }) => {
+    action(async (o: { suite: string; translations: string[]; separator: string; lastSentence?: boolean; allowEmpty?: boolean; bootstrap?: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string; ranker?: boolean; checkpoint?: string }) => {
       const format = await outputFormat(o);
       checkOneStdin(o.translations);
       await checkOutputs(o.output);
       const s = readSuite(o.suite);
       const systems = o.translations.map((file) => ({ name: basename(inputName(file)).replace(/\.(txt|gz)$/g, ""), file, hyps: readLines(file) }));
-      const bootstrapSamples = intOption("--bootstrap", o.bootstrap);
+      const bootstrapSamples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : o.translations.length > 1 ? 1000 : 0;
       const seed = intOption("--seed", o.seed);
       const scorer = o.ranker || o.checkpoint ? await (await import("../metric/load.js")).loadScorer(o.checkpoint) : undefined;
       const report = await scoreSuite(s, basename(o.suite), systems, { separator: o.separator, lastSentence: o.lastSentence, allowEmpty: o.allowEmpty, bootstrapSamples, seed, scorer });

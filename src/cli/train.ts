@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { makeSignature } from "../signature.js";
-import { action, intOption, floatOption } from "./run.js";
+import { action, intOption, rangeOption } from "./run.js";
 import { InputError } from "../io/errors.js";
 import type { TrainOptions, ProgressEvent } from "../ranker/train.js";
 import { TRAIN_DEFAULTS } from "../ranker/defaults.js";
@@ -60,6 +60,10 @@ export function registerTrain(program: Command): void {
         const lstmImpl = String(o.lstmImpl) as LstmImpl;
         if (!LSTM_IMPLS.includes(lstmImpl)) throw new InputError(`--lstm-impl must be ${LSTM_IMPLS.join(", ")}, got '${o.lstmImpl}'`);
         if (o.head !== "attention" && o.head !== "baseline") throw new InputError(`--head must be attention or baseline, got '${o.head}'`);
+        // Every number is checked before the output directory is created (a bad one leaves nothing behind).
+        const dropout = rangeOption("--dropout", String(o.dropout), 0, 1, { hi: true });
+        const lr = rangeOption("--lr", String(o.lr), 0, Infinity, { lo: true });
+        const maxMinutes = rangeOption("--max-minutes", String(o.maxMinutes), 0, Infinity);
         checkOutputDir(String(o.output), { overwrite: Boolean(o.resume || o.force), what: "a trained model", flags: "--resume (continue it) or --force (replace it)" });
         const opts: TrainOptions = {
           ...d,
@@ -71,13 +75,13 @@ export function registerTrain(program: Command): void {
           head: o.head,
           context,
           hidden: intOption("--hidden", String(o.hidden), 1),
-          dropout: floatOption("--dropout", String(o.dropout)),
+          dropout,
           slots: intOption("--slots", String(o.slots), 1),
           maxLen: intOption("--max-len", String(o.maxLen), 8),
           contextSentences: intOption("--context-sentences", String(o.contextSentences), 0),
           epochs: intOption("--epochs", String(o.epochs), 1),
           batchSize: intOption("--batch-size", String(o.batchSize), 1),
-          lr: floatOption("--lr", String(o.lr)),
+          lr,
           seed: intOption("--seed", String(o.seed), 0),
           checkpointEvery: intOption("--checkpoint-every", String(o.checkpointEvery), 1),
           resume: Boolean(o.resume),
@@ -87,7 +91,7 @@ export function registerTrain(program: Command): void {
           vocabCap: intOption("--vocab-cap", String(o.vocabCap), 42),
           embeddingsSource: o.embeddings ? String(o.embeddings) : undefined,
           maxSteps: intOption("--max-steps", String(o.maxSteps), 0),
-          maxMinutes: floatOption("--max-minutes", String(o.maxMinutes)),
+          maxMinutes,
           evalAtStop: Boolean(o.evalAtStop),
           initFrom: o.initFrom as string | undefined,
           backend: String(o.backend),

@@ -10,7 +10,7 @@ import { lastSentence, splitSentences } from "../text/sentences.js";
 import { lastSentenceCtxpro, pyStrip } from "../text/sentence-splitter.js";
 import { makeSignature, type SignatureField } from "../signature.js";
 import type { TableBlock } from "../io/table.js";
-import { bootstrapTables } from "../stats/bootstrap.js";
+import { bootstrapTables, pairedBootstrap as runBootstrap, summedStats } from "../stats/bootstrap.js";
 import type { CtxproItem } from "./items.js";
 
 interface Word {
@@ -252,7 +252,7 @@ export interface BootstrapComparison {
   /** system - baseline, percentage points. */
   delta: number;
   ci: [number, number];
-  /** Two-sided p-value of "no difference" (centred bootstrap distribution, as sacrebleu's paired-bs). */
+  /** Two-sided p-value of "no difference" (src/stats/bootstrap.ts). */
   p: number;
 }
 
@@ -263,73 +263,20 @@ export interface BootstrapResult {
   comparisons: BootstrapComparison[];
 }
 
-function percentile(sorted: Float64Array, q: number): number {
-  if (sorted.length === 0) return NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
-
 /**
- * Paired bootstrap resampling (Koehn 2004): every sample draws the same item indices for all
- * systems. Each system after the first is compared with the first (the baseline).
+ * Paired bootstrap resampling (Koehn 2004, src/stats/bootstrap.ts): every sample draws the same item indices
+ * for all systems. Each system after the first is compared with the first (the baseline).
  */
 export function pairedBootstrap(systems: SystemScore[], samples = 1000, seed = 12345): BootstrapResult {
   if (!Number.isInteger(samples) || samples < 1) throw new InputError(`bootstrap samples must be an integer >= 1, got ${samples}`);
   const n = systems[0]?.total ?? 0;
   if (systems.some((s) => s.total !== n)) throw new Error("paired bootstrap needs systems scored on the same items");
-  const acc = systems.map(() => new Float64Array(samples));
-  const sums = new Float64Array(systems.length);
-  const hits = systems.map((s) => s.hits);
-  // Per item, the systems' hits packed as bits, so one draw costs one lookup. The per-pattern counters grow as
-  // 2^systems, so beyond 16 systems (64k counters) the plain per-system loop is used instead.
-  const packed = systems.length <= 16 ? new Int32Array(n) : undefined;
-  if (packed) for (let s = 0; s < hits.length; s++) for (let i = 0; i < n; i++) packed[i] |= hits[s][i] << s;
-  const counts = new Int32Array(packed ? 1 << systems.length : 0);
-  // mulberry32 (see random.ts), inlined: this loop runs samples * n times.
-  let state = seed >>> 0;
-  for (let b = 0; b < samples; b++) {
-    sums.fill(0);
-    if (packed) counts.fill(0);
-    for (let k = 0; k < n; k++) {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      const i = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-      if (packed) counts[packed[i]]++;
-      else for (let s = 0; s < hits.length; s++) sums[s] += hits[s][i];
-    }
-    if (packed) for (let m = 0; m < counts.length; m++) if (counts[m]) for (let s = 0; s < hits.length; s++) if (m & (1 << s)) sums[s] += counts[m];
-    for (let s = 0; s < systems.length; s++) acc[s][b] = n ? (100 * sums[s]) / n : 0;
-  }
-  const out: BootstrapResult = { samples, seed, systems: [], comparisons: [] };
-  systems.forEach((sys, s) => {
-    const sorted = Float64Array.from(acc[s]).sort();
-    out.systems.push({ name: sys.name, accuracy: sys.accuracy, ci: [percentile(sorted, 0.025), percentile(sorted, 0.975)] });
-  });
-  for (let s = 1; s < systems.length; s++) {
-    const diffs = new Float64Array(samples);
-    let mean = 0;
-    for (let b = 0; b < samples; b++) {
-      diffs[b] = acc[s][b] - acc[0][b];
-      mean += diffs[b];
-    }
-    mean /= samples;
-    const delta = systems[s].accuracy - systems[0].accuracy;
-    let extreme = 0;
-    for (let b = 0; b < samples; b++) if (Math.abs(diffs[b] - mean) >= Math.abs(delta) - 1e-12) extreme++;
-    const sorted = Float64Array.from(diffs).sort();
-    out.comparisons.push({
-      baseline: systems[0].name,
-      system: systems[s].name,
-      delta,
-      ci: [percentile(sorted, 0.025), percentile(sorted, 0.975)],
-      p: (extreme + 1) / (samples + 1),
-    });
-  }
-  return out;
+  // Accuracy in % of the drawn items, as the systems report it.
+  const b = runBootstrap(
+    systems.map((s) => ({ name: s.name, r: summedStats(Float64Array.from(s.hits), 1, (sums) => (n ? (100 * sums[0]!) / n : 0)) })),
+    { samples, seed },
+  );
+  return { samples, seed, systems: b.systems.map((x) => ({ name: x.name, accuracy: x.value, ci: x.ci })), comparisons: b.comparisons };
 }
 
 export interface ScoreReport {

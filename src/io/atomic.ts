@@ -78,9 +78,13 @@ function followLinks(path: string): string {
   throw new InputError("too many levels of symbolic links", path);
 }
 
+/** Names of this process's standard output (as shells and users spell it). */
+const STDOUT_NAMES = new Set(["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", `/proc/${process.pid}/fd/1`]);
+
 /** What writing `path` means (see OutputTarget); throws InputError for a directory. */
 export function outputTarget(path: string): OutputTarget {
-  if (path === STDOUT) return { kind: "stdout" };
+  // /dev/stdout into a pipe is no file to replace: its link points at "pipe:[N]"; write standard output itself.
+  if (path === STDOUT || STDOUT_NAMES.has(path)) return { kind: "stdout" };
   const real = followLinks(path);
   let st;
   try {

@@ -2,7 +2,7 @@ import { createReadStream, readFileSync, existsSync, statSync, openSync, readSyn
 import { createGunzip, gunzipSync } from "node:zlib";
 import { Readable } from "node:stream";
 import { InputError } from "./errors.js";
-import { isStdin, readStdinBytes, readAllFd } from "./stdin.js";
+import { isStdin, readStdinBytes, readStreamBytes } from "./stdin.js";
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 
@@ -103,12 +103,7 @@ export async function* streamLines(path: string): AsyncGenerator<string> {
 function rawBytes(path: string): Buffer {
   if (isStdin(path)) return readStdinBytes();
   if (statSync(path).isFile()) return readFileSync(path);
-  const fd = openSync(path, "r");
-  try {
-    return readAllFd(fd);
-  } finally {
-    closeSync(fd);
-  }
+  return readStreamBytes(path);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 
 /** `-` as an input path: standard input (read once, then kept, so a reader may look at it twice). */
 export const STDIN = "-";
@@ -10,7 +10,14 @@ export function isStdin(path: string): boolean {
 /** How error messages name standard input. */
 export const STDIN_LABEL = "<stdin>";
 
-let cached: Buffer | undefined;
+let testStdin: Buffer | undefined;
+
+/**
+ * What was read from a pipe, FIFO, device or standard input, by the stream's device and inode: such an
+ * input cannot be read twice (a FIFO's second open waits for a writer that is gone, a pipe is drained),
+ * so format detection and the reader that follows share one read.
+ */
+const streamCache = new Map<string, Buffer>();
 
 function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -21,9 +28,29 @@ function sleep(ms: number): void {
  * fails on a non-blocking pipe (EAGAIN) and on /dev/stdin opened as a pipe (ESPIPE on seeking).
  */
 export function readStdinBytes(): Buffer {
-  if (cached) return cached;
-  cached = readAllFd(0);
-  return cached;
+  if (testStdin) return testStdin;
+  const st = fstatSync(0);
+  const key = `${st.dev}:${st.ino}`;
+  let bytes = streamCache.get(key);
+  if (!bytes) streamCache.set(key, (bytes = readAllFd(0)));
+  return bytes;
+}
+
+/** All bytes of a path that is not a regular file (named pipe, /dev/fd/N, /dev/stdin, device), read once per process. */
+export function readStreamBytes(path: string): Buffer {
+  const st = statSync(path);
+  const key = `${st.dev}:${st.ino}`;
+  let bytes = streamCache.get(key);
+  if (!bytes) {
+    const fd = openSync(path, "r");
+    try {
+      bytes = readAllFd(fd);
+    } finally {
+      closeSync(fd);
+    }
+    streamCache.set(key, bytes);
+  }
+  return bytes;
 }
 
 /** Everything readable from an open descriptor (a pipe, FIFO or device: no seeking). */
@@ -51,7 +78,8 @@ export function readAllFd(fd: number): Buffer {
 
 /** Tests only: forget what was read. */
 export function setStdinForTests(bytes: Buffer | undefined): void {
-  cached = bytes;
+  testStdin = bytes;
+  streamCache.clear();
 }
 
 /** How tables name an input: `stdin` for `-` (as `score` names a system read from stdin), else the path. */

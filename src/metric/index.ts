@@ -3,7 +3,7 @@ export { TIE_EPS, scoreSidesWith, type PronounScorer, type PronounScore, type Sc
 export { AGGREGATES, compareSides, pronounDecisions, type Aggregate, type PronounDecision } from "./decide.js";
 export {
   scoreTestSet,
-  compareSystems,
+  compareToBaseline,
   readScoringInput,
   signature,
   scoreDefinition,
@@ -11,7 +11,7 @@ export {
   type SegmentResult,
   type SystemResult,
   type SystemSummary,
-  type CompareResult,
+  type PairComparison,
   type ScoreSetOptions,
   type ScoringInput,
 } from "./testset.js";

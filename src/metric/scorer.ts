@@ -7,6 +7,20 @@ import type { PreparedSide, Side } from "../nn/inputs.js";
 /** Scores closer than this are ties (identical inputs score identically; this absorbs float noise). */
 export const TIE_EPS = 1e-5;
 
+/**
+ * The system-level score's per-segment verdict: a pronoun segment counts as "not below the reference"
+ * when its diff under the chosen aggregate is at least -TIE_EPS, or when nothing was compared (diff null).
+ * `score`, `compare` and `report` all count with this.
+ */
+export function notBelowReference(seg: { diff: number | null }): boolean {
+  return seg.diff === null || seg.diff >= -TIE_EPS;
+}
+
+/** A system's 0/1 verdicts on its pronoun segments (1: not below the reference): the units of its score. */
+export function systemVerdicts(segments: ReadonlyArray<{ status: string; diff: number | null }>): number[] {
+  return segments.filter((s) => s.status === "scored").map((s) => (notBelowReference(s) ? 1 : 0));
+}
+
 export interface PronounScore {
   /** The pronoun as written. */
   token: string;

@@ -2,14 +2,14 @@
 import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
 import type { ContextMode } from "../mine/pair-format.js";
-import { Rng } from "../nn/prng.js";
+import { meanInterval, pairedBootstrap, summedStats } from "../stats/bootstrap.js";
 import type { Side } from "../nn/inputs.js";
-import { makeSignature } from "../signature.js";
+import { makeSignature, type SignatureField } from "../signature.js";
 import { compareSides, refAlignerOf, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
 import { referenceAlignedCompare, type AlignedItem } from "./ref-aligned.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
-import { TIE_EPS, type PronounScorer, type ScoredSide } from "./scorer.js";
+import { TIE_EPS, notBelowReference, systemVerdicts, type PronounScorer, type ScoredSide } from "./scorer.js";
 
 export interface SegmentResult {
   doc: string;
@@ -71,7 +71,10 @@ export interface ScoreSetOptions {
 export const DEFAULT_AGGREGATE: Aggregate = "mean";
 
 /** The full signature: model part from the scorer, the rest from how it was used. */
-export function signature(scorer: PronounScorer, opts: { context?: ContextMode; reference?: string; aggregate?: Aggregate; mode?: CompareMode } = {}): string {
+export function signature(
+  scorer: PronounScorer,
+  opts: { context?: ContextMode; reference?: string; aggregate?: Aggregate; mode?: CompareMode; backend?: string; extra?: SignatureField[] } = {},
+): string {
   return makeSignature("proneval-pronoun", [
     scorer.modelSignature(),
     ["ctx", opts.context ?? scorer.contextMode],
@@ -79,6 +82,9 @@ export function signature(scorer: PronounScorer, opts: { context?: ContextMode; 
     ["keys", scorer.maxKeys],
     ["ref", opts.reference],
     ["tie", TIE_EPS],
+    // The tfjs backend can move scores in the last digits (float order of operations): it is named.
+    ["backend", opts.backend],
+    ...(opts.extra ?? []),
   ]);
 }
 
@@ -102,7 +108,7 @@ export function summarize(segs: SegmentResult[]): SystemSummary {
   const scored = segs.filter((s) => s.status === "scored");
   const n = scored.length;
   const decided = scored.filter((s) => s.diff !== null);
-  const notBelow = n ? scored.filter((s) => s.diff === null || s.diff >= -TIE_EPS).length / n : 0;
+  const notBelow = n ? scored.filter(notBelowReference).length / n : 0;
   const meanDiff = decided.length ? decided.reduce((a, s) => a + s.diff!, 0) / decided.length : 0;
   return { segments: segs.length, pronounSegments: n, noPronounSegments: segs.length - n, decidedSegments: decided.length, notBelow, meanDiff, score: 100 * notBelow };
 }
@@ -221,76 +227,94 @@ async function alignedTestSet(
   });
 }
 
-export interface CompareResult {
-  a: string;
-  b: string;
-  pronounSegments: number;
-  /** Each system's not-below-reference share on the common pronoun segments. */
-  scoreA: number;
-  scoreB: number;
-  /** Mean of diffA - diffB over the common segments where both have a diff. */
-  meanDiff: number;
-  wins: { a: number; b: number; ties: number };
-  bootstrap: { samples: number; seed: number; pValue: number; ci95: [number, number]; winsA: number };
-  segments: Array<{ doc: string; seg: string; index: number; a: number | null; b: number | null; ref: number; better: "a" | "b" | "tie" }>;
+/** A system score's bootstrap interval (`score --confidence`, sacrebleu style). */
+export interface ScoreConfidence {
+  samples: number;
+  seed: number;
+  /** Mean of the score over the draws (sacrebleu's μ). */
+  mean: number;
+  /** 95% percentile interval of the score. */
+  ci95: [number, number];
 }
 
 /**
- * Which of two systems translates pronouns better. On the segments where the reference or either
- * system has a pronoun, each system is "ok" when not below the reference (its score's definition);
- * a segment is won by the system that is ok where the other is not. Paired bootstrap resampling
- * (Koehn 2004) of the difference of the system scores: the p-value is the share of resamples in
- * which the observed better system is not better.
+ * Bootstrap interval of one system's score over its own pronoun segments (each draws them with the same
+ * seed, so a system's interval does not depend on the others); null without pronoun segments.
  */
-export function compareSystems(ra: SystemResult, rb: SystemResult, samples = 1000, seed = 12345): CompareResult {
-  const segs: CompareResult["segments"] = [];
-  const okA: number[] = [];
-  const okB: number[] = [];
-  const ok = (x: SegmentResult): number => (x.status === "no-pronoun" || x.diff === null || x.diff >= -TIE_EPS ? 1 : 0);
-  for (let i = 0; i < ra.segments.length; i++) {
-    const x = ra.segments[i]!;
-    const y = rb.segments[i]!;
+export function scoreConfidence(r: SystemResult, opts: { samples: number; seed: number }): ScoreConfidence | null {
+  if (opts.samples < 1) return null;
+  const m = meanInterval(systemVerdicts(r.segments), opts, 100);
+  return m && { samples: opts.samples, seed: opts.seed, mean: m.mean, ci95: m.ci };
+}
+
+/** One system against the baseline on their common pronoun segments (`compare`). */
+export interface PairComparison {
+  baseline: string;
+  system: string;
+  /** Segments where the reference, the system or the baseline has a pronoun: the units of the test. */
+  pronounSegments: number;
+  /** Not-below-reference share (%) of the system and of the baseline on those segments. */
+  score: number;
+  baselineScore: number;
+  /** score - baselineScore. */
+  delta: number;
+  /** Mean of (system diff - baseline diff) over the common segments where both have a diff. */
+  meanDiff: number;
+  /** Segments where only the system is not below the reference, only the baseline is, or neither or both. */
+  wins: { system: number; baseline: number; ties: number };
+  /** Paired bootstrap of delta over the segments (src/stats/bootstrap.ts); null without resamples or segments. */
+  bootstrap: { samples: number; seed: number; ci95: [number, number]; p: number } | null;
+  segments: Array<{ doc: string; seg: string; index: number; system: number | null; baseline: number | null; ref: number; better: "system" | "baseline" | "tie" }>;
+}
+
+/**
+ * A system against the baseline. On the segments where the reference, the system or the baseline has a
+ * pronoun, each side is "ok" when not below the reference (the score's definition, notBelowReference); a
+ * segment is won by the side that is ok where the other is not. The paired bootstrap (Koehn 2004)
+ * resamples those segments: the 95% interval of the difference of the two scores, and its two-sided p.
+ * The result does not depend on any other system compared beside it.
+ */
+export function compareToBaseline(baseline: SystemResult, system: SystemResult, opts: { samples: number; seed: number }): PairComparison {
+  const segs: PairComparison["segments"] = [];
+  const ok = (x: SegmentResult): number => (x.status === "no-pronoun" || notBelowReference(x) ? 1 : 0);
+  const okSys: number[] = [];
+  const okBase: number[] = [];
+  for (let i = 0; i < system.segments.length; i++) {
+    const x = system.segments[i]!;
+    const y = baseline.segments[i]!;
     if (x.status === "no-pronoun" && y.status === "no-pronoun") continue;
-    const oa = ok(x);
+    const os = ok(x);
     const ob = ok(y);
-    okA.push(oa);
-    okB.push(ob);
-    segs.push({ doc: x.doc, seg: x.seg, index: i, a: x.diff, b: y.diff, ref: (x.ref ?? y.ref)!, better: oa > ob ? "a" : ob > oa ? "b" : "tie" });
+    okSys.push(os);
+    okBase.push(ob);
+    segs.push({ doc: x.doc, seg: x.seg, index: i, system: x.diff, baseline: y.diff, ref: (x.ref ?? y.ref)!, better: os > ob ? "system" : ob > os ? "baseline" : "tie" });
   }
   const n = segs.length;
-  const sum = (u: number[]): number => u.reduce((p, q) => p + q, 0);
-  const scoreA = n ? (100 * sum(okA)) / n : 0;
-  const scoreB = n ? (100 * sum(okB)) / n : 0;
-  const observed = scoreA - scoreB;
-  const rng = new Rng(seed);
-  const deltas: number[] = [];
-  let notBetter = 0;
-  let winsA = 0;
-  for (let k = 0; k < samples && n > 0; k++) {
-    let da = 0;
-    let db = 0;
-    for (let j = 0; j < n; j++) {
-      const i = rng.int(n);
-      da += okA[i]!;
-      db += okB[i]!;
-    }
-    const d = (100 * (da - db)) / n;
-    deltas.push(d);
-    if (d > 0) winsA++;
-    if (observed > 0 ? d <= 0 : observed < 0 ? d >= 0 : true) notBetter++;
+  const pct = (sums: Float64Array): number => (n ? (100 * sums[0]!) / n : 0);
+  const score = pct(Float64Array.of(okSys.reduce((a, b) => a + b, 0)));
+  const baselineScore = pct(Float64Array.of(okBase.reduce((a, b) => a + b, 0)));
+  let bootstrap: PairComparison["bootstrap"] = null;
+  if (opts.samples > 0 && n > 0) {
+    const b = pairedBootstrap(
+      [
+        { name: baseline.system, r: summedStats(Float64Array.from(okBase), 1, pct) },
+        { name: system.system, r: summedStats(Float64Array.from(okSys), 1, pct) },
+      ],
+      opts,
+    );
+    bootstrap = { samples: opts.samples, seed: opts.seed, ci95: b.comparisons[0]!.ci, p: b.comparisons[0]!.p };
   }
-  deltas.sort((x, y) => x - y);
-  const q = (p: number): number => (deltas.length ? deltas[Math.min(deltas.length - 1, Math.floor(p * deltas.length))]! : 0);
-  const both = segs.filter((s) => s.a !== null && s.b !== null);
+  const both = segs.filter((s) => s.system !== null && s.baseline !== null);
   return {
-    a: ra.system,
-    b: rb.system,
+    baseline: baseline.system,
+    system: system.system,
     pronounSegments: n,
-    scoreA,
-    scoreB,
-    meanDiff: both.length ? both.reduce((acc, s) => acc + s.a! - s.b!, 0) / both.length : 0,
-    wins: { a: segs.filter((s) => s.better === "a").length, b: segs.filter((s) => s.better === "b").length, ties: segs.filter((s) => s.better === "tie").length },
-    bootstrap: { samples, seed, pValue: samples ? (notBetter + 1) / (samples + 1) : 1, ci95: [q(0.025), q(0.975)], winsA },
+    score,
+    baselineScore,
+    delta: score - baselineScore,
+    meanDiff: both.length ? both.reduce((acc, s) => acc + s.system! - s.baseline!, 0) / both.length : 0,
+    wins: { system: segs.filter((s) => s.better === "system").length, baseline: segs.filter((s) => s.better === "baseline").length, ties: segs.filter((s) => s.better === "tie").length },
+    bootstrap,
     segments: segs,
   };
 }
@@ -317,5 +341,8 @@ export async function readScoringInput(ref: string, hyps: string[], opts: { form
   }
   if (hyps.length === 0) throw new InputError("give at least one system output with -t");
   const ts = await readTestSetAuto([ref, ...hyps], { format, allowEmpty: true, ...(opts.docs ? { docs: opts.docs } : {}) });
-  return { testSet: ts, systems: ts.systems };
+  // The command line's order (compare: the first is the baseline); SGML names its systems itself.
+  const { namesFromPaths } = await import("../io/plaintext.js");
+  const given = namesFromPaths([ref, ...hyps]).slice(1);
+  return { testSet: ts, systems: given.length === ts.systems.length && given.every((n) => ts.systems.includes(n)) ? given : ts.systems };
 }

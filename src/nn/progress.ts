@@ -14,10 +14,17 @@ export class ProgressLine {
     this.tty = Boolean(stream.isTTY);
   }
 
+  /** The last text held back by the rate limit: done() prints it, so a log ends with the final state. */
+  private pending: string | undefined;
+
   update(text: string, force = false): void {
     if (this.quiet) return;
     const now = Date.now();
-    if (!force && now - this.last < (this.tty ? 250 : 30000)) return;
+    if (!force && now - this.last < (this.tty ? 250 : 30000)) {
+      this.pending = text;
+      return;
+    }
+    this.pending = undefined;
     this.last = now;
     if (this.tty) {
       this.stream.write(`\r\x1b[K${text}`);
@@ -29,6 +36,7 @@ export class ProgressLine {
 
   /** Ends the in-place line (call before printing anything else). */
   done(): void {
+    if (this.pending !== undefined) this.update(this.pending, true);
     if (this.tty && this.shown) this.stream.write("\n");
     this.shown = false;
   }

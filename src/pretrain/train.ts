@@ -115,7 +115,8 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   const backend = await selectBackend(opts.backend);
   log(describeBackend(backend));
   log(`BiLSTM implementation: ${resolveLstmImpl(opts.lstmImpl)}`);
-  mkdirSync(opts.out, { recursive: true });
+  // The output directory appears with its first file (embeddings.bin, written atomically): an interruption
+  // while the corpus is counted (Ctrl-C) leaves no empty directory behind.
   const embPath = join(opts.out, "embeddings.bin");
   let table: EmbeddingTable;
   if (existsSync(embPath)) {

@@ -253,8 +253,8 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
       table = decodeEmbeddingTable(buf, embPath);
     } else {
       const tb = Date.now();
-      // The output directory is created only once the inputs have been read, so bad input leaves nothing behind.
-      mkdirSync(opts.out, { recursive: true });
+      // The output directory appears with its first file (embeddings.bin, written atomically): bad input or an
+      // interruption while the cache is built (Ctrl-C) leaves no directory behind.
       table = initLm ? initLm.table : buildEmbeddingTable({ counts: wordCounts(train), required: pronouns().list.map((p) => p.pronoun), cap: opts.vocabCap, source: opts.embeddingsSource });
       writeFileAtomic(embPath, encodeEmbeddingTable(table));
       log(`GloVe cache: ${table.words.length} words x ${table.dim} (fp16) built in ${((Date.now() - tb) / 1000).toFixed(1)} s -> ${embPath}`);

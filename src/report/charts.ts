@@ -87,3 +87,20 @@ export function barChart(o: {
     },
   };
 }
+
+/** More than MAX_SERIES series cannot each get a safe colour: then one bar per (category, series). */
+export function grouped(o: Parameters<typeof barChart>[0]): ChartSpec {
+  // Horizontal, so every bar has room for its "85.2% (170/200)" label.
+  if (o.series.length <= MAX_SERIES) return barChart({ ...o, horizontal: true });
+  const cats: string[] = [];
+  const s: Series = { label: o.valueAxis, values: [], labels: [], errorBars: [] };
+  o.categories.forEach((c, ci) =>
+    o.series.forEach((x) => {
+      cats.push(`${c} · ${x.label}`);
+      s.values.push(x.values[ci] ?? null);
+      s.labels!.push(x.labels?.[ci] ?? null);
+      s.errorBars!.push(x.errorBars?.[ci] ?? null);
+    }),
+  );
+  return barChart({ ...o, categories: cats, series: [s], horizontal: true });
+}

@@ -37,3 +37,5 @@ export function round(x: number, digits = 4): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }
+
+export const PRON_KIND_LABEL: Record<string, string> = { system: "system (R vs S)", noisy: "noisy (R vs R′)" };

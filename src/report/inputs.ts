@@ -7,7 +7,7 @@
 import { InputError } from "../io/errors.js";
 import { readText } from "../io/lines.js";
 import type { CurvePoint } from "../ranker/train.js";
-import type { CompareResult, SegmentResult } from "../metric/testset.js";
+import type { PairComparison, SegmentResult } from "../metric/testset.js";
 
 /** One point of the training curve, as src/ranker/train.ts writes it (type-only import: no tfjs is loaded). */
 export type CurvePointJson = CurvePoint;
@@ -57,6 +57,8 @@ export interface SegmentJson extends Pick<SegmentResult, "doc" | "seg" | "index"
 export interface ScoreSystemJson {
   system: string;
   summary: { segments: number; pronounSegments: number; noPronounSegments: number; notBelow: number; meanDiff: number; score: number };
+  /** `score --confidence`: the score's bootstrap interval. */
+  confidence?: { samples: number; seed: number; mean: number; ci95: [number, number] } | null;
   segments: SegmentJson[];
 }
 
@@ -68,12 +70,21 @@ export interface ScoreJson {
   reference?: string;
   testSet?: { name?: string; langPair?: string; format?: string; documentIds?: boolean | string };
   systemScoreDefinition?: string;
+  aggregate?: string;
   systems: ScoreSystemJson[];
 }
 
-/** `proneval compare --json`. */
-export interface CompareJson extends Omit<CompareResult, "segments"> {
+/** `proneval compare --json` (kind proneval-compare, version 2): systems against a baseline. */
+export interface CompareJson {
+  kind?: "proneval-compare";
+  version?: 2;
   signature?: string;
+  aggregate?: string;
+  baseline: string;
+  alpha: number;
+  bootstrap: { samples: number; seed: number } | null;
+  systems: Array<{ system: string; pronounSegments: number; score: number }>;
+  comparisons: Array<Omit<PairComparison, "segments"> & { cohensH: number; verdict: string }>;
 }
 
 export interface BootstrapJson {
@@ -128,7 +139,7 @@ export const KIND_DESCRIPTIONS: Record<InputKind, string> = {
   "train-curve": "training curve (curve.json written by `proneval train`)",
   eval: "ranker evaluation (`proneval eval --json`)",
   score: "pronoun scores (`proneval score --json`)",
-  compare: "two-system comparison (`proneval compare --json`)",
+  compare: "systems against a baseline (`proneval compare --json`, kind proneval-compare)",
   "ctxpro-score": "CTXPRO scores (`proneval ctxpro score --json`)",
   "suite-score": "pronoun suite scores (`proneval suite score --json`, kind proneval-suite-score)",
 };
@@ -138,6 +149,7 @@ const EXPECTED = Object.values(KIND_DESCRIPTIONS).join("; ");
 /** Explicit kinds this reader knows, with the versions it understands. */
 const EXPLICIT_KINDS: Record<string, { kind: InputKind; versions: number[] }> = {
   "proneval-suite-score": { kind: "suite-score", versions: [1] },
+  "proneval-compare": { kind: "compare", versions: [2] },
 };
 
 type Json = unknown;
@@ -292,6 +304,11 @@ function checkScore(c: Checker, d: Record<string, Json>): ScoreJson {
     c.str(o, "system", path);
     const sum = c.obj(o.summary, `${path}.summary`);
     for (const k of ["segments", "pronounSegments", "noPronounSegments", "notBelow", "meanDiff", "score"]) c.num(sum, k, `${path}.summary`);
+    if (o.confidence !== undefined && o.confidence !== null) {
+      const conf = c.obj(o.confidence, `${path}.confidence`);
+      for (const k of ["samples", "seed", "mean"]) c.num(conf, k, `${path}.confidence`);
+      c.ci(conf.ci95, `${path}.confidence.ci95`);
+    }
     const segs = c.arr(o.segments, `${path}.segments`);
     if (n >= 0 && segs.length !== n) c.fail(`${path}.segments`, `${n} segments like systems[0] (systems must be scored on the same test set)`, `${segs.length}`);
     n = segs.length;
@@ -321,14 +338,33 @@ function checkScore(c: Checker, d: Record<string, Json>): ScoreJson {
 }
 
 function checkCompare(c: Checker, d: Record<string, Json>): CompareJson {
-  c.str(d, "a", "");
-  c.str(d, "b", "");
-  for (const k of ["pronounSegments", "scoreA", "scoreB", "meanDiff"]) c.num(d, k, "");
-  const w = c.obj(d.wins, "wins");
-  for (const k of ["a", "b", "ties"]) c.num(w, k, "wins");
-  const b = c.obj(d.bootstrap, "bootstrap");
-  for (const k of ["samples", "seed", "pValue"]) c.num(b, k, "bootstrap");
-  c.ci(b.ci95, "bootstrap.ci95");
+  c.str(d, "baseline", "");
+  c.num(d, "alpha", "");
+  if (d.bootstrap !== null) {
+    const b = c.obj(d.bootstrap, "bootstrap");
+    c.num(b, "samples", "bootstrap");
+    c.num(b, "seed", "bootstrap");
+  }
+  c.arr(d.systems, "systems").forEach((s, i) => {
+    const o = c.obj(s, `systems[${i}]`);
+    c.str(o, "system", `systems[${i}]`);
+    c.num(o, "pronounSegments", `systems[${i}]`);
+    c.num(o, "score", `systems[${i}]`);
+  });
+  c.arr(d.comparisons, "comparisons").forEach((x, i) => {
+    const p = `comparisons[${i}]`;
+    const o = c.obj(x, p);
+    c.str(o, "system", p);
+    c.str(o, "verdict", p);
+    for (const k of ["pronounSegments", "score", "baselineScore", "delta", "meanDiff", "cohensH"]) c.num(o, k, p);
+    const w = c.obj(o.wins, `${p}.wins`);
+    for (const k of ["system", "baseline", "ties"]) c.num(w, k, `${p}.wins`);
+    if (o.bootstrap !== null) {
+      const b = c.obj(o.bootstrap, `${p}.bootstrap`);
+      c.num(b, "p", `${p}.bootstrap`);
+      c.ci(b.ci95, `${p}.bootstrap.ci95`);
+    }
+  });
   return d as unknown as CompareJson;
 }
 
@@ -399,7 +435,8 @@ export function detectKind(v: Json, file: string): InputKind {
   }
   if (Array.isArray(v.curve)) return "train-curve";
   if ("byPronounPair" in v && "overall" in v) return "eval";
-  if ("scoreA" in v && "scoreB" in v && "wins" in v) return "compare";
+  if ("scoreA" in v && "scoreB" in v && "wins" in v)
+    throw new InputError("is a two-system comparison written by an older proneval compare; run compare again (it now writes kind proneval-compare version 2)", file);
   if ("evalSet" in v && Array.isArray(v.systems)) return "ctxpro-score";
   if (Array.isArray(v.systems) && ("systemScoreDefinition" in v || (isObj(v.systems[0]) && "summary" in v.systems[0] && "segments" in v.systems[0]))) return "score";
   const keys = Object.keys(v).slice(0, 8).join(", ");
