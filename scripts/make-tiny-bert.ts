@@ -13,7 +13,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../src/io/atomic.js";
-import { Rng } from "../src/nn/prng.js";
+import { Rng } from "../src/core/prng.js";
 
 // ---- protobuf wire format (only what ONNX needs: varints, length-delimited fields, packed int64) ----
 

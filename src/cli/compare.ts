@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { action, intOption, floatOption, emit } from "./run.js";
 import { InputError } from "../io/errors.js";
-import { ProgressLine, bar } from "../nn/progress.js";
+import { ProgressLine, bar } from "../core/progress.js";
 import { parseContext, scoringOptions, parseAggregate, parseMode, readCheckedScoringInput } from "./score.js";
 
 /** Cohen's h for two proportions (in %): the effect size of a difference of scores. */

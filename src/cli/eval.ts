@@ -3,7 +3,7 @@ import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } fro
 import { InputError } from "../io/errors.js";
 import { englishShare } from "./scoring.js";
 import { readRankerPairs } from "../nn/data.js";
-import { ProgressLine, bar } from "../nn/progress.js";
+import { ProgressLine, bar } from "../core/progress.js";
 import { parseContext, parseAggregate } from "./score.js";
 
 export function registerEval(program: Command): void {

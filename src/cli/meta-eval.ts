@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { action, checkOneStdin, checkOutputs, emit, intOption, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
-import { ProgressLine } from "../nn/progress.js";
+import { ProgressLine } from "../core/progress.js";
 import { parseAggregate, parseContext, parseMode, parseZeroShotAggregate } from "./score.js";
 
 export function registerMetaEval(program: Command): void {

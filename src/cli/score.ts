@@ -4,8 +4,8 @@ import { InputError } from "../io/errors.js";
 import type { ScoringInput, SystemResult } from "../metric/testset.js";
 import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../metric/decide.js";
 import { CONTEXT_MODES } from "../nn/inputs.js";
-import { ProgressLine, bar } from "../nn/progress.js";
-import type { ContextMode } from "../mine/pair-format.js";
+import { ProgressLine, bar } from "../core/progress.js";
+import type { ContextMode } from "../core/pair-format.js";
 import type { ZeroShotAggregate } from "../pretrain/zeroshot.js";
 
 export function parseContext(v: unknown): ContextMode | undefined {

@@ -2,7 +2,7 @@
 import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
 import type { ScoringInput } from "../metric/testset.js";
-import type { ContextMode } from "../mine/pair-format.js";
+import type { ContextMode } from "../core/pair-format.js";
 
 // Frequent English function words: in English text about a third of the word tokens are among them;
 // in other languages (even Latin-script ones) a few percent at most.

@@ -287,7 +287,7 @@ export function pairedBootstrap(systems: SystemScore[], samples = 1000, seed = 1
   const packed = systems.length <= 16 ? new Int32Array(n) : undefined;
   if (packed) for (let s = 0; s < hits.length; s++) for (let i = 0; i < n; i++) packed[i] |= hits[s][i] << s;
   const counts = new Int32Array(packed ? 1 << systems.length : 0);
-  // mulberry32 (see random.ts), inlined: this loop runs samples * n times.
+  // mulberry32 (src/core/prng.ts), inlined: this loop runs samples * n times.
   let state = seed >>> 0;
   for (let b = 0; b < samples; b++) {
     sums.fill(0);

@@ -7,7 +7,7 @@ import { isEnsembleDir, loadEnsembleScorer } from "./ensemble.js";
 import { loadZeroShotScorer } from "../pretrain/scorer.js";
 import type { ZeroShotAggregate } from "../pretrain/zeroshot.js";
 import { defaultCheckpointDir, loadRankerScorer } from "../ranker/scorer.js";
-import type { LoadScorerOptions, PronounScorer } from "./scorer.js";
+import type { LoadScorerOptions, PronounScorer } from "../core/scorer.js";
 
 export interface LoadOptions extends LoadScorerOptions {
   /** For a masked-pronoun model: sum of log-probabilities or PMI (default pmi). */

@@ -6,15 +6,15 @@ import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import type { TableBlock } from "../io/table.js";
 import { readLines } from "../io/lines.js";
-import type { ContextMode, PairRecord } from "../mine/pair-format.js";
-import { mulberry32 } from "../ctxpro/random.js";
+import type { ContextMode, PairRecord } from "../core/pair-format.js";
+import { mulberry32 } from "../core/prng.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
 import type { Aggregate, CompareMode } from "./decide.js";
 import type { MqmData, MqmSegment } from "./mqm.js";
 import { balancedAccuracy, compareMany, isCorrect, marginsOf, pairAccuracy, pairItems, type CompareItem, type PairAccuracy } from "./pairs.js";
 import { meanOfUnits, pairedBootstrap, ratioOfUnits, type MeasureSignificance, type Resampled } from "./significance.js";
-import { TIE_EPS, type PronounScorer } from "./scorer.js";
+import { TIE_EPS, type PronounScorer } from "../core/scorer.js";
 import { APT_DEFAULT_WEIGHTS, computeApt, countApt, type AptInstance } from "../apt/index.js";
 import { makeSignature } from "../signature.js";
 

@@ -2,7 +2,7 @@
 // mt-metrics-eval reports them: every measure is a statistic over units (pairs, judged items,
 // MQM source segments) that all scorers share, so one draw of units with replacement is scored
 // for every scorer and the difference of two scorers is taken on the same draw (paired).
-import { mulberry32 } from "../ctxpro/random.js";
+import { mulberry32 } from "../core/prng.js";
 
 /** A measure as a function of a draw of its units (indices into 0..units-1, repeats allowed). */
 export interface Resampled {

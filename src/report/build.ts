@@ -3,7 +3,7 @@
  * Pure: no I/O; the same inputs and options give the same report (bootstrap is seeded).
  */
 import { basename, dirname } from "node:path";
-import { TIE_EPS } from "../metric/scorer.js";
+import { TIE_EPS } from "../core/scorer.js";
 import { pairedBootstrapStats } from "../stats/bootstrap.js";
 import { VERSION } from "../version.js";
 import { axis, barChart, baseOptions, color, labelPadding, MAX_SERIES, type Series } from "./charts.js";

@@ -4,7 +4,7 @@
  * are ratios of sums (matches, reference words, hypothesis words), so each item carries a small vector
  * of statistics and the metric is computed from their sums over the resampled items.
  */
-import { mulberry32 } from "../ctxpro/random.js";
+import { mulberry32 } from "../core/prng.js";
 import type { TableBlock } from "../io/table.js";
 
 export interface BootstrapInput {
