@@ -269,7 +269,7 @@ describe("masked-pronoun data and training", () => {
   });
 
   it("the zero-shot Scorer gives the summed masked log-probabilities and per-pronoun values", async () => {
-    const scorer = await loadZeroShotScorer(join(dir, "a"), { backend: "cpu" });
+    const scorer = await loadZeroShotScorer(join(dir, "a"), { backend: "cpu", aggregate: "sum" });
     const side = { context: ["the sister saw him ."], sentence: "he saw her ." };
     const [r] = await scoreSidesWith(scorer, [side, side]);
     const { lm } = loadPronounLm(join(dir, "a"));

@@ -27,7 +27,7 @@ export function registerCompare(program: Command): void {
     .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
     .action(
       action(async (o: Record<string, unknown>) => {
-        const { withContextTag, contextNote } = await import("./scoring.js");
+        const { withContextTag, contextNote, loadCliScorer } = await import("./scoring.js");
         const hyps = (o.translations as string[] | undefined) ?? [];
         if (hyps.length !== 2) throw new InputError(`compare needs exactly two systems (-t A B), got ${hyps.length}`);
         const context = parseContext(o.context);
@@ -36,13 +36,12 @@ export function registerCompare(program: Command): void {
         const alpha = floatOption("--alpha", String(o.alpha));
         if (!(alpha > 0 && alpha < 1)) throw new InputError(`--alpha must be between 0 and 1, got ${alpha}`);
         const { compareSystems, scoreTestSet, signature: fullSignature } = await import("../metric/testset.js");
-        const { loadScorer } = await import("../metric/load.js");
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);
         const { input, refName, dropped } = await readCheckedScoringInput(o, "compare", (inp) => {
           if (inp.systems.length !== 2) throw new InputError(`compare needs two distinct systems, got ${inp.systems.join(", ")}`);
         });
-        const scorer = await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
+        const scorer = await loadCliScorer(o);
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         let res;
         try {

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, checkOneStdin, checkOutputs, emit, intOption, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { ProgressLine } from "../core/progress.js";
-import { parseAggregate, parseContext, parseMode, parseZeroShotAggregate } from "./score.js";
+import { parseAggregate, parseContext, parseMode, parseZeroShotAggregate, ZERO_SHOT_AGGREGATE_HELP } from "./score.js";
 
 export function registerMetaEval(program: Command): void {
   tableOptions(
@@ -19,7 +19,7 @@ export function registerMetaEval(program: Command): void {
       .option("--probe-pairs <file>", "pairs for the appended-clause probe (default: the first --pairs file)")
       .option("--probe-limit <n>", "pairs drawn for the probe", "1000")
       .option("--aggregate <a>", "mean (default) | pronoun | sum | min", "mean")
-      .option("--zero-shot-aggregate <a>", "masked-pronoun models: pmi (default) | sum | margin (a pronoun's PMI minus the best PMI of a pronoun that could stand there, capped at 0)", "pmi")
+      .option("--zero-shot-aggregate <a>", ZERO_SHOT_AGGREGATE_HELP)
       .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per pronoun aligned with fast_align) | aligned-lcs (the same, aligned by longest common subsequence)", "sentence")
       .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
       .option("--seed <n>", "seed of the probe's draw and of the bootstrap", "1")
@@ -36,6 +36,7 @@ export function registerMetaEval(program: Command): void {
       const aggregate = parseAggregate(o.aggregate);
       const mode = parseMode(o.mode);
       const context = parseContext(o.context);
+      const zeroShotAggregate = parseZeroShotAggregate(o.zeroShotAggregate);
       const pairFiles = (o.pairs as string[] | undefined) ?? [];
       if (!pairFiles.length && !o.mqm && !o.judgements) throw new InputError("nothing to evaluate on: give --pairs, --mqm and/or --judgements");
       if (o.apt && !o.mqm) throw new InputError("--apt needs --mqm (APT is evaluated on the MQM measures only)");
@@ -75,7 +76,7 @@ export function registerMetaEval(program: Command): void {
       }
       const threads = o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1);
       for (const dir of dirs) {
-        const scorer = await loadScorer(dir, { backend: String(o.backend), threads, zeroShotAggregate: parseZeroShotAggregate(o.zeroShotAggregate) });
+        const scorer = await loadScorer(dir, { backend: String(o.backend), threads, zeroShotAggregate });
         try {
           const name = dir ?? "default";
           reports.push(await metaEvaluate(name, scorer, signature(scorer, { aggregate, mode, context: context ?? scorer.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));

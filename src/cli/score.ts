@@ -6,7 +6,7 @@ import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../
 import { CONTEXT_MODES } from "../nn/inputs.js";
 import { ProgressLine, bar } from "../core/progress.js";
 import type { ContextMode } from "../core/pair-format.js";
-import type { ZeroShotAggregate } from "../pretrain/zeroshot.js";
+import { DEFAULT_ZERO_SHOT_AGGREGATE, ZERO_SHOT_AGGREGATES, isZeroShotAggregate, type ZeroShotAggregate } from "../pretrain/aggregate.js";
 
 export function parseContext(v: unknown): ContextMode | undefined {
   if (v === undefined) return undefined;
@@ -29,6 +29,11 @@ export function scoreText(pronounSegments: number, score: number): string {
   return pronounSegments === 0 ? "n/a" : score.toFixed(2);
 }
 
+/** Help of `--zero-shot-aggregate` (score, compare, eval, meta-eval). */
+export const ZERO_SHOT_AGGREGATE_HELP =
+  "masked-pronoun models scored zero-shot (the default model, --zero-shot, or -c with such a model): pmi (log-probabilities minus corpus log-priors) | sum (log-probabilities) | margin (PMI minus the best PMI of a pronoun that could stand there, capped at 0)" +
+  ` (default: ${DEFAULT_ZERO_SHOT_AGGREGATE}; docs/meta-eval.md)`;
+
 /** Options that `score` and `compare` share, named as in docs/cli.md. */
 export function scoringOptions(cmd: Command, what: string): Command {
   return cmd
@@ -40,6 +45,7 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
     .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm-news, scored zero-shot with PMI; docs/meta-eval.md)")
     .option("--model-dir <dir>", "directory holding transformers models")
+    .option("--zero-shot-aggregate <a>", ZERO_SHOT_AGGREGATE_HELP)
     .option("--allow-empty", "skip empty reference segments (counted and reported) instead of failing")
     .option("--allow-non-english", "score although the target is not English (the metric is for English targets)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
@@ -84,10 +90,10 @@ export function parseAggregate(v: unknown): Aggregate {
   return a as Aggregate;
 }
 
-/** `--zero-shot-aggregate` of meta-eval (pmi, sum or margin; masked-pronoun models only). */
+/** `--zero-shot-aggregate` (masked-pronoun models scored zero-shot); absent: the library's default. */
 export function parseZeroShotAggregate(v: unknown): ZeroShotAggregate {
-  const a = String(v ?? "pmi");
-  if (a !== "pmi" && a !== "sum" && a !== "margin") throw new InputError(`--zero-shot-aggregate must be pmi, sum or margin, got '${a}'`);
+  const a = v === undefined ? DEFAULT_ZERO_SHOT_AGGREGATE : String(v);
+  if (!isZeroShotAggregate(a)) throw new InputError(`--zero-shot-aggregate must be ${ZERO_SHOT_AGGREGATES.join(", ")}, got '${a}'`);
   return a;
 }
 
@@ -98,7 +104,6 @@ export function registerScore(program: Command): void {
       "systems",
     )
       .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
-      .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum | margin", "pmi")
       .option("--segments", "per-segment rows instead of the system table", false),
     "everything (segments, pronouns, summaries, signature)",
   )
@@ -115,9 +120,8 @@ export function registerScore(program: Command): void {
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);
         const { scoreTestSet, signature: fullSignature, scoreDefinition } = await import("../metric/testset.js");
-        const { loadScorer } = await import("../metric/load.js");
         const { input, refName, dropped } = await readCheckedScoringInput(o, "score");
-        const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
+        const scorer = await (await import("./scoring.js")).loadCliScorer(o);
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         if (!o.quiet) process.stderr.write(`proneval score: ${scorer.backendLine}; checkpoint ${scorer.dir}\n`);
         const t0 = Date.now();

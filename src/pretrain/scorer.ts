@@ -8,7 +8,8 @@ import { dedupePrepared, type LoadScorerOptions, type PronounScorer, type Scored
 import type { ContextMode } from "../core/pair-format.js";
 import { loadPronounLm, type PronounLmConfig } from "./checkpoint.js";
 import type { PronounLm } from "./model.js";
-import { zeroShotScores, type ZeroShotAggregate } from "./zeroshot.js";
+import { zeroShotScores } from "./zeroshot.js";
+import { DEFAULT_ZERO_SHOT_AGGREGATE, type ZeroShotAggregate } from "./aggregate.js";
 
 export function defaultPronounLmDir(): string {
   return defaultModelDir();
@@ -28,7 +29,7 @@ export class ZeroShotScorer implements PronounScorer {
     readonly backend: BackendInfo,
     readonly contextMode: ContextMode,
     /** "pmi" subtracts each pronoun's corpus log-prior (needs a model saved with one). */
-    readonly aggregate: ZeroShotAggregate = "sum",
+    readonly aggregate: ZeroShotAggregate = DEFAULT_ZERO_SHOT_AGGREGATE,
   ) {}
 
   get backendLine(): string {
@@ -80,17 +81,10 @@ export async function loadZeroShotScorer(dir?: string, opts: LoadScorerOptions &
   const backend = await selectBackend(opts.backend ?? "auto");
   const d = dir ?? defaultPronounLmDir();
   const { config, lm } = loadPronounLm(d);
-  const agg = opts.aggregate ?? "sum";
+  const agg = opts.aggregate ?? DEFAULT_ZERO_SHOT_AGGREGATE;
   if (agg !== "sum" && !lm.logPrior) {
     lm.dispose();
     throw new InputError("this model has no pronoun prior (pronounLogPrior in config.json): PMI scoring is unavailable; use sum", join(d, "config.json"));
   }
   return new ZeroShotScorer(d, config, lm, backend, opts.context ?? "crc", agg);
-}
-
-/** CLI helper: `--zero-shot [dir]` and `--zero-shot-aggregate sum|pmi` of score / eval. */
-export async function loadZeroShotFromCli(dirOpt: unknown, aggregate: unknown, backend: string): Promise<ZeroShotScorer> {
-  const agg = String(aggregate ?? "sum");
-  if (agg !== "sum" && agg !== "pmi" && agg !== "margin") throw new InputError(`unknown --zero-shot-aggregate '${agg}' (expected sum, pmi or margin)`);
-  return loadZeroShotScorer(dirOpt === true || dirOpt === undefined ? undefined : String(dirOpt), { backend, aggregate: agg });
 }

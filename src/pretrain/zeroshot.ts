@@ -24,13 +24,6 @@ export interface ZeroShotSide {
   altPmi?: number[];
 }
 
-/**
- * sum: log P of each pronoun; pmi: minus its corpus log-prior; margin: a pronoun's PMI minus the
- * best PMI of a pronoun that could stand there instead, capped at 0 (0 = the model would not
- * change it), so pronouns the model agrees with add nothing whatever their number.
- */
-export type ZeroShotAggregate = "sum" | "pmi" | "margin";
-
 export type ZeroShotMethod = "single-pass" | "masked";
 
 /**
