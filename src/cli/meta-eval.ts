@@ -44,7 +44,7 @@ export function registerMetaEval(program: Command): void {
       await checkOutputs(o.output as string | undefined);
       const { readRankerPairs } = await import("../nn/data.js");
       const { readMqm } = await import("../metric/mqm.js");
-      const { readJudgements, metaEvaluate, metaEvalTable, metaEvalSignificance, significanceTable } = await import("../metric/meta-eval.js");
+      const { readJudgements, metaEvaluate, metaEvalTable, metaEvalSignificance, significanceTable, pronounPairTables } = await import("../metric/meta-eval.js");
       const { formatResult } = await import("../io/table.js");
       const { loadScorer } = await import("../metric/load.js");
       const { IdentityPriorScorer } = await import("../metric/identity.js");
@@ -92,7 +92,7 @@ export function registerMetaEval(program: Command): void {
       if (format === "json") text = JSON.stringify({ aggregate, mode, reports: reports.map(({ samples: _, ...r }) => r), ...(sig ? { significance: { draws, seed: inputs.seed, baseline: baseline ?? reports[0]?.name, measures: sig } } : {}) }, null, 1) + "\n";
       else {
         const { table, signatures } = metaEvalTable(reports);
-        const tables = sig ? [table, significanceTable(sig, reports, draws, inputs.seed, baseline)] : [table];
+        const tables = [table, ...(sig ? [significanceTable(sig, reports, draws, inputs.seed, baseline)] : []), ...pronounPairTables(reports)];
         text = await formatResult(tables, format, { signature: signatures, quiet: Boolean(o.quiet) });
       }
       await emit(text, o.output as string | undefined);

@@ -12,7 +12,7 @@ import { APT_DEFAULT_WEIGHTS, computeApt, countApt, type AptInstance } from "../
 import { makeSignature } from "../signature.js";
 import type { Aggregate, CompareMode } from "./decide.js";
 import type { MqmData, MqmSegment } from "./mqm.js";
-import { balancedAccuracy, compareMany, isCorrect, type CompareItem, type PairAccuracy } from "./pairs.js";
+import { balancedAccuracy, compareMany, isCorrect, type AccuracyCell, type CompareItem, type PairAccuracy } from "./pairs.js";
 import { meanOfUnits, pairedBootstrap, ratioOfUnits, type MeasureSignificance, type Resampled } from "./significance.js";
 import type { Judgement } from "./meta-eval-inputs.js";
 
@@ -27,6 +27,8 @@ export interface ScorerMetaEval {
   judged?: JudgedReport;
   mqm?: MqmReport;
   probe?: ProbeReport;
+  /** Per pair file (parallel to `pairs`): R vs R' by pronoun pair in both directions, and the identity ceiling. */
+  pronounPairs?: PronounPairReport[];
   /** The measures for `significance`; not part of the JSON report. */
   samples?: MeasureSamples;
 }
@@ -39,6 +41,78 @@ export function pairSamples(samples: MeasureSamples, file: string, pairs: PairRe
   const noisy = of("noisy").map((i) => ({ ref: pairs[i]!.ref_pronoun, sys: pairs[i]!.sys_pronoun, correct: correct[i] === 1 }));
   samples.set(`${file}: R vs R'`, meanOfUnits(noisy.map((x) => (x.correct ? 1 : 0))));
   samples.set(`${file}: balanced R vs R'`, { units: noisy.length, stat: (d) => balancedAccuracy(Array.from(d, (i) => noisy[i]!))?.accuracy ?? NaN });
+}
+
+// ---------- pronoun pairs in both directions ----------
+
+/** A pronoun pair is listed by pronoun pair when it has at least this many R vs R' pairs in each direction. */
+export const MIN_PER_DIRECTION = 20;
+
+export interface PronounPairDirections {
+  /** The two pronouns, x before y alphabetically; direction x>y: the reference has x, the substitute y. */
+  x: string;
+  y: string;
+  xy: AccuracyCell;
+  yx: AccuracyCell;
+  /** Mean of the two directions' accuracies (a fixed preference scores 0.5). */
+  balanced: number;
+  /** Accuracy over both directions together. */
+  both: number;
+  /** Accuracy over both directions of the best fixed preference for this pair, fitted on the file itself. */
+  identityCeiling: number;
+}
+
+export interface PronounPairReport {
+  file: string;
+  minPerDirection: number;
+  /** The pronoun pairs with at least minPerDirection R vs R' pairs each way, most frequent first. */
+  rows: PronounPairDirections[];
+  /** The row whose weaker direction is the least accurate (then the lowest balanced accuracy); null without rows. */
+  worst: PronounPairDirections | null;
+  /**
+   * What pronoun identity alone can reach on this file: per pronoun pair (the reference's and the
+   * substitute's pronouns, unordered) a fixed preference for the one that is the reference more often,
+   * fitted on the file itself, so it is an upper bound for any identity-only scorer. R vs S and R vs R'.
+   */
+  identityCeiling: { system: AccuracyCell; noisy: AccuracyCell };
+}
+
+/** Accuracy of the best fixed preference per unordered (reference pronoun, other pronoun) pair, fitted on `items`. */
+export function identityCeiling(items: Array<{ ref: string; sys: string }>): AccuracyCell {
+  const count = new Map<string, number>();
+  for (const it of items) {
+    const k = `${it.ref.toLowerCase()}>${it.sys.toLowerCase()}`;
+    count.set(k, (count.get(k) ?? 0) + 1);
+  }
+  let correct = 0;
+  for (const [k, n] of count) {
+    const [r, o] = k.split(">") as [string, string];
+    // Identical pronouns on both sides: identity cannot tell them apart (a tie, wrong).
+    if (r === o) continue;
+    const back = count.get(`${o}>${r}`) ?? 0;
+    // Each unordered pair once, from its more frequent direction (ties: the alphabetically first).
+    if (n > back || (n === back && r < o)) correct += n;
+  }
+  return { n: items.length, correct, accuracy: items.length ? correct / items.length : 0 };
+}
+
+/** The per-pronoun-pair report of one pair file from its accuracy report (balanced R vs R' by pronoun pair). */
+export function pronounPairReport(file: string, pairs: PairRecord[], acc: PairAccuracy, minPerDirection = MIN_PER_DIRECTION): PronounPairReport {
+  const rows: PronounPairDirections[] = (acc.balanced?.byPronounPair ?? [])
+    .filter((r) => Math.min(r.xy.n, r.yx.n) >= minPerDirection)
+    .map((r) => ({
+      x: r.x,
+      y: r.y,
+      xy: r.xy,
+      yx: r.yx,
+      balanced: r.balanced,
+      both: (r.xy.correct + r.yx.correct) / (r.xy.n + r.yx.n),
+      identityCeiling: Math.max(r.xy.n, r.yx.n) / (r.xy.n + r.yx.n),
+    }));
+  const weaker = (r: PronounPairDirections): number => Math.min(r.xy.accuracy, r.yx.accuracy);
+  const worst = rows.reduce<PronounPairDirections | null>((w, r) => (!w || weaker(r) < weaker(w) || (weaker(r) === weaker(w) && r.balanced < w.balanced) ? r : w), null);
+  const of = (kind: PairRecord["kind"]) => pairs.filter((p) => p.kind === kind).map((p) => ({ ref: p.ref_pronoun, sys: p.sys_pronoun }));
+  return { file, minPerDirection, rows, worst, identityCeiling: { system: identityCeiling(of("system")), noisy: identityCeiling(of("noisy")) } };
 }
 
 // ---------- hand-judged pairs ----------

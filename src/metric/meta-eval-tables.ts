@@ -2,7 +2,7 @@
 // intervals and differences.
 import type { TableBlock } from "../io/table.js";
 import type { MeasureSignificance } from "./significance.js";
-import type { ScorerMetaEval } from "./meta-eval-measures.js";
+import type { PronounPairDirections, ScorerMetaEval } from "./meta-eval-measures.js";
 
 const pct = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "n/a" : (100 * x).toFixed(2));
 const num = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(3));
@@ -20,6 +20,15 @@ export function metaEvalTable(reports: ScorerMetaEval[]): { table: TableBlock; s
     add(`${file}: R vs S % (${p0.system.n})`, (r) => pct(r.pairs[i]?.system.accuracy));
     add(`${file}: R vs R' % (${p0.noisy.n})`, (r) => pct(r.pairs[i]?.noisy.accuracy));
     add(`${file}: balanced R vs R' % (${p0.balanced ? `${p0.balanced.pairs} pairs, ${p0.balanced.pronounPairs} pronoun pairs` : "none"})`, (r) => pct(r.pairs[i]?.balanced?.accuracy));
+    if (!reports.some((r) => r.pronounPairs?.[i])) return;
+    const ceiling = "identity ceiling (best fixed preference per pronoun pair, fitted on this file)";
+    add(`${file}: R vs S ${ceiling} %`, (r) => pct(r.pronounPairs?.[i]?.identityCeiling.system.accuracy));
+    add(`${file}: R vs R' ${ceiling} %`, (r) => pct(r.pronounPairs?.[i]?.identityCeiling.noisy.accuracy));
+    const min = reports.find((r) => r.pronounPairs?.[i])!.pronounPairs![i]!.minPerDirection;
+    add(`${file}: worst pronoun pair, each direction % (of those with >= ${min} pairs each way)`, (r) => {
+      const w = r.pronounPairs?.[i]?.worst;
+      return w ? `${w.x}>${w.y} ${pct(w.xy.accuracy)}, ${w.y}>${w.x} ${pct(w.yx.accuracy)}` : "n/a";
+    });
   });
   const j = reports.find((r) => r.judged)?.judged;
   if (j) {
@@ -61,4 +70,39 @@ export function significanceTable(sig: MeasureSignificance[], reports: ScorerMet
     header: ["measure", ...names],
     rows,
   };
+}
+
+/**
+ * Per pair file, R vs R' by pronoun pair in both directions (the pairs with enough pairs each way), one row
+ * per scorer and an "identity ceiling" row per pronoun pair: the best fixed preference, fitted on the file,
+ * right in one direction and wrong in the other (balanced 50). Then each scorer's worst pair.
+ */
+export function pronounPairTables(reports: ScorerMetaEval[]): TableBlock[] {
+  const withPairs = reports.find((r) => r.pronounPairs?.length);
+  const out: TableBlock[] = [];
+  withPairs?.pronounPairs!.forEach((first, i) => {
+    const scorers = reports.filter((r) => r.pronounPairs?.[i]);
+    if (!first.rows.length) return;
+    const cells = (pair: string, who: string, r: PronounPairDirections): string[] => [pair, who, String(r.xy.n), pct(r.xy.accuracy), String(r.yx.n), pct(r.yx.accuracy), pct(r.balanced), pct(r.both)];
+    const rows: string[][] = [];
+    first.rows.forEach((row) => {
+      const pair = `${row.x}/${row.y}`;
+      for (const s of scorers) {
+        const r = s.pronounPairs![i]!.rows.find((x) => x.x === row.x && x.y === row.y);
+        if (r) rows.push(cells(pair, s.name, r));
+      }
+      const xWins = row.xy.n >= row.yx.n;
+      rows.push([pair, "identity ceiling", String(row.xy.n), xWins ? "100.00" : "0.00", String(row.yx.n), xWins ? "0.00" : "100.00", "50.00", pct(row.identityCeiling)]);
+    });
+    for (const s of scorers) {
+      const w = s.pronounPairs![i]!.worst;
+      if (w) rows.push(cells(`worst: ${w.x}/${w.y}`, s.name, w));
+    }
+    out.push({
+      title: `${first.file}: R vs R' by pronoun pair x/y in both directions (x>y: the reference has x, the substitute y), the ${first.rows.length} pronoun pairs with >= ${first.minPerDirection} pairs each way; balanced: mean of the two directions; identity ceiling: the best fixed preference per pronoun pair, fitted on this file; worst: the pair whose weaker direction is lowest`,
+      header: ["pronoun pair", "scorer", "n x>y", "x>y %", "n y>x", "y>x %", "balanced %", "both directions %"],
+      rows,
+    });
+  });
+  return out;
 }

@@ -10,7 +10,7 @@ import type { PronounScorer } from "../core/scorer.js";
 import type { Aggregate, CompareMode } from "./decide.js";
 import { compareMany, marginsOf, pairAccuracy, pairItems } from "./pairs.js";
 import type { MetaEvalInputs } from "./meta-eval-inputs.js";
-import { appendProbe, judgedReport, mqmReport, pairSamples, type MeasureSamples, type ScorerMetaEval } from "./meta-eval-measures.js";
+import { appendProbe, judgedReport, mqmReport, pairSamples, pronounPairReport, type MeasureSamples, type PronounPairReport, type ScorerMetaEval } from "./meta-eval-measures.js";
 
 export { readJudgements, mqmSourceLang, type Judgement, type JudgementLabel, type MetaEvalInputs } from "./meta-eval-inputs.js";
 export {
@@ -23,6 +23,9 @@ export {
   aptSignature,
   aptMqmReport,
   metaEvalSignificance,
+  identityCeiling,
+  pronounPairReport,
+  MIN_PER_DIRECTION,
   PROBE_CLAUSES,
   type MeasureSamples,
   type ScorerMetaEval,
@@ -30,8 +33,10 @@ export {
   type MqmReport,
   type SystemScorePart,
   type ProbeReport,
+  type PronounPairDirections,
+  type PronounPairReport,
 } from "./meta-eval-measures.js";
-export { metaEvalTable, significanceTable } from "./meta-eval-tables.js";
+export { metaEvalTable, significanceTable, pronounPairTables } from "./meta-eval-tables.js";
 
 /** Every measure of one scorer on the inputs (each input that is given), with the bootstrap's samples. */
 export async function metaEvaluate(
@@ -45,11 +50,14 @@ export async function metaEvaluate(
   const mode = opts.mode ?? "sentence";
   const samples: MeasureSamples = new Map();
   const out: ScorerMetaEval = { name, kind: scorer.kind, signature, pairs: [], samples };
+  const pronounPairs: PronounPairReport[] = [];
   for (const p of inputs.pairs) {
     opts.onStage?.(`${name}: pairs ${p.file}`);
     const values = await compareMany(scorer, pairItems(p.pairs, context), opts.aggregate, mode);
     const margins = marginsOf(values);
-    out.pairs.push(pairAccuracy(p.file, p.pairs, margins));
+    const acc = pairAccuracy(p.file, p.pairs, margins);
+    out.pairs.push(acc);
+    pronounPairs.push(pronounPairReport(p.file, p.pairs, acc));
     pairSamples(samples, p.file, p.pairs, margins);
   }
   if (inputs.judgements) {
@@ -65,5 +73,6 @@ export async function metaEvaluate(
     opts.onStage?.(`${name}: probe`);
     out.probe = await appendProbe(scorer, probe.file, probe.pairs, opts.aggregate, context, inputs.probeLimit ?? 1000, inputs.seed ?? 1, mode, samples);
   }
+  if (pronounPairs.length) out.pronounPairs = pronounPairs;
   return out;
 }
