@@ -50,7 +50,7 @@ describe("--zero-shot-aggregate with the default model (no --zero-shot)", () => 
       await runCli(registerMetaEval, "meta-eval", ["--pairs", join(dir, "pairs.jsonl"), "--backend", "cpu", "--zero-shot-aggregate", "foo"]),
     ]) {
       expect(r.code).toBe(2);
-      expect(r.err).toBe("proneval: error: --zero-shot-aggregate must be pmi, sum, margin, got 'foo'\n");
+      expect(r.err).toBe("proneval: error: --zero-shot-aggregate must be pmi, sum, margin, calibrated, got 'foo'\n");
       expect(r.out).toBe("");
     }
   });

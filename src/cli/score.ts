@@ -31,7 +31,7 @@ export function scoreText(pronounSegments: number, score: number): string {
 
 /** Help of `--zero-shot-aggregate` (score, compare, eval, meta-eval). */
 export const ZERO_SHOT_AGGREGATE_HELP =
-  "masked-pronoun models scored zero-shot (the default model, --zero-shot, or -c with such a model): pmi (log-probabilities minus corpus log-priors) | sum (log-probabilities) | margin (PMI minus the best PMI of a pronoun that could stand there, capped at 0)" +
+  "masked-pronoun models scored zero-shot (the default model, --zero-shot, or -c with such a model): pmi (log-probabilities minus corpus log-priors) | sum (log-probabilities) | margin (PMI minus the best PMI of a pronoun that could stand there, capped at 0) | calibrated (minus per-pronoun biases fitted by proneval calibrate)" +
   ` (default: ${DEFAULT_ZERO_SHOT_AGGREGATE}; docs/meta-eval.md)`;
 
 /** Options that `score` and `compare` share, named as in docs/cli.md. */

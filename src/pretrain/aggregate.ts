@@ -4,11 +4,13 @@
 /**
  * sum: log P of each pronoun; pmi: minus its corpus log-prior; margin: a pronoun's PMI minus the
  * best PMI of a pronoun that could stand there instead, capped at 0 (0 = the model would not
- * change it), so pronouns the model agrees with add nothing whatever their number.
+ * change it), so pronouns the model agrees with add nothing whatever their number; calibrated:
+ * minus a bias per pronoun fitted on balanced synthetic pairs of the pretraining corpus
+ * (calibration.json in the model directory, `proneval calibrate`).
  */
-export type ZeroShotAggregate = "sum" | "pmi" | "margin";
+export type ZeroShotAggregate = "sum" | "pmi" | "margin" | "calibrated";
 
-export const ZERO_SHOT_AGGREGATES: readonly ZeroShotAggregate[] = ["pmi", "sum", "margin"];
+export const ZERO_SHOT_AGGREGATES: readonly ZeroShotAggregate[] = ["pmi", "sum", "margin", "calibrated"];
 
 /**
  * The aggregate of every zero-shot scorer unless one is asked for: the library's loaders and every

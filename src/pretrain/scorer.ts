@@ -10,6 +10,7 @@ import { loadPronounLm, type PronounLmConfig } from "./checkpoint.js";
 import type { PronounLm } from "./model.js";
 import { zeroShotScores } from "./zeroshot.js";
 import { DEFAULT_ZERO_SHOT_AGGREGATE, type ZeroShotAggregate } from "./aggregate.js";
+import { readCalibration } from "./calibration.js";
 
 export function defaultPronounLmDir(): string {
   return defaultModelDir();
@@ -17,8 +18,9 @@ export function defaultPronounLmDir(): string {
 
 /**
  * The zero-shot scorer: a pronoun's value is log P(pronoun | context + sentence with that pronoun
- * masked) under the masked-pronoun model ("pmi": minus the pronoun's corpus log-prior); a side's
- * score is their sum. A PronounScorer like the ranker (src/metric/scorer.ts).
+ * masked) under the masked-pronoun model ("pmi": minus the pronoun's corpus log-prior; "calibrated":
+ * minus its fitted bias, calibration.ts); a side's score is their sum. A PronounScorer like the ranker
+ * (src/core/scorer.ts).
  */
 export class ZeroShotScorer implements PronounScorer {
   readonly kind = "zero-shot";
@@ -30,7 +32,11 @@ export class ZeroShotScorer implements PronounScorer {
     readonly contextMode: ContextMode,
     /** "pmi" subtracts each pronoun's corpus log-prior (needs a model saved with one). */
     readonly aggregate: ZeroShotAggregate = DEFAULT_ZERO_SHOT_AGGREGATE,
-  ) {}
+    /** For "calibrated": the per-pronoun biases of the model's calibration.json and that file's sha256. */
+    readonly calibration?: { bias: Float32Array; sha256: string },
+  ) {
+    if (aggregate === "calibrated" && !calibration) throw new Error("the calibrated aggregate needs a calibration");
+  }
 
   get backendLine(): string {
     return describeBackend(this.backend);
@@ -38,7 +44,9 @@ export class ZeroShotScorer implements PronounScorer {
 
   modelSignature(): string {
     const w = this.lmConfig.files.weights.sha256.slice(0, 8);
-    return `model:pronoun-lm-zeroshot-${this.aggregate}@${w}`;
+    // The calibration is part of the model: its file's hash is named beside the weights'.
+    const cal = this.aggregate === "calibrated" ? `+cal@${this.calibration!.sha256.slice(0, 8)}` : "";
+    return `model:pronoun-lm-zeroshot-${this.aggregate}@${w}${cal}`;
   }
 
   get maxKeys(): number {
@@ -52,7 +60,7 @@ export class ZeroShotScorer implements PronounScorer {
   async scorePrepared(prepared: PreparedSide[], opts: ScoreOptions = {}): Promise<ScoredSide[]> {
     const { unique: uniqueSides, slot } = dedupePrepared(prepared);
     const res = zeroShotScores(this.lm, uniqueSides, opts.batchSize ?? 128, opts.onBatch ? (done, total) => opts.onBatch!(Math.round((done / Math.max(1, total)) * uniqueSides.length)) : undefined);
-    const prior = this.aggregate !== "sum" ? this.lm.logPrior : null;
+    const prior = this.aggregate === "sum" ? null : this.aggregate === "calibrated" ? this.calibration!.bias : this.lm.logPrior;
     return prepared.map((p, k) => {
       const r = res[slot[k]!]!;
       const pronouns = p.pronounPos.map((pos, j) => {
@@ -82,9 +90,19 @@ export async function loadZeroShotScorer(dir?: string, opts: LoadScorerOptions &
   const d = dir ?? defaultPronounLmDir();
   const { config, lm } = loadPronounLm(d);
   const agg = opts.aggregate ?? DEFAULT_ZERO_SHOT_AGGREGATE;
-  if (agg !== "sum" && !lm.logPrior) {
+  if ((agg === "pmi" || agg === "margin") && !lm.logPrior) {
     lm.dispose();
     throw new InputError("this model has no pronoun prior (pronounLogPrior in config.json): PMI scoring is unavailable; use sum", join(d, "config.json"));
   }
-  return new ZeroShotScorer(d, config, lm, backend, opts.context ?? "crc", agg);
+  let calibration: { bias: Float32Array; sha256: string } | undefined;
+  if (agg === "calibrated") {
+    try {
+      const c = readCalibration(d, config.files.weights.sha256);
+      calibration = { bias: Float32Array.from(c.calibration.bias), sha256: c.sha256 };
+    } catch (e) {
+      lm.dispose();
+      throw e;
+    }
+  }
+  return new ZeroShotScorer(d, config, lm, backend, opts.context ?? "crc", agg, calibration);
 }
