@@ -18,6 +18,7 @@ import { prepareSide } from "../src/nn/inputs.js";
 import { zeroShotScores } from "../src/pretrain/zeroshot.js";
 import { registerCalibrate } from "../src/cli/calibrate.js";
 import { registerScore } from "../src/cli/score.js";
+import { registerMetaEval } from "../src/cli/meta-eval.js";
 import { runCli } from "./cli-helper.js";
 
 const inv = pronouns();
@@ -150,6 +151,22 @@ describe("proneval calibrate and the calibrated aggregate", () => {
     expect(seg.ref).toBeCloseTo(expected, 4);
     const pmi = JSON.parse((await score("--segments", "--json", "-q")).out);
     expect(pmi.systems[0].segments[1].ref).not.toBeCloseTo(expected, 4);
+  });
+
+  it("meta-eval compares one model under two aggregates, paired (one aggregate per -c)", async () => {
+    const pair = (id: string, positive: string, negative: string, ref: string, sys: string) => ({ id, lang: "de", context: ["The woman came home ."], positive, negative, kind: "noisy", ref_pronoun: ref, sys_pronoun: sys, origin: "t/de-en/d/1/x" });
+    writeFileSync(join(dir, "pairs.jsonl"), [pair("a", "she saw his car .", "he saw his car .", "she", "he"), pair("b", "he saw her car .", "he saw its car .", "her", "its")].map((x) => JSON.stringify(x)).join("\n") + "\n");
+    const lm = join(dir, "lm");
+    const args = ["--pairs", join(dir, "pairs.jsonl"), "--backend", "cpu", "--bootstrap", "20", "--probe-limit", "1", "-q", "--json"];
+    const r = await runCli(registerMetaEval, "meta-eval", ["-c", lm, lm, "--zero-shot-aggregate", "pmi", "calibrated", ...args]);
+    expect(r.code, r.err).toBe(0);
+    const out = JSON.parse(r.out);
+    expect(out.reports.map((x: { name: string }) => x.name)).toEqual([`${lm}:pmi`, `${lm}:calibrated`]);
+    expect(out.reports[1].signature).toMatch(/zeroshot-calibrated@[0-9a-f]{8}\+cal@/);
+    expect(out.significance.baseline).toBe(`${lm}:pmi`);
+    const bad = await runCli(registerMetaEval, "meta-eval", ["-c", lm, lm, "--zero-shot-aggregate", "pmi", "sum", "margin", ...args]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe("proneval: error: --zero-shot-aggregate takes one value, or one per -c (2), got 3\n");
   });
 
   it("refuses a calibration fitted for other weights", async () => {
