@@ -1,10 +1,10 @@
 import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
-import { englishShare, loadCliScorer } from "./scoring.js";
+import { englishShare, loadCliScorer, ZERO_SHOT_AGGREGATE_HELP } from "./scoring.js";
 import { readRankerPairs } from "../nn/data.js";
 import { ProgressLine, bar } from "../core/progress.js";
-import { parseContext, parseAggregate, ZERO_SHOT_AGGREGATE_HELP } from "./score.js";
+import { parseContext, parseAggregate } from "./score.js";
 
 export function registerEval(program: Command): void {
   tableOptions(

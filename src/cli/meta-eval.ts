@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { action, checkOneStdin, checkOutputs, emit, intOption, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { ProgressLine } from "../core/progress.js";
-import { parseAggregate, parseContext, parseMode, parseZeroShotAggregate, ZERO_SHOT_AGGREGATE_HELP } from "./score.js";
+import { parseAggregate, parseContext, parseMode } from "./score.js";
+import { parseZeroShotAggregate, ZERO_SHOT_AGGREGATE_HELP } from "./scoring.js";
 
 export function registerMetaEval(program: Command): void {
   tableOptions(

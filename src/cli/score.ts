@@ -6,7 +6,7 @@ import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../
 import { CONTEXT_MODES } from "../nn/inputs.js";
 import { ProgressLine, bar } from "../core/progress.js";
 import type { ContextMode } from "../core/pair-format.js";
-import { DEFAULT_ZERO_SHOT_AGGREGATE, ZERO_SHOT_AGGREGATES, isZeroShotAggregate, type ZeroShotAggregate } from "../pretrain/aggregate.js";
+import { ZERO_SHOT_AGGREGATE_HELP } from "./scoring.js";
 
 export function parseContext(v: unknown): ContextMode | undefined {
   if (v === undefined) return undefined;
@@ -28,11 +28,6 @@ function fmt(x: number | null, d = 4): string {
 export function scoreText(pronounSegments: number, score: number): string {
   return pronounSegments === 0 ? "n/a" : score.toFixed(2);
 }
-
-/** Help of `--zero-shot-aggregate` (score, compare, eval, meta-eval). */
-export const ZERO_SHOT_AGGREGATE_HELP =
-  "masked-pronoun models scored zero-shot (the default model, --zero-shot, or -c with such a model): pmi (log-probabilities minus corpus log-priors) | sum (log-probabilities) | margin (PMI minus the best PMI of a pronoun that could stand there, capped at 0) | calibrated (minus per-pronoun biases fitted by proneval calibrate)" +
-  ` (default: ${DEFAULT_ZERO_SHOT_AGGREGATE}; docs/meta-eval.md)`;
 
 /** Options that `score` and `compare` share, named as in docs/cli.md. */
 export function scoringOptions(cmd: Command, what: string): Command {
@@ -88,13 +83,6 @@ export function parseAggregate(v: unknown): Aggregate {
   const a = String(v ?? "mean");
   if (!AGGREGATES.includes(a as Aggregate)) throw new InputError(`--aggregate must be ${AGGREGATES.join(", ")}, got '${a}'`);
   return a as Aggregate;
-}
-
-/** `--zero-shot-aggregate` (masked-pronoun models scored zero-shot); absent: the library's default. */
-export function parseZeroShotAggregate(v: unknown): ZeroShotAggregate {
-  const a = v === undefined ? DEFAULT_ZERO_SHOT_AGGREGATE : String(v);
-  if (!isZeroShotAggregate(a)) throw new InputError(`--zero-shot-aggregate must be ${ZERO_SHOT_AGGREGATES.join(", ")}, got '${a}'`);
-  return a;
 }
 
 export function registerScore(program: Command): void {

@@ -5,7 +5,7 @@ import type { ScoringInput } from "../metric/testset.js";
 import type { ContextMode } from "../core/pair-format.js";
 import type { PronounScorer } from "../core/scorer.js";
 import { intOption } from "./run.js";
-import { parseZeroShotAggregate } from "./score.js";
+import { DEFAULT_ZERO_SHOT_AGGREGATE, ZERO_SHOT_AGGREGATES, isZeroShotAggregate, type ZeroShotAggregate } from "../pretrain/aggregate.js";
 
 // Frequent English function words: in English text about a third of the word tokens are among them;
 // in other languages (even Latin-script ones) a few percent at most.
@@ -116,4 +116,16 @@ export async function loadCliScorer(o: Record<string, unknown>): Promise<Pronoun
     throw new InputError(`--zero-shot-aggregate is for masked-pronoun models scored zero-shot; ${scorer.dir} is a ${scorer.kind} scorer, whose scores do not use it`);
   }
   return scorer;
+}
+
+/** Help of `--zero-shot-aggregate` (score, compare, eval, meta-eval). */
+export const ZERO_SHOT_AGGREGATE_HELP =
+  "masked-pronoun models scored zero-shot (the default model, --zero-shot, or -c with such a model): pmi (log-probabilities minus corpus log-priors) | sum (log-probabilities) | margin (PMI minus the best PMI of a pronoun that could stand there, capped at 0) | calibrated (minus per-pronoun biases fitted by proneval calibrate)" +
+  ` (default: ${DEFAULT_ZERO_SHOT_AGGREGATE}; docs/meta-eval.md)`;
+
+/** `--zero-shot-aggregate` (masked-pronoun models scored zero-shot); absent: the library's default. */
+export function parseZeroShotAggregate(v: unknown): ZeroShotAggregate {
+  const a = v === undefined ? DEFAULT_ZERO_SHOT_AGGREGATE : String(v);
+  if (!isZeroShotAggregate(a)) throw new InputError(`--zero-shot-aggregate must be ${ZERO_SHOT_AGGREGATES.join(", ")}, got '${a}'`);
+  return a;
 }
