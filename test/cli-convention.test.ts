@@ -345,8 +345,8 @@ describe("every subcommand follows the flag convention", () => {
   });
 
   // What each command must have (docs/cli.md): the flags its kind of input and output call for.
-  const TABLE = ["score", "eval", "meta-eval", "stats", "suite stats", "suite score", "ctxpro rules", "ctxpro score", "contrastive", "apt", "muda score"];
-  const SIGNED = ["score", "compare", "eval", "meta-eval", "suite score", "ctxpro score", "contrastive", "apt", "muda score"];
+  const TABLE = ["score", "eval", "meta-eval", "stats", "suite stats", "suite score", "ctxpro rules", "ctxpro score", "contrastive", "apt", "muda score", "muda cxmi"];
+  const SIGNED = ["score", "compare", "eval", "meta-eval", "suite score", "ctxpro score", "contrastive", "apt", "muda score", "muda cxmi"];
   const NEEDS: Record<string, string[]> = {
     "--format": TABLE,
     "--json": [...TABLE, "compare", "pretrain-ontop"],

@@ -21,6 +21,8 @@ import {
   tagSides,
   type TargetSide,
 } from "../muda/index.js";
+import { CXMI_TAG } from "../muda/cxmi-tags.js";
+import { checkCxmiOption, CXMI_OPTION, readCxmiOption, registerMudaCxmi, tagWithCxmi, THRESHOLD_OPTION } from "./muda-cxmi.js";
 
 interface InputOpts {
   lang?: string;
@@ -93,16 +95,22 @@ export function registerMuda(program: Command): void {
     .option("--alignment", "also write each segment's English tokens, alignment links and ellipsis cues")
     .option("-q, --quiet", "no progress on stderr")
     .option("-o, --output <file>", "write the JSON here ('-' = stdout, the default)")
+    .option("--cxmi <file>", CXMI_OPTION)
+    .option("--threshold <t>", THRESHOLD_OPTION)
     .action(
-      action(async (input: string | undefined, o: InputOpts & { target?: string; refName?: string; alignWith?: string[]; alignment?: boolean; quiet?: boolean; output?: string }) => {
+      action(async (input: string | undefined, o: InputOpts & { target?: string; refName?: string; alignWith?: string[]; alignment?: boolean; quiet?: boolean; output?: string; cxmi?: string; threshold?: string }) => {
         await checkOutputs(o.output);
+        const cx = readCxmiOption(o);
         const ts = await loadInput(input, o.target ? [o.target, ...(o.alignWith ?? [])] : [], o);
         const setup = setupMuda(targetLang(ts));
         const side = refSide(ts, input && !o.target ? o.refName : ts.references[0]);
         const extra: TargetSide[] = ts.systems.map((s) => ({ name: s, docs: ts.docs.map((d) => d.hyps[s]!) }));
+        checkCxmiOption(cx, side, ts.docs.map((d) => d.id));
         // Every other translation of the source (systems, --align-with) only adds aligner training data.
-        const [tagged] = await tagSides(setup, sources(ts), [side, ...extra], { onProgress: progress(o.quiet), keepAlignment: !!o.alignment });
+        const [tagged] = await tagSides(setup, sources(ts), [side, ...extra], { onProgress: progress(o.quiet), keepAlignment: !!o.alignment, keepSpans: !!cx });
         const counts = countTags(tagged!);
+        const withCx = cx && tagWithCxmi(tagged!, side.docs, cx, setup.support.tags, o.quiet);
+        if (withCx) counts.tags[CXMI_TAG] = withCx.comparison.high.tokens;
         const out = {
           testset: ts.name,
           langPair: ts.langPair,
@@ -111,13 +119,16 @@ export function registerMuda(program: Command): void {
           missing: setup.support.missing,
           notes: setup.support.notes,
           counts,
-          documents: tagged!.docs,
+          ...(withCx ? { cxmi: withCx.comparison } : {}),
+          documents: withCx ? withCx.docs : tagged!.docs,
         };
         const text = JSON.stringify(out) + "\n";
         await emit(text, o.output);
         if (!o.quiet) process.stderr.write(`muda: ${counts.tokens} tokens, ${counts.taggedTokens} tagged: ${MUDA_TAGS.map((t) => `${t} ${counts.tags[t]}`).join(", ")}\n`);
       }),
     );
+
+  registerMudaCxmi(muda);
 
   tableOptions(
     muda

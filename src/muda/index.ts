@@ -9,6 +9,10 @@ export { tagDocument, secondPersonVerbs, sentenceIndex, type MudaSegment, type T
 export { ellipsisCues } from "./ellipsis.js";
 export { PlainAnnotator, setupMuda, tagSides, countTags, type MudaSetup, type MudaDocText, type TargetSide, type TaggedSide, type TaggedSegment, type TagCounts } from "./pipeline.js";
 export { matchedTokens, segmentStats, fMeasure, scoreSides, bootstrapLabels, STAT_DIMS, type LabelScore, type SystemFScores } from "./score.js";
+export { readScores, parseScoresJsonl, parseScoresTsv, parseFairseqScores, readFairseqScores, fileLines, detectScoresFormat, checkLogprob, parseLogBase, EOS_TOKEN, CXMI_INPUT_FORMATS, type ScoredSegment, type ScoredRun, type CxmiInputFormat } from "./cxmi-formats.js";
+export { joinSubwords, detectSubwordScheme, pairRuns, tagWords, posGroups, summarize, posMeans, vocabularyMeans, topWords, previousSegments, checkReferenceText, cxmiAnalysis, cxmiTables, SUBWORD_SCHEMES, type SubwordScheme, type CxmiSegment, type CxmiWord, type CxmiSummary, type GroupMean, type TopWord } from "./cxmi.js";
+export { applyCxmi, readCxmiReport, tokenValues, charMap, CXMI_TAG, type CxmiTagComparison, type CxmiWordsFile } from "./cxmi-tags.js";
+export { ForcedDecoder, scoreWithContext, checkSeq2SeqDir, SEQ2SEQ_FILES, type ContextDoc, type ForcedScores } from "./forced-decode.js";
 
 export interface ScoreReportView {
   testset: string;

@@ -31,6 +31,8 @@ export interface TaggedSegment {
   links?: Array<[number, number]>;
   /** With `keepAlignment`: English token indices of ellipsis cues. */
   ellipsisCues?: number[];
+  /** With `keepSpans`: each token's character span in the segment (syntactic words split from one form share its span). */
+  spans?: Array<[number, number]>;
 }
 
 export interface TaggedSide {
@@ -111,6 +113,8 @@ export interface TagSidesOptions {
   lexicalThreshold?: number;
   /** Keep English tokens, links and ellipsis cues in every segment (for inspection). */
   keepAlignment?: boolean;
+  /** Keep each target token's character span (to line tokens up with other tokenisations of the text). */
+  keepSpans?: boolean;
   /** Called after each annotated side. */
   onProgress?: (what: string) => void;
 }
@@ -155,6 +159,7 @@ export async function tagSides(setup: MudaSetup, sources: readonly MudaDocText[]
           ...(opts.keepAlignment
             ? { source: s.en.tokens.map((t) => t.text), links: s.links.map((l) => [l[0], l[1]] as [number, number]), ellipsisCues: ellipsisCues(s.en.tokens) }
             : {}),
+          ...(opts.keepSpans ? { spans: s.tgt.tokens.map((t): [number, number] => [t.start ?? -1, t.end ?? -1]) } : {}),
         })),
       };
     });
