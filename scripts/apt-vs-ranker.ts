@@ -19,7 +19,7 @@ import { writeFileAtomic } from "../src/io/atomic.js";
 import { readRankerPairs } from "../src/nn/data.js";
 import { preparePairs } from "../src/nn/evaluate.js";
 import { loadScorer } from "../src/metric/load.js";
-import type { PairRecord } from "../src/mine/pair-format.js";
+import type { PairRecord } from "../src/core/pair-format.js";
 
 function arg(name: string, def: string | undefined): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

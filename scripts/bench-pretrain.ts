@@ -13,7 +13,7 @@ import * as tf from "@tensorflow/tfjs";
 import { selectBackend, describeBackend } from "../src/nn/backend.js";
 import { PronounLm, N_PRONOUNS, type MaskedWindow } from "../src/pretrain/model.js";
 import { Adam } from "../src/nn/adam.js";
-import { Rng } from "../src/nn/prng.js";
+import { Rng } from "../src/core/prng.js";
 import type { EmbeddingTable } from "../src/nn/glove.js";
 
 const PROTOTYPE_TOKENS_PER_SEC = 3300;

@@ -11,8 +11,8 @@ import * as tf from "@tensorflow/tfjs";
 import { selectBackend, describeBackend } from "../src/nn/backend.js";
 import { GloveBiLstmEncoder } from "../src/nn/encoder.js";
 import { RankerModel, marginLoss } from "../src/ranker/model.js";
-import type { PreparedSide } from "../src/nn/inputs.js";
-import { Rng } from "../src/nn/prng.js";
+import type { PreparedSide } from "../src/core/scorer.js";
+import { Rng } from "../src/core/prng.js";
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -17,8 +17,8 @@ import { TransformersEncoder } from "../src/ranker/transformers.js";
 import { RankerModel, marginLoss } from "../src/ranker/model.js";
 import { scoreSides } from "../src/ranker/run-model.js";
 import { Adam } from "../src/nn/adam.js";
-import { Rng } from "../src/nn/prng.js";
-import type { PreparedSide } from "../src/nn/inputs.js";
+import { Rng } from "../src/core/prng.js";
+import type { PreparedSide } from "../src/core/scorer.js";
 
 function arg(name: string, def?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

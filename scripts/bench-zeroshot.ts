@@ -10,7 +10,7 @@ import { readScoringInput } from "../src/metric/testset.js";
 import { describeBackend } from "../src/nn/backend.js";
 import { loadZeroShotScorer } from "../src/pretrain/scorer.js";
 import { zeroShotScores, type ZeroShotMethod } from "../src/pretrain/zeroshot.js";
-import type { PreparedSide } from "../src/nn/inputs.js";
+import type { PreparedSide } from "../src/core/scorer.js";
 
 function arg(name: string, def?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

@@ -19,7 +19,7 @@ import { Command } from "commander";
 import { defaultAnnotators } from "../src/ctxpro/annotators.js";
 import { identifyFiles } from "../src/ctxpro/identify.js";
 import { readEvalSet, type CtxproItem } from "../src/ctxpro/items.js";
-import { mulberry32, shuffle } from "../src/ctxpro/random.js";
+import { mulberry32, shuffle } from "../src/core/prng.js";
 import { builtinRuleSets, loadRuleSet, LANGUAGES } from "../src/ctxpro/rules.js";
 import { FALLBACK_MODES, type FallbackMode } from "../src/ctxpro/engine.js";
 import { loadDefaultCoref, loadDefaultMorph } from "../src/annotate/index.js";

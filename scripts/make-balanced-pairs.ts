@@ -15,10 +15,10 @@
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { AtomicLineWriter } from "../src/io/atomic.js";
-import { mulberry32 } from "../src/ctxpro/random.js";
+import { mulberry32 } from "../src/core/prng.js";
 import { loadInputs } from "../src/mine/run.js";
 import { substituteCase } from "../src/mine/pairs.js";
-import type { PairRecord } from "../src/mine/pair-format.js";
+import type { PairRecord } from "../src/core/pair-format.js";
 import { readRankerPairs } from "../src/nn/data.js";
 import { pronouns } from "../src/text/pronouns.js";
 import { tokenize } from "../src/text/tokenize.js";

@@ -14,7 +14,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { FLOAT, Graph, INT64, Pb, valueInfo } from "./onnx-writer.js";
-import { Rng } from "../src/nn/prng.js";
+import { Rng } from "../src/core/prng.js";
 
 // ---- the model ----
 

@@ -19,7 +19,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { BOOL, FLOAT, Graph, INT64, Pb, valueInfo } from "./onnx-writer.js";
-import { Rng } from "../src/nn/prng.js";
+import { Rng } from "../src/core/prng.js";
 
 export interface TinyMarianDims {
   vocab: number;

@@ -3,7 +3,7 @@
  * scripts/make-tiny-marian.ts): the protobuf wire format written by hand, so no Python and no
  * protobuf library is needed, and the same seed gives the same bytes.
  */
-import { Rng } from "../src/nn/prng.js";
+import { Rng } from "../src/core/prng.js";
 
 // ---- protobuf wire format (only what ONNX needs: varints, length-delimited fields, packed int64) ----
 

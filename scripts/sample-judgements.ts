@@ -6,7 +6,7 @@
  * empty `label` to fill in; no model score is computed or printed here.
  * Usage: node dist/scripts/sample-judgements.js MISMATCHES.jsonl.gz N SEED > data/judgements/wmt23-noisy.todo.jsonl
  */
-import { mulberry32 } from "../src/ctxpro/random.js";
+import { mulberry32 } from "../src/core/prng.js";
 import { readMismatches } from "../src/mine/mismatch-io.js";
 import { splitOf, substituteCase } from "../src/mine/pairs.js";
 

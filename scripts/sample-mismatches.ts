@@ -5,7 +5,7 @@
  */
 import { readMismatches } from "../src/mine/mismatch-io.js";
 import type { MismatchRecord } from "../src/mine/mismatch.js";
-import { mulberry32 } from "../src/ctxpro/random.js";
+import { mulberry32 } from "../src/core/prng.js";
 
 const [file, nArg = "50", seedArg = "1"] = process.argv.slice(2);
 if (!file) {

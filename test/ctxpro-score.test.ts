@@ -15,7 +15,7 @@ import {
   words,
 } from "../src/ctxpro/score.js";
 import type { CtxproItem } from "../src/ctxpro/items.js";
-import { mulberry32 } from "../src/ctxpro/random.js";
+import { mulberry32 } from "../src/core/prng.js";
 
 const found = (form: string, text: string) => new ExpectedForm(form).foundIn(words(text));
 

@@ -1,6 +1,7 @@
 // A context-free test scorer shared by the metric tests.
-import type { PronounScorer, ScoredSide } from "../src/metric/scorer.js";
-import { prepareSide, type PreparedSide, type Side } from "../src/nn/inputs.js";
+import type { PronounScorer, ScoredSide } from "../src/core/scorer.js";
+import { prepareSide } from "../src/nn/inputs.js";
+import type { PreparedSide, Side } from "../src/core/scorer.js";
 
 export /** A context-free scorer: each pronoun is worth a fixed value; `perSide` divides by the side's pronoun count (count-dependent). */
 class FixedScorer implements PronounScorer {

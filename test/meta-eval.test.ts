@@ -9,9 +9,9 @@ import { auc, gwetAc1, kendallTau, metaEvalSignificance, metaEvaluate, pearson, 
 import { fullDraw, meanOfUnits, pairedBootstrap, ratioOfUnits } from "../src/metric/significance.js";
 import { isPronounSpan, readMqm } from "../src/metric/mqm.js";
 import { balancedAccuracy } from "../src/metric/pairs.js";
-import type { PronounScorer, ScoredSide } from "../src/metric/scorer.js";
+import type { PronounScorer, ScoredSide } from "../src/core/scorer.js";
 import { FixedScorer } from "./fixed-scorer.js";
-import type { PairRecord } from "../src/mine/pair-format.js";
+import type { PairRecord } from "../src/core/pair-format.js";
 
 function pair(kind: "system" | "noisy", ref: string, sys: string, positive: string, negative: string): PairRecord {
   return { id: `${kind}:${positive}|${negative}`, lang: "de", context: ["Some context ."], positive, negative, kind, ref_pronoun: ref, sys_pronoun: sys, origin: "x", split: "dev", context_mode: "crc" } as PairRecord;

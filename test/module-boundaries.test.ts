@@ -3,10 +3,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-// The model folders hold models only (issue 23): the attention ranker (src/ranker) and the
-// masked-pronoun model (src/pretrain) do not import each other; what both need lives in src/nn
-// (neural building blocks, model inputs, pair data) or src/metric (the scorer interface), and
-// what combines both lives outside them (src/metric/ensemble.ts, src/ontop/).
+// Imports run downward through one layer order (LAYERS below). The model folders hold models only:
+// the attention ranker (src/ranker) and the masked-pronoun model (src/pretrain) do not import each
+// other; what both need lives in src/nn (neural building blocks, model inputs, pair data) or src/core,
+// and what combines both lives above them (src/metric/ensemble.ts, src/ontop/).
+//
+// src/core is the foundation that every layer shares and that is neither file reading (src/io) nor
+// English text (src/text): the pair-file record (the contract between the miner and every later
+// command), the scorer interface, the one seeded generator and the progress line. It is a folder of its
+// own rather than a part of io or text so that those two stay about files and words, and so that
+// nothing above has a reason to reach sideways into a model or command folder for a shared type.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = join(ROOT, "src");
 
@@ -32,6 +38,52 @@ function sourceFiles(dir: string): string[] {
 function folderOf(path: string): string {
   const rel = relative(SRC, path).split(/[\\/]/);
   return rel.length > 1 ? rel[0]! : "";
+}
+
+/**
+ * The layer order, bottom first: a file may import its own folder and the folders of lower layers only;
+ * folders of one layer do not import each other. Derived from the import graph: each folder sits above
+ * every folder it needs, and folders that must stay independent share a layer (the two models, ranker
+ * and pretrain; the pronoun metric and CTXPRO, whose only common ground is core and stats). The root
+ * files: "version.ts" (package root and version), "signature.ts" (the signature format) and "index.ts"
+ * (the public API, re-exporting every stage).
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ["version.ts"],
+  ["signature.ts", "io", "text"],
+  ["core"],
+  ["stats", "align"],
+  ["nn", "annotate", "mine", "contrastive"],
+  ["pretrain", "ranker", "apt"],
+  ["metric", "ontop", "ctxpro", "muda"],
+  ["suite", "report"],
+  ["cli"],
+  ["index.ts"],
+];
+
+/** The layer unit of a path: its top folder under src/, or the file name for src/*.ts itself. */
+function unitOf(path: string): string {
+  const rel = relative(SRC, path).split(/[\\/]/);
+  return rel.length > 1 ? rel[0]! : rel[0]!.replace(/\.js$/, ".ts");
+}
+
+function layerOf(unit: string): number {
+  return LAYERS.findIndex((l) => l.includes(unit));
+}
+
+/** "file -> target (unit a, layer i, imports unit b, layer j)" for every import that does not run downward. */
+function upwardImports(files: Array<{ path: string; text: string }>): string[] {
+  const bad: string[] = [];
+  for (const { path, text } of files) {
+    const from = unitOf(path);
+    for (const spec of relativeSpecifiers(text)) {
+      const to = unitOf(resolve(dirname(path), spec));
+      if (to === from) continue;
+      const [a, b] = [layerOf(from), layerOf(to)];
+      if (a < 0 || b < 0 || b >= a) bad.push(`${relative(ROOT, path)} -> ${spec} (${from}, layer ${a}, imports ${to}, layer ${b})`);
+    }
+  }
+  return bad;
 }
 
 /** "file -> target" for every import of a file under src/<from>/ that lands in one of the forbidden folders. */
@@ -77,5 +129,30 @@ describe("module boundaries", () => {
 
   it("src/nn imports neither model, nor the metric or CLI built on them", () => {
     expect(violations("nn", ["ranker", "pretrain", "ontop", "metric", "cli"])).toEqual([]);
+  });
+
+  it("places every folder and root file of src/ in exactly one layer", () => {
+    const units = readdirSync(SRC, { withFileTypes: true }).map((e) => e.name).filter((n) => !/\.(d\.ts|map)$/.test(n));
+    const placed = LAYERS.flat();
+    expect(new Set(placed).size, "a unit listed twice").toBe(placed.length);
+    expect([...units].sort()).toEqual([...placed].sort());
+  });
+
+  it("rejects an import that runs upward or sideways (the check is not vacuous)", () => {
+    const at = (p: string) => join(SRC, p);
+    expect(upwardImports([{ path: at("nn/data.ts"), text: 'import type { PairRecord } from "../core/pair-format.js";' }])).toEqual([]);
+    expect(upwardImports([{ path: at("nn/data.ts"), text: 'import type { PairRecord } from "../mine/pair-format.js";' }])).toHaveLength(1);
+    expect(upwardImports([{ path: at("stats/bootstrap.ts"), text: 'import { mulberry32 } from "../ctxpro/random.js";' }])).toHaveLength(1);
+    expect(upwardImports([{ path: at("metric/meta-eval.ts"), text: 'export { x } from "../ctxpro/random.js";' }])).toHaveLength(1);
+    expect(upwardImports([{ path: at("ranker/scorer.ts"), text: 'import type { Z } from "../pretrain/zeroshot.js";' }])).toHaveLength(1);
+    expect(upwardImports([{ path: at("text/pronouns.ts"), text: 'import { VERSION } from "../version.js";' }])).toEqual([]);
+    expect(upwardImports([{ path: at("version.ts"), text: 'import { x } from "./index.js";' }])).toHaveLength(1);
+    expect(upwardImports([{ path: at("newfolder/a.ts"), text: 'import { x } from "../io/errors.js";' }])).toHaveLength(1);
+  });
+
+  it("every import under src/ runs downward through the layers", () => {
+    const files = sourceFiles(SRC).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+    expect(files.length).toBeGreaterThan(100);
+    expect(upwardImports(files)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as tf from "@tensorflow/tfjs";
 import { selectBackend } from "../src/nn/backend.js";
-import { Rng } from "../src/nn/prng.js";
+import { Rng } from "../src/core/prng.js";
 import type { EmbeddingTable } from "../src/nn/glove.js";
 import { PronounLm } from "../src/pretrain/model.js";
 import { loadPronounLm, savePronounLm } from "../src/pretrain/checkpoint.js";

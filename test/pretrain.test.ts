@@ -12,7 +12,7 @@ import { PRETRAIN_DEFAULTS } from "../src/pretrain/defaults.js";
 import { loadPronounLm } from "../src/pretrain/checkpoint.js";
 import { zeroShotScores } from "../src/pretrain/zeroshot.js";
 import { loadZeroShotScorer } from "../src/pretrain/scorer.js";
-import { scoreSidesWith } from "../src/metric/scorer.js";
+import { scoreSidesWith } from "../src/core/scorer.js";
 import { signature } from "../src/metric/testset.js";
 import { trainOnTop } from "../src/ontop/train.js";
 import { registerPretrainOnTop } from "../src/cli/pretrain.js";
@@ -20,7 +20,7 @@ import { runCli } from "./cli-helper.js";
 import { writeEmbeddingTable, Vocab, type EmbeddingTable } from "../src/nn/glove.js";
 import { prepareSide } from "../src/nn/inputs.js";
 import { selectBackend } from "../src/nn/backend.js";
-import { Rng } from "../src/nn/prng.js";
+import { Rng } from "../src/core/prng.js";
 import { decodeHalf, encodeHalf } from "../src/nn/fp16.js";
 
 const dir = mkdtempSync(join(tmpdir(), "proneval-pretrain-"));
@@ -269,7 +269,7 @@ describe("masked-pronoun data and training", () => {
   });
 
   it("the zero-shot Scorer gives the summed masked log-probabilities and per-pronoun values", async () => {
-    const scorer = await loadZeroShotScorer(join(dir, "a"), { backend: "cpu" });
+    const scorer = await loadZeroShotScorer(join(dir, "a"), { backend: "cpu", aggregate: "sum" });
     const side = { context: ["the sister saw him ."], sentence: "he saw her ." };
     const [r] = await scoreSidesWith(scorer, [side, side]);
     const { lm } = loadPronounLm(join(dir, "a"));

@@ -4,9 +4,10 @@ import { selectBackend } from "../src/nn/backend.js";
 import { biLstm } from "../src/nn/bilstm.js";
 import { GloveBiLstmEncoder } from "../src/nn/encoder.js";
 import { RankerModel, marginLoss } from "../src/ranker/model.js";
-import { prepareSide, type PreparedSide } from "../src/nn/inputs.js";
+import { prepareSide } from "../src/nn/inputs.js";
+import type { PreparedSide } from "../src/core/scorer.js";
 import { scoreSides } from "../src/ranker/run-model.js";
-import { Rng } from "../src/nn/prng.js";
+import { Rng } from "../src/core/prng.js";
 import { toHalf, fromHalf } from "../src/nn/fp16.js";
 import type { EmbeddingTable } from "../src/nn/glove.js";
 

@@ -6,7 +6,7 @@ import { pronouns } from "../src/text/pronouns.js";
 import { zeroShotScores } from "../src/pretrain/zeroshot.js";
 import { prepareSide } from "../src/nn/inputs.js";
 import { selectBackend } from "../src/nn/backend.js";
-import { Rng } from "../src/nn/prng.js";
+import { Rng } from "../src/core/prng.js";
 import { Vocab, type EmbeddingTable } from "../src/nn/glove.js";
 
 const words = ["i", "he", "it", "she", "they", "her", "him", "them", "we", "you", "the", "house", "saw", "walked", "to", "sister", "."];

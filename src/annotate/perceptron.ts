@@ -141,21 +141,5 @@ export class PerceptronScorer {
   }
 }
 
-/** Deterministic PRNG (mulberry32) so training runs are reproducible. */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function shuffle<T>(xs: T[], rand: () => number): void {
-  for (let i = xs.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
-  }
-}
+/** The package's seeded generator, so training runs are reproducible. */
+export { mulberry32 as rng, shuffle } from "../core/prng.js";

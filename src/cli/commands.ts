@@ -15,6 +15,7 @@ import { registerCompare } from "./compare.js";
 import { registerEval } from "./eval.js";
 import { registerMetaEval } from "./meta-eval.js";
 import { registerEnsemble } from "./ensemble.js";
+import { registerCalibrate } from "./calibrate.js";
 import { registerReport } from "./report.js";
 
 // Each subcommand lives in its own file and adds itself here; keep this list sorted by pipeline order.
@@ -33,6 +34,7 @@ export function registerCommands(program: Command): void {
   registerEval(program);
   registerMetaEval(program);
   registerEnsemble(program);
+  registerCalibrate(program);
   registerScore(program);
   registerCompare(program);
   registerReport(program);

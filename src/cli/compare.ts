@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, intOption, floatOption, emit, bootstrapOptions, widthOption, parseWidth, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import type { PairComparison } from "../metric/testset.js";
-import { ProgressLine } from "../nn/progress.js";
+import { ProgressLine, bar } from "../core/progress.js";
 import { parseContext, scoringOptions, parseAggregate, parseMode, readCheckedScoringInput } from "./score.js";
 
 /** Cohen's h for two proportions (in %): the effect size of a difference of scores. */
@@ -39,7 +39,7 @@ export function registerCompare(program: Command): void {
     .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
     .action(
       action(async (o: Record<string, unknown>) => {
-        const { withContextTag, contextNote, backendTag, scoringProgress } = await import("./scoring.js");
+        const { withContextTag, contextNote, backendTag, scoringProgress, loadCliScorer } = await import("./scoring.js");
         const format = await outputFormat(o);
         const hyps = (o.translations as string[] | undefined) ?? [];
         const context = parseContext(o.context);
@@ -49,14 +49,13 @@ export function registerCompare(program: Command): void {
         const alpha = floatOption("--alpha", String(o.alpha));
         if (!(alpha > 0 && alpha < 1)) throw new InputError(`--alpha must be between 0 and 1, got ${alpha}`);
         const { compareToBaseline, scoreTestSet, signature: fullSignature } = await import("../metric/testset.js");
-        const { loadScorer } = await import("../metric/load.js");
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);
         if (hyps.length === 1) throw new InputError("compare needs a baseline and at least one system (-t BASELINE SYSTEM ...), got one");
         const { input, refName, dropped } = await readCheckedScoringInput(o, "compare", (inp) => {
           if (inp.systems.length < 2) throw new InputError(`compare needs a baseline and at least one more system, got ${inp.systems.join(", ") || "none"}`);
         });
-        const scorer = await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
+        const scorer = await loadCliScorer(o);
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         const progress = scoringProgress(line);
         let res;

@@ -4,7 +4,7 @@ import { InputError } from "../io/errors.js";
 import { writeFilesAtomic, checkOutputDir, checkOutputFile } from "../io/atomic.js";
 import { action, emit, floatOption, intOption, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
 import { formatResult, formatTable, type TableBlock } from "../io/table.js";
-import { bar, fmtDuration, ProgressLine } from "../nn/progress.js";
+import { bar, fmtDuration, ProgressLine } from "../core/progress.js";
 import { builtinRuleSets, checkLang, describeRule, loadRuleSet, LANGUAGES } from "../ctxpro/rules.js";
 import { defaultAnnotators, type BuiltinAnnotators } from "../ctxpro/annotators.js";
 import { PrecomputedAnnotations } from "../ctxpro/annotations.js";

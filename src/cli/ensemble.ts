@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { action, emit, intOption, floatOption } from "./run.js";
-import { ProgressLine, bar } from "../nn/progress.js";
+import { ProgressLine, bar } from "../core/progress.js";
 import { checkOutputDir } from "../io/atomic.js";
 import { makeSignature } from "../signature.js";
 

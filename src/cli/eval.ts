@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
-import { englishShare } from "./scoring.js";
+import { englishShare, loadCliScorer, ZERO_SHOT_AGGREGATE_HELP } from "./scoring.js";
 import { readRankerPairs } from "../nn/data.js";
-import { ProgressLine } from "../nn/progress.js";
+import { ProgressLine, bar } from "../core/progress.js";
 import { parseContext, parseAggregate } from "./score.js";
 
 export function registerEval(program: Command): void {
@@ -15,7 +15,7 @@ export function registerEval(program: Command): void {
       .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm-news, scored zero-shot with PMI; docs/meta-eval.md)")
       .option("--model-dir <dir>", "directory holding transformers models")
       .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
-      .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum", "pmi")
+      .option("--zero-shot-aggregate <a>", ZERO_SHOT_AGGREGATE_HELP)
       .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
       .option("--aggregate <a>", "how the two sides are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions) | sum (the paper's y) | min (the worst pronoun; not count-free)", "mean")
       .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
@@ -30,12 +30,11 @@ export function registerEval(program: Command): void {
       const format = await outputFormat(o);
       const top = intOption("--top", String(o.top), 0);
       await checkOutputs(o.output as string | undefined);
-      const { loadScorer } = await import("../metric/load.js");
       const { compareMany, marginsOf, pairItems, pairAccuracy, pairAccuracyTables } = await import("../metric/pairs.js");
       const { formatResult } = await import("../io/table.js");
       const { signature: fullSignature } = await import("../metric/testset.js");
       const aggregate = parseAggregate(o.aggregate);
-      const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
+      const scorer = await loadCliScorer(o);
       const mode = parseContext(o.context) ?? scorer.contextMode;
       const line = new ProgressLine(process.stderr, Boolean(o.quiet));
       try {

@@ -1,8 +1,9 @@
 import type { Command } from "commander";
 import { action, checkOneStdin, checkOutputs, emit, intOption, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
-import { ProgressLine } from "../nn/progress.js";
-import { parseAggregate, parseContext, parseMode, parseZeroShotAggregate } from "./score.js";
+import { ProgressLine } from "../core/progress.js";
+import { parseAggregate, parseContext, parseMode } from "./score.js";
+import { parseZeroShotAggregate, ZERO_SHOT_AGGREGATE_HELP } from "./scoring.js";
 
 export function registerMetaEval(program: Command): void {
   tableOptions(
@@ -19,7 +20,7 @@ export function registerMetaEval(program: Command): void {
       .option("--probe-pairs <file>", "pairs for the appended-clause probe (default: the first --pairs file)")
       .option("--probe-limit <n>", "pairs drawn for the probe", "1000")
       .option("--aggregate <a>", "mean (default) | pronoun | sum | min", "mean")
-      .option("--zero-shot-aggregate <a>", "masked-pronoun models: pmi (default) | sum | margin (a pronoun's PMI minus the best PMI of a pronoun that could stand there, capped at 0)", "pmi")
+      .option("--zero-shot-aggregate <a...>", `${ZERO_SHOT_AGGREGATE_HELP}; one for every -c, or one per -c (each scorer is then named DIR:AGGREGATE, so one model can be compared with itself under two aggregates)`)
       .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per pronoun aligned with fast_align) | aligned-lcs (the same, aligned by longest common subsequence)", "sentence")
       .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
       .option("--seed <n>", "seed of the probe's draw and of the bootstrap", "1")
@@ -36,6 +37,7 @@ export function registerMetaEval(program: Command): void {
       const aggregate = parseAggregate(o.aggregate);
       const mode = parseMode(o.mode);
       const context = parseContext(o.context);
+      const zeroShotAggregates = ((o.zeroShotAggregate as string[] | undefined) ?? [undefined]).map(parseZeroShotAggregate);
       const pairFiles = (o.pairs as string[] | undefined) ?? [];
       if (!pairFiles.length && !o.mqm && !o.judgements) throw new InputError("nothing to evaluate on: give --pairs, --mqm and/or --judgements");
       if (o.apt && !o.mqm) throw new InputError("--apt needs --mqm (APT is evaluated on the MQM measures only)");
@@ -43,7 +45,7 @@ export function registerMetaEval(program: Command): void {
       await checkOutputs(o.output as string | undefined);
       const { readRankerPairs } = await import("../nn/data.js");
       const { readMqm } = await import("../metric/mqm.js");
-      const { readJudgements, metaEvaluate, metaEvalTable, metaEvalSignificance, significanceTable } = await import("../metric/meta-eval.js");
+      const { readJudgements, metaEvaluate, metaEvalTable, metaEvalSignificance, significanceTable, pronounPairTables } = await import("../metric/meta-eval.js");
       const { formatResult } = await import("../io/table.js");
       const { loadScorer } = await import("../metric/load.js");
       const { IdentityPriorScorer } = await import("../metric/identity.js");
@@ -56,7 +58,13 @@ export function registerMetaEval(program: Command): void {
       const probe = o.probePairs ? { file: String(o.probePairs), pairs: await readRankerPairs(String(o.probePairs), "crc") } : undefined;
       const inputs = { pairs, mqm, judgements, probe, probeLimit: intOption("--probe-limit", String(o.probeLimit), 1), seed: intOption("--seed", String(o.seed), 0) };
       const dirs = (o.checkpoint as string[] | undefined) ?? [undefined];
-      const names = [...(o.apt ? ["apt"] : []), ...(o.trainPairs ? ["identity-prior"] : []), ...dirs.map((d) => d ?? "default")];
+      if (zeroShotAggregates.length > 1 && zeroShotAggregates.length !== dirs.length)
+        throw new InputError(`--zero-shot-aggregate takes one value, or one per -c (${dirs.length}), got ${zeroShotAggregates.length}`);
+      const scorers = dirs.map((dir, k) => {
+        const agg = zeroShotAggregates[zeroShotAggregates.length > 1 ? k : 0]!;
+        return { dir, agg, name: `${dir ?? "default"}${zeroShotAggregates.length > 1 ? `:${agg}` : ""}` };
+      });
+      const names = [...(o.apt ? ["apt"] : []), ...(o.trainPairs ? ["identity-prior"] : []), ...scorers.map((s) => s.name)];
       if (o.baseline !== undefined && !names.includes(String(o.baseline))) throw new InputError(`--baseline '${String(o.baseline)}' is none of the scorers (${names.join(", ")})`);
       const draws = intOption("--bootstrap", String(o.bootstrap), 0);
       const line = new ProgressLine(process.stderr, Boolean(o.quiet));
@@ -74,10 +82,9 @@ export function registerMetaEval(program: Command): void {
         reports.push(await metaEvaluate("identity-prior", prior, signature(prior, { aggregate, mode, context: context ?? prior.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
       }
       const threads = o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1);
-      for (const dir of dirs) {
-        const scorer = await loadScorer(dir, { backend: String(o.backend), threads, zeroShotAggregate: parseZeroShotAggregate(o.zeroShotAggregate) });
+      for (const { dir, agg, name } of scorers) {
+        const scorer = await loadScorer(dir, { backend: String(o.backend), threads, zeroShotAggregate: agg });
         try {
-          const name = dir ?? "default";
           const backend = await (await import("./scoring.js")).backendTag(scorer);
           reports.push(await metaEvaluate(name, scorer, signature(scorer, { aggregate, mode, context: context ?? scorer.contextMode, backend }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
         } finally {
@@ -85,14 +92,14 @@ export function registerMetaEval(program: Command): void {
         }
       }
       // Default baseline: the first checkpoint (the scorer under study), not APT or the prior listed before it.
-      const baseline = o.baseline === undefined ? (dirs[0] ?? "default") : String(o.baseline);
+      const baseline = o.baseline === undefined ? scorers[0]!.name : String(o.baseline);
       const sig = draws > 0 && reports.some((r) => r.samples?.size) ? metaEvalSignificance(reports, draws, inputs.seed, baseline) : undefined;
       line.done();
       let text: string;
       if (format === "json") text = JSON.stringify({ aggregate, mode, reports: reports.map(({ samples: _, ...r }) => r), ...(sig ? { significance: { draws, seed: inputs.seed, baseline: baseline ?? reports[0]?.name, measures: sig } } : {}) }, null, 1) + "\n";
       else {
         const { table, signatures } = metaEvalTable(reports);
-        const tables = sig ? [table, significanceTable(sig, reports, draws, inputs.seed, baseline)] : [table];
+        const tables = [table, ...(sig ? [significanceTable(sig, reports, draws, inputs.seed, baseline)] : []), ...pronounPairTables(reports)];
         text = await formatResult(tables, format, { signature: signatures, quiet: Boolean(o.quiet) });
       }
       await emit(text, o.output as string | undefined);

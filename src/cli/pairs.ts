@@ -3,7 +3,7 @@ import { action, rangeOption } from "./run.js";
 import { writePairFiles, pairFileName } from "../mine/build.js";
 import { InputError } from "../io/errors.js";
 import { checkOutputDir } from "../io/atomic.js";
-import type { ContextMode } from "../mine/pair-format.js";
+import type { ContextMode } from "../core/pair-format.js";
 
 export function registerPairs(program: Command): void {
   program

@@ -4,9 +4,9 @@ import { InputError } from "../io/errors.js";
 import type { ScoringInput, SystemResult } from "../metric/testset.js";
 import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../metric/decide.js";
 import { CONTEXT_MODES } from "../nn/inputs.js";
-import { ProgressLine } from "../nn/progress.js";
-import type { ContextMode } from "../mine/pair-format.js";
-import type { ZeroShotAggregate } from "../pretrain/zeroshot.js";
+import { ProgressLine, bar } from "../core/progress.js";
+import type { ContextMode } from "../core/pair-format.js";
+import { ZERO_SHOT_AGGREGATE_HELP } from "./scoring.js";
 
 export function parseContext(v: unknown): ContextMode | undefined {
   if (v === undefined) return undefined;
@@ -40,6 +40,7 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
     .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm-news, scored zero-shot with PMI; docs/meta-eval.md)")
     .option("--model-dir <dir>", "directory holding transformers models")
+    .option("--zero-shot-aggregate <a>", ZERO_SHOT_AGGREGATE_HELP)
     .option("--allow-empty", "skip empty reference segments (counted and reported) instead of failing")
     .option("--allow-non-english", "score although the target is not English (the metric is for English targets)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
@@ -84,13 +85,6 @@ export function parseAggregate(v: unknown): Aggregate {
   return a as Aggregate;
 }
 
-/** `--zero-shot-aggregate` of meta-eval (pmi, sum or margin; masked-pronoun models only). */
-export function parseZeroShotAggregate(v: unknown): ZeroShotAggregate {
-  const a = String(v ?? "pmi");
-  if (a !== "pmi" && a !== "sum" && a !== "margin") throw new InputError(`--zero-shot-aggregate must be pmi, sum or margin, got '${a}'`);
-  return a;
-}
-
 export function registerScore(program: Command): void {
   tableOptions(
     scoringOptions(
@@ -100,7 +94,6 @@ export function registerScore(program: Command): void {
       "systems",
     )
       .option("--zero-shot [dir]", "score with a masked-pronoun model zero-shot (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
-      .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum | margin", "pmi")
       .option("--segments", "per-segment rows instead of the system table", false)
       .option("--confidence", "each system's score with its 95% bootstrap interval over its pronoun segments (sacrebleu --confidence)", false),
     "everything (segments, pronouns, summaries, signature)",
@@ -131,10 +124,9 @@ export function registerScore(program: Command): void {
         const aggregate = parseAggregate(o.aggregate);
         const mode = parseMode(o.mode);
         const { scoreTestSet, signature: fullSignature, scoreDefinition, scoreConfidence } = await import("../metric/testset.js");
-        const { loadScorer } = await import("../metric/load.js");
         const { input, refName, dropped } = await readCheckedScoringInput({ ...o, output: mtme ? undefined : o.output }, "score");
         if (mtme && dropped) throw new InputError(`--format mtme needs a score for every segment, but --allow-empty skipped ${dropped} empty reference segment(s)`);
-        const scorer = o.zeroShot ? await (await import("../pretrain/scorer.js")).loadZeroShotFromCli(o.zeroShot, o.zeroShotAggregate, String(o.backend)) : await loadScorer(o.checkpoint as string | undefined, { backend: String(o.backend), modelDir: o.modelDir as string | undefined, threads: o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1) });
+        const scorer = await (await import("./scoring.js")).loadCliScorer(o);
         const line = new ProgressLine(process.stderr, Boolean(o.quiet));
         const progress = scoringProgress(line);
         if (!o.quiet) process.stderr.write(`proneval score: ${scorer.backendLine}; checkpoint ${scorer.dir}\n`);

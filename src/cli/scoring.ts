@@ -1,10 +1,12 @@
-/** Input checks shared by `score` and `compare` (and the English-target check of `eval`). */
+/** Input checks shared by `score` and `compare` (and the English-target check of `eval`), and how they load their scorer. */
 import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
 import type { ScoringInput } from "../metric/testset.js";
-import type { ContextMode } from "../mine/pair-format.js";
-import type { PronounScorer } from "../metric/scorer.js";
-import { bar, type ProgressLine } from "../nn/progress.js";
+import type { ContextMode } from "../core/pair-format.js";
+import type { PronounScorer } from "../core/scorer.js";
+import { bar, type ProgressLine } from "../core/progress.js";
+import { intOption } from "./run.js";
+import { DEFAULT_ZERO_SHOT_AGGREGATE, ZERO_SHOT_AGGREGATES, isZeroShotAggregate, type ZeroShotAggregate } from "../pretrain/aggregate.js";
 
 // Frequent English function words: in English text about a third of the word tokens are among them;
 // in other languages (even Latin-script ones) a few percent at most.
@@ -114,4 +116,43 @@ export function scoringProgress(line: ProgressLine): { onProgress: (done: number
       line.done();
     },
   };
+}
+
+/**
+ * The scorer of `score`, `compare` and `eval`: `-c DIR` (a ranker, ensemble or masked-pronoun model
+ * directory), `--zero-shot [DIR]` (a masked-pronoun model; default the shipped one) or neither (the shipped
+ * default, a masked-pronoun model). `--zero-shot-aggregate` is checked before any model is loaded and
+ * applies whenever the scorer is zero-shot, the default model included; given for a ranker or an ensemble,
+ * whose scores do not use it, it is refused rather than ignored. So is `-c` beside `--zero-shot`: both name a model.
+ */
+export async function loadCliScorer(o: Record<string, unknown>): Promise<PronounScorer> {
+  const aggregate = parseZeroShotAggregate(o.zeroShotAggregate);
+  const zeroShot = o.zeroShot !== undefined && o.zeroShot !== false;
+  if (zeroShot && o.checkpoint !== undefined)
+    throw new InputError("-c/--checkpoint and --zero-shot both name a model: give one (-c DIR scores a masked-pronoun model directory zero-shot too)");
+  const backend = String(o.backend ?? "auto");
+  if (zeroShot) {
+    const { loadZeroShotScorer } = await import("../pretrain/scorer.js");
+    return loadZeroShotScorer(o.zeroShot === true ? undefined : String(o.zeroShot), { backend, aggregate });
+  }
+  const { loadScorer } = await import("../metric/load.js");
+  const threads = o.threads === undefined || o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1);
+  const scorer = await loadScorer(o.checkpoint as string | undefined, { backend, modelDir: o.modelDir as string | undefined, threads, zeroShotAggregate: aggregate });
+  if (o.zeroShotAggregate !== undefined && scorer.kind !== "zero-shot") {
+    scorer.dispose();
+    throw new InputError(`--zero-shot-aggregate is for masked-pronoun models scored zero-shot; ${scorer.dir} is a ${scorer.kind} scorer, whose scores do not use it`);
+  }
+  return scorer;
+}
+
+/** Help of `--zero-shot-aggregate` (score, compare, eval, meta-eval). */
+export const ZERO_SHOT_AGGREGATE_HELP =
+  "masked-pronoun models scored zero-shot (the default model, --zero-shot, or -c with such a model): pmi (log-probabilities minus corpus log-priors) | sum (log-probabilities) | margin (PMI minus the best PMI of a pronoun that could stand there, capped at 0) | calibrated (minus per-pronoun biases fitted by proneval calibrate)" +
+  ` (default: ${DEFAULT_ZERO_SHOT_AGGREGATE}; docs/meta-eval.md)`;
+
+/** `--zero-shot-aggregate` (masked-pronoun models scored zero-shot); absent: the library's default. */
+export function parseZeroShotAggregate(v: unknown): ZeroShotAggregate {
+  const a = v === undefined ? DEFAULT_ZERO_SHOT_AGGREGATE : String(v);
+  if (!isZeroShotAggregate(a)) throw new InputError(`--zero-shot-aggregate must be ${ZERO_SHOT_AGGREGATES.join(", ")}, got '${a}'`);
+  return a;
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
 import { formatResult } from "../io/table.js";
-import { readPairs } from "../mine/pair-format.js";
+import { readAllPairs, readPairs } from "../core/pair-format.js";
 import { pairStats, statsTables } from "../mine/stats.js";
 
 export function registerStats(program: Command): void {

@@ -8,8 +8,8 @@ import type { TrainOptions, ProgressEvent } from "../ranker/train.js";
 import { TRAIN_DEFAULTS } from "../ranker/defaults.js";
 import { CONTEXT_MODES } from "../nn/inputs.js";
 import { LSTM_IMPLS, type LstmImpl } from "../nn/lstm-impl.js";
-import type { ContextMode } from "../mine/pair-format.js";
-import { ProgressLine, bar, fmtDuration } from "../nn/progress.js";
+import type { ContextMode } from "../core/pair-format.js";
+import { ProgressLine, bar, fmtDuration } from "../core/progress.js";
 import { checkOutputDir } from "../io/atomic.js";
 
 function badKinds(v: string): never {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_MODEL, defaultModelDir } from "../version.js";
 import { makeSignature } from "../signature.js";
-import { TIE_EPS } from "../metric/scorer.js";
+import { TIE_EPS } from "../core/scorer.js";
 
 /**
  * `proneval --version`: the version and the default scorer's signature (as `score` prints it, for

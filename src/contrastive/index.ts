@@ -14,6 +14,7 @@ import { InputError } from "../io/errors.js";
 import { readLines, readText } from "../io/lines.js";
 import type { TableBlock } from "../io/table.js";
 import { isStdin } from "../io/stdin.js";
+import { mulberry32 } from "../core/prng.js";
 
 export interface ContrastiveItem {
   /** Source with its context sentences, joined by " _eos " as in the release. */
@@ -255,14 +256,7 @@ export function selfCheck(set: ContrastiveSet, seed = 1): { constant: Contrastiv
     if (Math.abs(g.accuracy - g.chance) > 1e-9) failures.push(`constant scores: ${g.key} accuracy ${g.accuracy} != chance ${g.chance}`);
   }
   // Random integer scores (many ties) on the original order and on a rotated order must give equal credits.
-  let state = seed >>> 0;
-  const rand = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = mulberry32(seed);
   const scores = Float64Array.from({ length: n }, () => Math.floor(rand() * 3));
   const base = scoreContrastive(set, scores);
   const rotated: ContrastiveItem[] = [];

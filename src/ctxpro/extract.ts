@@ -6,7 +6,7 @@ import { InputError } from "../io/errors.js";
 import type { CtxproItem } from "./items.js";
 import { itemLocation } from "./items.js";
 import type { TsvDoc } from "./identify.js";
-import { mulberry32, shuffle } from "./random.js";
+import { mulberry32, shuffle } from "../core/prng.js";
 
 export interface SplitOptions {
   /** Labels with fewer items go entirely to test (CTXPRO: 100). */

@@ -7,5 +7,5 @@ export * from "./annotations.js";
 export * from "./identify.js";
 export * from "./extract.js";
 export * from "./score.js";
-export { mulberry32 } from "./random.js";
+export { mulberry32 } from "../core/prng.js";
 export { DEFAULT_LEVERS, leversFromEnv, type Levers, type VerbReadMode } from "../annotate/levers.js";

@@ -12,7 +12,7 @@
 // contribution in b minus contribution in a. The segment value is the mean of its decisions; pronouns
 // left unpaired (one side has a pronoun the other has not) are not decisions. So neither the number
 // of pronouns both sides share nor an extra clause appended to both moves the value.
-import type { ScoredSide } from "./scorer.js";
+import type { ScoredSide } from "../core/scorer.js";
 
 export type Aggregate = "pronoun" | "mean" | "sum" | "min";
 /**

@@ -3,9 +3,10 @@
 // over the training pairs (a reference pronoun of a pair wins, the system's loses); context and
 // sentence are ignored. On balanced R vs R' it is right in one direction of each pronoun pair and
 // wrong in the other: 50%. Meta-eval prints it beside every scorer to show how much is context.
-import type { ContextMode, PairRecord } from "../mine/pair-format.js";
-import { prepareSide, type PreparedSide, type Side } from "../nn/inputs.js";
-import type { PronounScorer, ScoredSide } from "./scorer.js";
+import type { ContextMode, PairRecord } from "../core/pair-format.js";
+import { prepareSide } from "../nn/inputs.js";
+import type { PreparedSide, Side } from "../core/scorer.js";
+import type { PronounScorer, ScoredSide } from "../core/scorer.js";
 
 export class IdentityPriorScorer implements PronounScorer {
   readonly kind = "identity-prior";

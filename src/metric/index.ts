@@ -1,5 +1,5 @@
 // Public API of the metric: one scorer interface, scoring test sets and pair files, meta-evaluation.
-export { TIE_EPS, scoreSidesWith, type PronounScorer, type PronounScore, type ScoredSide, type ScoreOptions } from "./scorer.js";
+export { TIE_EPS, scoreSidesWith, type PronounScorer, type PronounScore, type ScoredSide, type ScoreOptions } from "../core/scorer.js";
 export { AGGREGATES, compareSides, pronounDecisions, type Aggregate, type PronounDecision } from "./decide.js";
 export {
   scoreTestSet,

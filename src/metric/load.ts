@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { isEnsembleDir, loadEnsembleScorer } from "./ensemble.js";
 import { loadZeroShotScorer } from "../pretrain/scorer.js";
-import type { ZeroShotAggregate } from "../pretrain/zeroshot.js";
+import { DEFAULT_ZERO_SHOT_AGGREGATE, type ZeroShotAggregate } from "../pretrain/aggregate.js";
 import { defaultCheckpointDir, loadRankerScorer } from "../ranker/scorer.js";
-import type { LoadScorerOptions, PronounScorer } from "./scorer.js";
+import type { LoadScorerOptions, PronounScorer } from "../core/scorer.js";
 
 export interface LoadOptions extends LoadScorerOptions {
-  /** For a masked-pronoun model: sum of log-probabilities or PMI (default pmi). */
+  /** For a masked-pronoun model (scored zero-shot): how its log-probabilities are aggregated (default DEFAULT_ZERO_SHOT_AGGREGATE). */
   zeroShotAggregate?: ZeroShotAggregate;
 }
 
@@ -28,6 +28,6 @@ export async function loadScorer(dir?: string, opts: LoadOptions = {}): Promise<
   if (!dir && !existsSync(join(d, "config.json")))
     throw new InputError(`no checkpoint given and the default checkpoint is missing (${d}); train one with 'proneval train' and pass --checkpoint`);
   if (isEnsembleDir(d)) return loadEnsembleScorer(d, opts);
-  if (formatOf(d) === "proneval-pronoun-lm") return loadZeroShotScorer(d, { ...opts, aggregate: opts.zeroShotAggregate ?? "pmi" });
+  if (formatOf(d) === "proneval-pronoun-lm") return loadZeroShotScorer(d, { ...opts, aggregate: opts.zeroShotAggregate ?? DEFAULT_ZERO_SHOT_AGGREGATE });
   return loadRankerScorer(d, opts);
 }

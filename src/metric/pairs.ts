@@ -1,9 +1,9 @@
 // Pair accuracy of any scorer on pair files (R vs S, R vs R'), including the balanced R vs R'
 // accuracy that a pronoun-identity prior cannot game.
-import type { ContextMode, PairRecord } from "../mine/pair-format.js";
+import type { ContextMode, PairRecord } from "../core/pair-format.js";
 import { compareSides, refAlignerOf, type Aggregate, type CompareMode } from "./decide.js";
 import { referenceAlignedCompare } from "./ref-aligned.js";
-import { TIE_EPS, type PronounScorer } from "./scorer.js";
+import { TIE_EPS, type PronounScorer } from "../core/scorer.js";
 import type { Cell, TableBlock } from "../io/table.js";
 
 export interface AccuracyCell {

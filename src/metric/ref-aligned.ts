@@ -14,7 +14,7 @@ import { substituteCase } from "../mine/pairs.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenize } from "../text/tokenize.js";
 import { compareSides, lcsLinks, type PronounDecision, type SideComparison } from "./decide.js";
-import type { PronounScorer, ScoredSide } from "./scorer.js";
+import type { PronounScorer, ScoredSide } from "../core/scorer.js";
 
 export interface AlignedItem {
   /** Context of the reference (the scorer's context for R and R'). */

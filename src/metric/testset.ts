@@ -1,15 +1,15 @@
 // Scoring systems of a test set against a reference, and comparing two systems, for any PronounScorer.
 import { InputError } from "../io/errors.js";
 import type { TestSet } from "../io/model.js";
-import type { ContextMode } from "../mine/pair-format.js";
+import type { ContextMode } from "../core/pair-format.js";
 import { meanInterval, pairedBootstrap, summedStats } from "../stats/bootstrap.js";
-import type { Side } from "../nn/inputs.js";
+import type { Side } from "../core/scorer.js";
 import { makeSignature, type SignatureField } from "../signature.js";
 import { compareSides, refAlignerOf, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
 import { referenceAlignedCompare, type AlignedItem } from "./ref-aligned.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
-import { TIE_EPS, notBelowReference, systemVerdicts, type PronounScorer, type ScoredSide } from "./scorer.js";
+import { TIE_EPS, notBelowReference, systemVerdicts, type PronounScorer, type ScoredSide } from "../core/scorer.js";
 
 export interface SegmentResult {
   doc: string;

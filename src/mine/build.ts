@@ -3,7 +3,7 @@ import { AtomicLineWriter, commitAll } from "../io/atomic.js";
 import { InputError } from "../io/errors.js";
 import { readMismatches } from "./mismatch-io.js";
 import type { MismatchRecord } from "./mismatch.js";
-import type { ContextMode, PairRecord } from "./pair-format.js";
+import type { ContextMode, PairRecord } from "../core/pair-format.js";
 import { buildPairs, loadPronounPairJudgements, type PairBuildResult, type Split } from "./pairs.js";
 
 export interface PairFilesOptions {

@@ -4,7 +4,7 @@ import { PACKAGE_ROOT } from "../version.js";
 import { InputError } from "../io/errors.js";
 import { matchCase } from "../text/tokenize.js";
 import type { MismatchRecord } from "./mismatch.js";
-import type { ContextMode, PairRecord } from "./pair-format.js";
+import type { ContextMode, PairRecord } from "../core/pair-format.js";
 
 /** One (reference pronoun, system pronoun) pair of the user study, pooled over language pairs. */
 export interface PronounPairJudgement {

@@ -5,7 +5,7 @@ import type { TestSet } from "../io/model.js";
 import { findTestSets, loadTestSet } from "../io/discover.js";
 import { readTestSetAuto } from "../io/readers.js";
 import { alignBidirectional } from "../align/index.js";
-import { bar, fmtDuration, ProgressLine } from "../nn/progress.js";
+import { bar, fmtDuration, ProgressLine } from "../core/progress.js";
 import { mineMismatches, type CorpusAligner, type MineStats } from "./mismatch.js";
 
 export interface MineRunOptions {

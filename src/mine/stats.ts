@@ -1,4 +1,4 @@
-import type { PairRecord } from "./pair-format.js";
+import type { PairRecord } from "../core/pair-format.js";
 import type { TableBlock } from "../io/table.js";
 
 export interface PairFileStats {

@@ -4,7 +4,7 @@ import { basename } from "node:path";
 import { InputError } from "../io/errors.js";
 import { streamLines } from "../io/lines.js";
 import { isStdin, readStdinBytes } from "../io/stdin.js";
-import { validatePair, type PairRecord, type ContextMode } from "../mine/pair-format.js";
+import { validatePair, type PairRecord, type ContextMode } from "../core/pair-format.js";
 import { tokenWords } from "../text/tokenize.js";
 import { pronouns } from "../text/pronouns.js";
 

@@ -1,8 +1,8 @@
 import * as tf from "@tensorflow/tfjs";
-import type { PreparedSide } from "./inputs.js";
+import type { PreparedSide } from "../core/scorer.js";
 import type { EmbeddingTable } from "./glove.js";
 import { Vocab, PAD_ROW } from "./glove.js";
-import { Rng } from "./prng.js";
+import { Rng } from "../core/prng.js";
 import { biLstm } from "./bilstm.js";
 import { biLstmGraph, resolveLstmImpl, type LstmImpl } from "./bilstm-graph.js";
 

@@ -1,5 +1,6 @@
-import type { PairRecord, ContextMode } from "../mine/pair-format.js";
-import { pairSides, prepareSide, type PrepareOptions, type PreparedSide } from "./inputs.js";
+import type { PairRecord, ContextMode } from "../core/pair-format.js";
+import { pairSides, prepareSide, type PrepareOptions } from "./inputs.js";
+import type { PreparedSide } from "../core/scorer.js";
 
 export interface AccuracyCell {
   n: number;

@@ -1,23 +1,7 @@
 import { tokenWords } from "../text/tokenize.js";
 import { pronouns } from "../text/pronouns.js";
-import type { ContextMode, PairRecord } from "../mine/pair-format.js";
-
-/** One text to score: a target sentence with the previous sentences of its context (oldest first). */
-export interface Side {
-  context: string[];
-  sentence: string;
-}
-
-/** A side as the model sees it: context tokens then sentence tokens, and where the pronouns are. */
-export interface PreparedSide {
-  tokens: string[];
-  /** Index in `tokens` of the first sentence token. */
-  sentStart: number;
-  /** Absolute positions in `tokens` of the sentence's pronouns (never of the context's). */
-  pronounPos: number[];
-  /** Context tokens dropped to respect maxLen. */
-  truncated: number;
-}
+import type { ContextMode, PairRecord } from "../core/pair-format.js";
+import type { PreparedSide, Side } from "../core/scorer.js";
 
 export interface PrepareOptions {
   /** Context sentences kept (the most recent ones); the paper uses 2. */

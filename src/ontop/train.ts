@@ -1,11 +1,11 @@
 import * as tf from "@tensorflow/tfjs";
-import type { PairRecord } from "../mine/pair-format.js";
+import type { PairRecord } from "../core/pair-format.js";
 import { readRankerPairs } from "../nn/data.js";
 import { preparePairs, accuracyReport, type EvalReport } from "../nn/evaluate.js";
 import { RankerModel, marginLoss, type SideBatch } from "../ranker/model.js";
-import type { PreparedSide } from "../nn/inputs.js";
-import { Rng } from "../nn/prng.js";
-import { ProgressLine } from "../nn/progress.js";
+import type { PreparedSide } from "../core/scorer.js";
+import { Rng } from "../core/prng.js";
+import { ProgressLine } from "../core/progress.js";
 import { loadPronounLm } from "../pretrain/checkpoint.js";
 import { zeroShotScores } from "../pretrain/zeroshot.js";
 import { replacedScores } from "../pretrain/replaced.js";

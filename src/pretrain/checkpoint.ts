@@ -7,7 +7,7 @@ import { VERSION } from "../version.js";
 import { encodeEmbeddingTable, decodeEmbeddingTable } from "../nn/glove.js";
 import { packTensors, assignTensors, type TensorEntry } from "../nn/tensors.js";
 import { sha256 } from "../nn/sha256.js";
-import { Rng } from "../nn/prng.js";
+import { Rng } from "../core/prng.js";
 import { PronounLm, type PretrainObjective } from "./model.js";
 
 export const PRONOUN_LM_FORMAT = 1;

@@ -4,7 +4,7 @@ import { streamLines } from "../io/lines.js";
 import { readJsonl } from "../io/jsonl.js";
 import { pronouns } from "../text/pronouns.js";
 import { Vocab } from "../nn/glove.js";
-import { Rng } from "../nn/prng.js";
+import { Rng } from "../core/prng.js";
 import type { CorpusDoc } from "./corpus.js";
 import type { MaskedWindow } from "./model.js";
 

@@ -1,7 +1,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { GloveBiLstmEncoder, uniformInit } from "../nn/encoder.js";
 import { PAD_ROW, type EmbeddingTable } from "../nn/glove.js";
-import { Rng } from "../nn/prng.js";
+import { Rng } from "../core/prng.js";
 import type { LstmImpl } from "../nn/bilstm-graph.js";
 
 /** Number of pronoun classes (the inventory of data/pronouns.json). */

@@ -1,5 +1,5 @@
-import type { PairRecord, ContextMode } from "../mine/pair-format.js";
-import type { PreparedSide } from "../nn/inputs.js";
+import type { PairRecord, ContextMode } from "../core/pair-format.js";
+import type { PreparedSide } from "../core/scorer.js";
 import { Vocab } from "../nn/glove.js";
 import { preparePairs, accuracyReport, type EvalReport } from "../nn/evaluate.js";
 import type { PronounLm } from "./model.js";

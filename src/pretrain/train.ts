@@ -11,8 +11,8 @@ import { buildEmbeddingTable, readEmbeddingTable, writeEmbeddingTable, encodeEmb
 import { packTensors, assignTensors } from "../nn/tensors.js";
 import { sha256 } from "../nn/sha256.js";
 import { readRankerPairs, fileSignature } from "../nn/data.js";
-import { Rng } from "../nn/prng.js";
-import { ProgressLine, fmtDuration } from "../nn/progress.js";
+import { Rng } from "../core/prng.js";
+import { ProgressLine, fmtDuration } from "../core/progress.js";
 import { PronounLm, type PretrainObjective } from "./model.js";
 import { corpusCounts, loadPretrainData, makeWindow, epochBatches, readConfusions, replaceWindow, type Confusions } from "./data.js";
 import { replacedEval } from "./replaced.js";

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { selectBackend } from "../nn/backend.js";
-import type { PreparedSide } from "../nn/inputs.js";
+import type { PreparedSide } from "../core/scorer.js";
 import { loadPronounLm } from "./checkpoint.js";
 import { zeroShotScores } from "./zeroshot.js";
 

@@ -1,6 +1,6 @@
-import type { PairRecord, ContextMode } from "../mine/pair-format.js";
+import type { PairRecord, ContextMode } from "../core/pair-format.js";
 import { pronouns } from "../text/pronouns.js";
-import type { PreparedSide } from "../nn/inputs.js";
+import type { PreparedSide } from "../core/scorer.js";
 import { Vocab } from "../nn/glove.js";
 import { preparePairs, accuracyReport, type EvalReport } from "../nn/evaluate.js";
 import type { MaskedWindow, PronounLm } from "./model.js";
@@ -23,13 +23,6 @@ export interface ZeroShotSide {
   altLogProbs?: number[];
   altPmi?: number[];
 }
-
-/**
- * sum: log P of each pronoun; pmi: minus its corpus log-prior; margin: a pronoun's PMI minus the
- * best PMI of a pronoun that could stand there instead, capped at 0 (0 = the model would not
- * change it), so pronouns the model agrees with add nothing whatever their number.
- */
-export type ZeroShotAggregate = "sum" | "pmi" | "margin";
 
 export type ZeroShotMethod = "single-pass" | "masked";
 

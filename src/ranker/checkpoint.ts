@@ -4,7 +4,7 @@ import type * as tf from "@tensorflow/tfjs";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import { VERSION } from "../version.js";
-import type { ContextMode } from "../mine/pair-format.js";
+import type { ContextMode } from "../core/pair-format.js";
 import { CONTEXT_MODES, type PrepareOptions } from "../nn/inputs.js";
 import { GloveBiLstmEncoder, type Encoder } from "../nn/encoder.js";
 import type { LstmImpl } from "../nn/bilstm-graph.js";
@@ -12,7 +12,7 @@ import { TransformersEncoder } from "./transformers.js";
 import { decodeEmbeddingTable, encodeEmbeddingTable, type EmbeddingTable } from "../nn/glove.js";
 import { RankerModel, type HeadConfig } from "./model.js";
 import { packTensors, assignTensors, type TensorEntry } from "../nn/tensors.js";
-import { Rng } from "../nn/prng.js";
+import { Rng } from "../core/prng.js";
 import { sha256 } from "../nn/sha256.js";
 
 /** Bumped whenever the layout of a checkpoint or the meaning of a weight changes. */

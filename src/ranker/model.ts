@@ -1,8 +1,8 @@
 import * as tf from "@tensorflow/tfjs";
 import type { Encoder } from "../nn/encoder.js";
 import { uniformInit } from "../nn/encoder.js";
-import type { PreparedSide } from "../nn/inputs.js";
-import { Rng } from "../nn/prng.js";
+import type { PreparedSide } from "../core/scorer.js";
+import { Rng } from "../core/prng.js";
 
 export type HeadKind = "attention" | "baseline";
 

@@ -1,6 +1,6 @@
 import * as tf from "@tensorflow/tfjs";
 import type { RankerModel } from "./model.js";
-import type { PreparedSide } from "../nn/inputs.js";
+import type { PreparedSide } from "../core/scorer.js";
 import type { PairScores } from "../nn/evaluate.js";
 
 export interface SideScore {

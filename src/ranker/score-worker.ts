@@ -7,7 +7,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { selectBackend } from "../nn/backend.js";
 import { loadCheckpoint } from "./checkpoint.js";
 import { scoreSides } from "./run-model.js";
-import type { PreparedSide } from "../nn/inputs.js";
+import type { PreparedSide } from "../core/scorer.js";
 
 interface Init {
   dir: string;

@@ -1,12 +1,13 @@
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import type { ContextMode } from "../mine/pair-format.js";
-import { dedupePrepared, type LoadScorerOptions, type PronounScorer, type ScoredSide, type ScoreOptions } from "../metric/scorer.js";
+import type { ContextMode } from "../core/pair-format.js";
+import { dedupePrepared, type LoadScorerOptions, type PronounScorer, type ScoredSide, type ScoreOptions } from "../core/scorer.js";
 import { defaultModelDir } from "../version.js";
 import { describeBackend, selectBackend, type BackendInfo } from "../nn/backend.js";
 import { loadCheckpoint, type CheckpointConfig } from "./checkpoint.js";
-import { prepareSide, type PreparedSide, type Side } from "../nn/inputs.js";
+import { prepareSide } from "../nn/inputs.js";
+import type { PreparedSide, Side } from "../core/scorer.js";
 import type { RankerModel } from "./model.js";
 import { scoreSides } from "./run-model.js";
 

@@ -9,7 +9,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import * as tf from "@tensorflow/tfjs";
 import { InputError } from "../io/errors.js";
 import type { Encoder } from "../nn/encoder.js";
-import type { PreparedSide } from "../nn/inputs.js";
+import type { PreparedSide } from "../core/scorer.js";
 
 /** Set to 1 to let @xenova/transformers download a model missing locally from the Hugging Face hub. */
 export const ALLOW_HUB_ENV = "PRONEVAL_ALLOW_HUB";

@@ -37,7 +37,7 @@ export interface EvalJson {
   contextMode: string;
 }
 
-/** One side as `Scorer.score(..., { withAttention: true })` returns it (src/metric/scorer.ts ScoredSide). */
+/** One side as `Scorer.score(..., { withAttention: true })` returns it (src/core/scorer.ts ScoredSide). */
 export interface ScoredSideJson {
   score: number;
   pronouns: Array<{ token: string; index: number; score: number; attention?: number[] }>;

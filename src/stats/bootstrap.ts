@@ -14,7 +14,7 @@
  * A measure is a function of a draw (Resampled); additive sufficient statistics (hits, word matches,
  * counts) are the common case and have their own constructor.
  */
-import { mulberry32 } from "../ctxpro/random.js";
+import { mulberry32 } from "../core/prng.js";
 import type { TableBlock } from "../io/table.js";
 
 /** A measure as a function of a draw of its units (indices into 0..units-1, repeats allowed). */

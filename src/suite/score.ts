@@ -7,7 +7,7 @@ import type { SuiteFile } from "./build.js";
 import type { TableBlock } from "../io/table.js";
 import { bootstrapTables } from "../stats/bootstrap.js";
 // The scorer interface only (no tfjs): loading a model is left to callers that actually rank.
-import { scoreSidesWith, TIE_EPS, type PronounScorer } from "../metric/scorer.js";
+import { scoreSidesWith, TIE_EPS, type PronounScorer } from "../core/scorer.js";
 
 /** How a generative verdict was reached, for the per-item output. */
 export type Verdict = "aligned-correct" | "aligned-error" | "aligned-other-pronoun" | "count-correct" | "count-wrong";

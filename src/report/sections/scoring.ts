@@ -1,5 +1,5 @@
 /** The scoring section: systems of `proneval score --json` ranked with intervals, `compare --json`, the segment view. */
-import { notBelowReference, systemVerdicts } from "../../metric/scorer.js";
+import { notBelowReference, systemVerdicts } from "../../core/scorer.js";
 import { meanInterval, pairedBootstrapStats, sumStats } from "../../stats/bootstrap.js";
 import { axis, barChart, baseOptions, color, labelPadding } from "../charts.js";
 import { ci, int, num, pct, pValue, round, signed } from "../format.js";

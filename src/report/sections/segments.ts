@@ -1,5 +1,5 @@
 /** The segment view of a score file: per segment scores, pronouns, verdicts, and heat maps of a sample. */
-import { notBelowReference } from "../../metric/scorer.js";
+import { notBelowReference } from "../../core/scorer.js";
 import { int, round } from "../format.js";
 import type { ScoreSystemJson } from "../inputs.js";
 import type { SegmentDetail, SegmentView, SideDetail } from "../model.js";

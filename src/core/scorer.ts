@@ -1,8 +1,24 @@
 // The one interface every pronoun scorer implements (the attention ranker, the zero-shot
 // masked-pronoun model, their ensemble, APT-like baselines): test-set scoring, compare, eval and
 // meta-eval are written once against it (src/metric/*), never against a model class.
-import type { ContextMode } from "../mine/pair-format.js";
-import type { PreparedSide, Side } from "../nn/inputs.js";
+import type { ContextMode } from "./pair-format.js";
+
+/** One text to score: a target sentence with the previous sentences of its context (oldest first). */
+export interface Side {
+  context: string[];
+  sentence: string;
+}
+
+/** A side as the model sees it: context tokens then sentence tokens, and where the pronouns are. */
+export interface PreparedSide {
+  tokens: string[];
+  /** Index in `tokens` of the first sentence token. */
+  sentStart: number;
+  /** Absolute positions in `tokens` of the sentence's pronouns (never of the context's). */
+  pronounPos: number[];
+  /** Context tokens dropped to respect maxLen. */
+  truncated: number;
+}
 
 /** Scores closer than this are ties (identical inputs score identically; this absorbs float noise). */
 export const TIE_EPS = 1e-5;
