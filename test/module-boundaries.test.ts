@@ -50,7 +50,8 @@ function folderOf(path: string): string {
  */
 const LAYERS: readonly (readonly string[])[] = [
   ["version.ts"],
-  ["signature.ts", "io", "text"],
+  ["signature.ts", "io"],
+  ["text"],
   ["core"],
   ["stats", "align"],
   ["nn", "annotate", "mine", "contrastive"],
