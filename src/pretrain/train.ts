@@ -20,9 +20,8 @@ import { zeroShotEval, logPriorFromLabels } from "./zeroshot.js";
 import { savePronounLm } from "./checkpoint.js";
 import { PRETRAIN_DEFAULTS } from "./defaults.js";
 import { describeArch, isDefaultBiLstm, type LmArch } from "./arch.js";
-import { ShardPool, WorkerDiedError, averageLoss, averageShards, compiledScript, flatToGrads, gradsToFlat, paramLayout } from "../nn/data-parallel.js";
-import { shardGradients, shardSeed, shardWindows } from "./shard.js";
-import type { PretrainShardRequest, PretrainWorkerInit } from "./train-worker.js";
+import { WorkerDiedError, compiledScript } from "../nn/data-parallel.js";
+import { DataParallelStepper, shardWindows } from "./shard.js";
 
 export interface PretrainOptions {
   corpus: string;
@@ -151,8 +150,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   const workers = opts.workers ?? 1;
   if (!(Number.isInteger(workers) && workers >= 1)) throw new InputError(`--workers must be a positive integer, got ${workers}`);
   if (workers > opts.batchSize) throw new InputError(`--workers ${workers} is more than the ${opts.batchSize} windows of a batch`);
-  const script = workers > 1 ? compiledScript("pretrain", "train-worker.js", import.meta.url) : undefined;
-  if (workers > 1 && !script) throw new InputError("--workers > 1 needs the compiled build (npx tsc -p .): dist/src/pretrain/train-worker.js is missing");
+  if (workers > 1 && !compiledScript("pretrain", "train-worker.js", import.meta.url)) throw new InputError("--workers > 1 needs the compiled build (npx tsc -p .): dist/src/pretrain/train-worker.js is missing");
   const backend = await selectBackend(opts.backend);
   log(describeBackend(backend));
   log(`encoder: ${describeArch(arch)}${arch.kind === "glove-bilstm" ? `; BiLSTM implementation: ${resolveLstmImpl(opts.lstmImpl)}` : ""}`);
@@ -225,52 +223,24 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
 
   let died: WorkerDiedError | null = null;
   // Data parallel: this thread computes shard 0, worker threads 1..N-1 the others (src/nn/data-parallel.ts).
-  const layout = paramLayout(params);
-  let pool: ShardPool | undefined;
+  let parallel: DataParallelStepper | undefined;
   if (workers > 1) {
-    const init: PretrainWorkerInit = {
-      backend: opts.backend,
-      words: table.words,
-      vectors: table.vectors,
-      dim: table.dim,
-      source: table.source,
-      hidden,
-      dropout: opts.dropout,
-      objective,
-      lstmImpl: opts.lstmImpl,
-      arch,
-      ...(opts.faultWorkerExitAtStep !== undefined ? { exitAtStep: opts.faultWorkerExitAtStep } : {}),
-    };
     try {
-      pool = await ShardPool.start(script!, workers - 1, layout, init);
+      parallel = await DataParallelStepper.start(lm, params, adam, opts.clip, workers, {
+        backend: opts.backend,
+        hidden,
+        dropout: opts.dropout,
+        objective,
+        lstmImpl: opts.lstmImpl,
+        ...(opts.faultWorkerExitAtStep !== undefined ? { exitAtStep: opts.faultWorkerExitAtStep } : {}),
+      });
     } catch (e) {
       adam.dispose();
       lm.dispose();
       throw e;
     }
-    pool.publish(params);
     log(`data parallel: ${workers} threads (this one and ${workers - 1} worker thread${workers > 2 ? "s" : ""}), ${opts.batchSize} windows a step split ${shardWindows(Array.from({ length: opts.batchSize }), workers).map((x) => x.length).join("/")}`);
   }
-  const flat = new Float32Array(pool ? layout.size : 0);
-  const avg = new Float32Array(pool ? layout.size : 0);
-  /** One data-parallel step: shards computed concurrently, gradients averaged, Adam once, weights published. */
-  const parallelStep = async (ws: ReturnType<typeof makeWindow>[], dropSeed: number): Promise<number> => {
-    const shards = shardWindows(ws, workers);
-    const reqs: PretrainShardRequest[] = shards.slice(1).map((w, k) => ({ step, dropSeed: shardSeed(dropSeed, k + 1), windows: w }));
-    const replies = pool!.dispatch(reqs);
-    replies.catch(() => {}); // awaited below; a worker may die while this thread computes its shard
-    const own = shardGradients(lm, params, shards[0]!, dropSeed);
-    gradsToFlat(own.grads, layout, flat);
-    tf.dispose([...own.grads.values()]);
-    const rs = await replies;
-    const parts = [{ n: own.n, loss: own.loss, flat }, ...rs.map((r, k) => ({ n: r.n, loss: r.loss, flat: pool!.grads[k]! }))];
-    averageShards(parts, avg);
-    const g = flatToGrads(layout, avg);
-    adam.apply(g, opts.clip);
-    tf.dispose([...g.values()]);
-    pool!.publish(params);
-    return averageLoss(parts);
-  };
   const runStart = Date.now();
   // Training seconds only: dev evaluations are timed separately (in the curve) and left out.
   let evalSeconds = 0;
@@ -355,9 +325,9 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
           return conf ? replaceWindow(w, conf, pronounRows, swapRng!) : w;
         });
         let loss: number;
-        if (pool) {
+        if (parallel) {
           try {
-            loss = await parallelStep(ws, dropSeed);
+            loss = await parallel.step(ws, dropSeed, step);
           } catch (e) {
             if (!(e instanceof WorkerDiedError)) throw e;
             // The step was not applied: the state is exactly that after `step` steps, written below.
@@ -418,7 +388,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
       );
   } finally {
     line.done();
-    await pool?.close();
+    await parallel?.close();
     process.off("SIGINT", onSig);
     process.off("SIGTERM", onSig);
     adam.dispose();
