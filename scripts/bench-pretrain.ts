@@ -1,17 +1,30 @@
 /**
- * Masked-pronoun pretraining throughput per tfjs backend and BiLSTM implementation: tokens/s of
- * full optimizer steps (BiLSTM forward and backward, softmax over the 42 pronouns, Adam) on
- * synthetic windows, wall and per CPU-second of this process, peak tensor memory of one step
- * (tf.profile), the ratio against the PyTorch prototype of issue 14 (3.3k tokens/s on one CPU
- * thread), and zero-shot forward windows/s. Unless --reference none, wasm with the js BiLSTM (the
- * default) is measured in the same process on the same batches and every row gets its ratio to it.
- * Usage:
- *   node dist/scripts/bench-pretrain.js [--backend wasm|cpu|webgpu|gpu|node|auto] [--impls js,graph]
- *     [--reference wasm|none] [--steps 20] [--batch 64] [--len 70] [--hidden 128]
+ * Masked-pronoun pretraining throughput.
+ *
+ * Default: data-parallel threads (`pretrain --workers N`) compared on the same global batches:
+ * tokens/s of full optimizer steps (encoder forward and backward, softmax over the 42 pronouns, Adam)
+ * wall and per CPU-second of the process (all its threads), peak RSS while each configuration runs,
+ * and each configuration's ratio to one thread, all in this process. The configurations take turns
+ * (`--rounds`), so a change in the machine's load hits them alike. Synthetic windows: lengths spread
+ * +-30% around --len, length-sorted like the trainer's buckets.
+ *
+ *   node dist/scripts/bench-pretrain.js [--encoder bilstm|transformer] [--hidden 128] [--layers N]
+ *     [--width 256] [--heads N] [--workers 1,2] [--steps 6] [--rounds 2] [--batch 64] [--len 70]
+ *     [--backend wasm] [--pause-pid PID]
+ *
+ * --pause-pid stops that process (SIGSTOP) during the measured rounds and continues it (SIGCONT)
+ * right after, and on any exit of this script (error, Ctrl-C, SIGTERM), to measure on a machine a
+ * background job shares.
+ *
+ * `--impls js,graph [--reference wasm|none]`: the earlier comparison of BiLSTM implementations per
+ * tfjs backend on one thread instead (BiLSTM only), with zero-shot forward windows/s.
  */
 import * as tf from "@tensorflow/tfjs";
+import { loadavg } from "node:os";
 import { selectBackend, describeBackend } from "../src/nn/backend.js";
 import { PronounLm, N_PRONOUNS, type MaskedWindow } from "../src/pretrain/model.js";
+import { archFromOptions, describeArch, type LmArch } from "../src/pretrain/arch.js";
+import { DataParallelStepper, shardGradients } from "../src/pretrain/shard.js";
 import { Adam } from "../src/nn/adam.js";
 import { Rng } from "../src/core/prng.js";
 import type { EmbeddingTable } from "../src/nn/glove.js";
@@ -22,14 +35,145 @@ function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
 }
+const has = (name: string): boolean => process.argv.includes(`--${name}`);
+const optNum = (name: string): number | undefined => (has(name) ? Number(arg(name, "")) : undefined);
 
-const steps = Number(arg("steps", "20"));
+const steps = Number(arg("steps", has("impls") ? "20" : "6"));
 const batch = Number(arg("batch", "64"));
 const len = Number(arg("len", "70"));
-const hidden = Number(arg("hidden", "128"));
-const impls = arg("impls", "js,graph").split(",") as Array<"js" | "graph">;
+const backendName = arg("backend", "wasm");
 
-interface Row {
+function syntheticTable(rng: Rng): EmbeddingTable {
+  const V = 40000;
+  const dim = 100;
+  const vectors = new Float32Array((V + 2) * dim);
+  for (let i = dim; i < vectors.length; i++) vectors[i] = rng.next() - 0.5;
+  return { dim, words: Array.from({ length: V }, (_, i) => `w${i}`), vectors, source: "synthetic" };
+}
+
+function makeBatch(rng: Rng, V: number): MaskedWindow[] {
+  return Array.from({ length: batch }, () => {
+    const n = Math.min(128, Math.max(4, Math.round(len * (0.7 + 0.6 * rng.next()))));
+    const rows = Int32Array.from({ length: n }, () => 2 + rng.int(V));
+    return { rows, mask: rng.int(n), label: rng.int(N_PRONOUNS) };
+  }).sort((a, b) => a.rows.length - b.rows.length);
+}
+
+const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
+
+/** SIGSTOP/SIGCONT of a background job around the measurement, continued on every way out. */
+function pauser(pid: number | undefined): { pause(): void; resume(): void } {
+  if (pid === undefined) return { pause() {}, resume() {} };
+  let paused = false;
+  const resume = (): void => {
+    if (!paused) return;
+    try {
+      process.kill(pid, "SIGCONT");
+      console.log(`continued process ${pid} (SIGCONT)`);
+    } catch (e) {
+      console.error(`could not continue process ${pid}: ${(e as Error).message}`);
+    }
+    paused = false;
+  };
+  process.on("exit", resume);
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
+    process.on(sig, () => {
+      resume();
+      process.exit(130);
+    });
+  process.on("uncaughtException", (e) => {
+    resume();
+    console.error(e);
+    process.exit(1);
+  });
+  return {
+    pause() {
+      process.kill(pid, 0); // fails now, before anything is measured, if there is no such process
+      process.kill(pid, "SIGSTOP");
+      paused = true;
+      console.log(`stopped process ${pid} (SIGSTOP) for the measurement`);
+    },
+    resume,
+  };
+}
+
+async function workersMode(): Promise<void> {
+  const arch: LmArch = archFromOptions({ encoder: arg("encoder", "bilstm"), hidden: optNum("hidden"), layers: optNum("layers"), width: optNum("width"), heads: optNum("heads"), ffn: optNum("ffn"), maxLen: 128 });
+  const counts = arg("workers", "1,2").split(",").map(Number);
+  const rounds = Number(arg("rounds", "2"));
+  const pid = has("pause-pid") ? Number(arg("pause-pid", "")) : undefined;
+  const b = await selectBackend(backendName);
+  console.log(describeBackend(b));
+  console.log(`${describeArch(arch)}; ${rounds} rounds x ${steps} steps x ${batch} windows of ~${len} tokens per configuration; threads: ${counts.join(", ")}`);
+  const rng = new Rng(1);
+  const table = syntheticTable(rng);
+  const hidden = arch.kind === "glove-bilstm" ? arch.hidden : arch.width;
+  const lm = new PronounLm(table, hidden, 0, rng, "masked", "js", arch);
+  const params = lm.allParams();
+  const adam = new Adam(params, 2e-3);
+  console.log(`parameters: ${[...params.values()].reduce((a, p) => a + p.size, 0)}`);
+  const steppers = new Map<number, DataParallelStepper>();
+  for (const w of counts) if (w > 1) steppers.set(w, await DataParallelStepper.start(lm, params, adam, 5, w, { backend: backendName, hidden, dropout: 0, objective: "masked", lstmImpl: "js" }));
+  let stepNo = 0;
+  const runStep = async (w: number, ws: MaskedWindow[]): Promise<void> => {
+    const s = steppers.get(w);
+    if (s) await s.step(ws, 1, stepNo++);
+    else {
+      const r = shardGradients(lm, params, ws, 1);
+      adam.apply(r.grads, 5);
+      tf.dispose([...r.grads.values()]);
+    }
+  };
+  // Warm-up (kernel compilation, allocation; the workers' first weights).
+  for (const w of counts) await runStep(w, makeBatch(rng, table.words.length));
+  const batches = Array.from({ length: rounds * steps }, () => makeBatch(rng, table.words.length));
+  const stats = new Map(counts.map((w) => [w, { tokens: 0, wall: 0, cpu: 0, peakRss: 0 }]));
+  const load0 = loadavg();
+  const p = pauser(pid);
+  p.pause();
+  try {
+    for (let r = 0; r < rounds; r++)
+      for (const w of counts) {
+        const st = stats.get(w)!;
+        const part = batches.slice(r * steps, (r + 1) * steps);
+        const cpu0 = process.cpuUsage();
+        const t0 = performance.now();
+        for (const ws of part) {
+          await runStep(w, ws);
+          st.peakRss = Math.max(st.peakRss, process.memoryUsage().rss);
+        }
+        st.wall += (performance.now() - t0) / 1000;
+        const c = process.cpuUsage(cpu0);
+        st.cpu += (c.user + c.system) / 1e6;
+        st.tokens += part.reduce((a, ws) => a + ws.reduce((x, win) => x + win.rows.length, 0), 0);
+      }
+  } finally {
+    p.resume();
+  }
+  const load1 = loadavg();
+  for (const s of steppers.values()) await s.close();
+  adam.dispose();
+  lm.dispose();
+  const ref = stats.get(counts[0]!)!;
+  for (const w of counts) {
+    const st = stats.get(w)!;
+    const tps = st.tokens / st.wall;
+    console.log(
+      JSON.stringify({
+        encoder: describeArch(arch),
+        threads: w,
+        tokensPerSec: Math.round(tps),
+        tokensPerCpuSec: Math.round(st.tokens / st.cpu),
+        seconds: +st.wall.toFixed(1),
+        peakRssMB: mb(st.peakRss),
+        [`ratioVs${counts[0]}`]: +(tps / (ref.tokens / ref.wall)).toFixed(2),
+      }),
+    );
+  }
+  console.log(`load average (1 min) ${load0[0]!.toFixed(2)} before, ${load1[0]!.toFixed(2)} after the measured rounds; peak RSS of the process ${mb(process.resourceUsage().maxRSS * 1024)} MB`);
+}
+
+interface ImplRow {
   backend: string;
   device: string | null;
   impl: string;
@@ -41,23 +185,12 @@ interface Row {
   ratioVsWasmJs?: number;
 }
 
-async function measure(impl: "js" | "graph", backend: string, device: string | null): Promise<Row> {
+async function measureImpl(impl: "js" | "graph", backend: string, device: string | null, hidden: number): Promise<ImplRow> {
   const rng = new Rng(1);
-  const V = 40000;
-  const dim = 100;
-  const vectors = new Float32Array((V + 2) * dim);
-  for (let i = dim; i < vectors.length; i++) vectors[i] = rng.next() - 0.5;
-  const table: EmbeddingTable = { dim, words: Array.from({ length: V }, (_, i) => `w${i}`), vectors, source: "synthetic" };
+  const table = syntheticTable(rng);
   const lm = new PronounLm(table, hidden, 0, rng, "masked", impl);
   const params = lm.allParams();
   const adam = new Adam(params, 2e-3);
-  // Lengths spread +-30% around --len, length-sorted as the trainer's bucketing does.
-  const makeBatch = (): MaskedWindow[] =>
-    Array.from({ length: batch }, () => {
-      const n = Math.max(4, Math.round(len * (0.7 + 0.6 * rng.next())));
-      const rows = Int32Array.from({ length: n }, () => 2 + rng.int(V));
-      return { rows, mask: rng.int(n), label: rng.int(N_PRONOUNS) };
-    }).sort((a, b) => a.rows.length - b.rows.length);
   const step = (ws: MaskedWindow[]): void => {
     const { value, grads } = tf.variableGrads(() => lm.loss(ws, true), [...params.values()]);
     value.dataSync();
@@ -65,9 +198,9 @@ async function measure(impl: "js" | "graph", backend: string, device: string | n
     adam.apply(new Map([...params].map(([k, v]) => [k, grads[v.name]!] as [string, tf.Tensor])), 5);
     tf.dispose(Object.values(grads));
   };
-  step(makeBatch()); // warm-up (kernel compilation, allocation)
-  const prof = await tf.profile(() => step(makeBatch()));
-  const batches = Array.from({ length: steps }, makeBatch);
+  step(makeBatch(rng, table.words.length)); // warm-up (kernel compilation, allocation)
+  const prof = await tf.profile(() => step(makeBatch(rng, table.words.length)));
+  const batches = Array.from({ length: steps }, () => makeBatch(rng, table.words.length));
   const tokens = batches.reduce((a, b) => a + b.reduce((x, w) => x + w.rows.length, 0), 0);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -75,7 +208,7 @@ async function measure(impl: "js" | "graph", backend: string, device: string | n
   const wall = (performance.now() - t0) / 1000;
   const c = process.cpuUsage(cpu0);
   const cpu = (c.user + c.system) / 1e6;
-  const evalBatches = Array.from({ length: Math.max(1, Math.floor(steps / 2)) }, makeBatch);
+  const evalBatches = Array.from({ length: Math.max(1, Math.floor(steps / 2)) }, () => makeBatch(rng, table.words.length));
   const t1 = performance.now();
   let windows = 0;
   for (const b of evalBatches) {
@@ -97,20 +230,22 @@ async function measure(impl: "js" | "graph", backend: string, device: string | n
   };
 }
 
-async function main(): Promise<void> {
+async function implsMode(): Promise<void> {
+  const hidden = Number(arg("hidden", "128"));
+  const impls = arg("impls", "js,graph").split(",") as Array<"js" | "graph">;
   console.log(`${steps} steps x ${batch} windows of ~${len} tokens, hidden ${hidden}`);
-  const b = await selectBackend(arg("backend", "wasm"));
+  const b = await selectBackend(backendName);
   console.log(describeBackend(b) + (b.skipped.length ? ` [skipped: ${b.skipped.join("; ")}]` : ""));
-  const rows: Row[] = [];
+  const rows: ImplRow[] = [];
   for (const impl of impls) {
-    rows.push(await measure(impl, b.backend, b.device));
+    rows.push(await measureImpl(impl, b.backend, b.device, hidden));
     console.log(JSON.stringify(rows[rows.length - 1]));
   }
   let ref = rows.find((r) => r.backend === "wasm" && r.impl === "js");
   if (!ref && arg("reference", "wasm") === "wasm") {
     const w = await selectBackend("wasm");
     console.log(`reference: ${describeBackend(w)}`);
-    ref = await measure("js", w.backend, null);
+    ref = await measureImpl("js", w.backend, null, hidden);
     console.log(JSON.stringify(ref));
   }
   if (ref) {
@@ -121,7 +256,10 @@ async function main(): Promise<void> {
   console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+(has("impls") ? implsMode() : workersMode()).then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

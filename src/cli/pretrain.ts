@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { action, intOption, floatOption, rangeOption, emit, checkOutputs } from "./run.js";
 import { PRETRAIN_DEFAULTS } from "../pretrain/defaults.js";
+import { archFromOptions } from "../pretrain/arch.js";
 import { InputError } from "../io/errors.js";
 import { checkOutputDir, writeFileAtomic } from "../io/atomic.js";
 import { LSTM_IMPLS, type LstmImpl } from "../nn/lstm-impl.js";
@@ -18,7 +19,14 @@ export function registerPretrain(program: Command): void {
     .option("--force", "start a new run in a directory that holds one (default: refuse; --resume continues it)", false)
     .option("--dev <file>", "pair file for zero-shot accuracy at each evaluation (wmt23 dev)")
     .option("--max-dev-pairs <n>", "seeded subset of dev pairs (0 = all)", String(d.maxDevPairs))
-    .option("--hidden <n>", "BiLSTM units per direction", String(d.hidden))
+    .option("--encoder <kind>", "bilstm (the shipped models' encoder) | transformer (pre-LN, over the same GloVe vectors)", "bilstm")
+    .option("--hidden <n>", "bilstm: units per direction", String(d.hidden))
+    .option("--layers <n>", "encoder layers (default: bilstm 1, transformer 4)")
+    .option("--width <n>", "transformer: model width", "256")
+    .option("--heads <n>", "transformer: attention heads (default: width / 64)")
+    .option("--ffn <n>", "transformer: feed-forward inner size (default: 4 x width)")
+    .option("--positions <p>", "transformer: learned | sinusoidal", "learned")
+    .option("--workers <n>", "data-parallel threads, each with its own tfjs backend; gradients averaged every step (1 = this thread only)", "1")
     .option("--dropout <x>", "dropout on embeddings and BiLSTM outputs", String(d.dropout))
     .option("--batch-size <n>", "windows per step", String(d.batchSize))
     .option("--lr <x>", "Adam learning rate", String(d.lr))
@@ -42,9 +50,24 @@ export function registerPretrain(program: Command): void {
         if (o.objective !== "masked" && o.objective !== "replaced") throw new InputError(`--objective must be masked or replaced, got '${String(o.objective)}'`);
         if (o.corpus === "-") throw new InputError("--corpus is read once per epoch (and sampled for the prior), so it cannot be standard input ('-'): give a file");
         // Every number is checked before the output directory is created (a bad one leaves nothing behind).
+        const encoder = String(o.encoder);
+        const optInt = (name: string, v: unknown): number | undefined => (v === undefined ? undefined : intOption(name, String(v), 1));
+        const arch = archFromOptions({
+          encoder,
+          hidden: intOption("--hidden", String(o.hidden), 1),
+          layers: optInt("--layers", o.layers),
+          width: optInt("--width", o.width),
+          heads: optInt("--heads", o.heads),
+          ffn: optInt("--ffn", o.ffn),
+          positions: String(o.positions),
+          maxLen: d.maxLen,
+        });
+        if (arch.kind === "glove-transformer" && o.lstmImpl !== "auto") throw new InputError("--lstm-impl applies to --encoder bilstm only");
+        if (arch.kind === "glove-bilstm" && arch.layers > 1 && o.lstmImpl === "graph") throw new InputError("a stacked BiLSTM (--layers > 1) runs with --lstm-impl js only");
         const num = {
           maxDevPairs: intOption("--max-dev-pairs", String(o.maxDevPairs), 0),
-          hidden: intOption("--hidden", String(o.hidden), 1),
+          hidden: arch.kind === "glove-bilstm" ? arch.hidden : arch.width,
+          workers: intOption("--workers", String(o.workers), 1),
           dropout: rangeOption("--dropout", String(o.dropout), 0, 1, { hi: true }),
           batchSize: intOption("--batch-size", String(o.batchSize), 1),
           lr: rangeOption("--lr", String(o.lr), 0, Infinity, { lo: true }),
@@ -57,9 +80,10 @@ export function registerPretrain(program: Command): void {
           maxDocs: intOption("--max-docs", String(o.maxDocs), 0),
         };
         checkOutputDir(String(o.output), { overwrite: Boolean(o.resume || o.force), what: "a pretraining run", flags: "--resume (continue) or --force (start over)" });
-        const { pretrain } = await import("../pretrain/train.js");
-        const r = await pretrain({
+        const { pretrain, PretrainStoppedError } = await import("../pretrain/train.js");
+        const run = pretrain({
           ...num,
+          arch,
           corpus: String(o.corpus),
           out: String(o.output),
           dev: o.dev as string | undefined,
@@ -68,12 +92,23 @@ export function registerPretrain(program: Command): void {
           contextSentences: d.contextSentences,
           resume: Boolean(o.resume),
           backend: String(o.backend),
-          lstmImpl: o.lstmImpl as LstmImpl,
+          // A stacked BiLSTM has the js implementation only.
+          lstmImpl: arch.kind === "glove-bilstm" && arch.layers > 1 ? "js" : (o.lstmImpl as LstmImpl),
           objective: o.objective,
           confusions: o.confusions as string | undefined,
           quiet: Boolean(o.quiet),
           keepSnapshots: Boolean(o.keepSnapshots),
         }, o.quiet ? () => {} : undefined);
+        let r: Awaited<typeof run>;
+        try {
+          r = await run;
+        } catch (e) {
+          // A worker thread died: not bad input, but not a bug either; one line, and what to do.
+          if (!(e instanceof PretrainStoppedError)) throw e;
+          process.stderr.write(`proneval: error: ${e.message}\n`);
+          process.exitCode = 1;
+          return;
+        }
         await emit(`steps ${r.steps}, ${(r.seconds / 60).toFixed(1)} min of training in total, stopped: ${r.stopped}\n`);
       }),
     );

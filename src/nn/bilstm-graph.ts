@@ -2,6 +2,7 @@ import * as tf from "@tensorflow/tfjs";
 import type { BiLstmInputs, BiLstmParams } from "./bilstm.js";
 import { onGpu } from "./backend.js";
 import type { LstmImpl } from "./lstm-impl.js";
+import { mm } from "./matmul.js";
 
 export { LSTM_IMPLS, type LstmImpl } from "./lstm-impl.js";
 
@@ -10,19 +11,6 @@ export function resolveLstmImpl(impl: LstmImpl | undefined): "js" | "graph" {
   if (impl === "js" || impl === "graph") return impl;
   return onGpu() ? "graph" : "js";
 }
-
-/**
- * a b for 2-D tensors, with the gradients as plain matMuls of explicitly transposed operands: tfjs's
- * own matMul gradient uses transposed-operand products, which on wasm miss XNNPACK's fast path and
- * cost ~5x (measured: 330 of 620 ms of a step). Still pure tensor ops, so nothing leaves the device.
- */
-const mm = tf.customGrad(((a: tf.Tensor2D, b: tf.Tensor2D, save: (ts: tf.Tensor[]) => void) => {
-  save([a, b]); // inputs are kept for the backward pass only when saved
-  return {
-    value: tf.matMul(a, b),
-    gradFunc: (dy: tf.Tensor2D, saved: tf.Tensor2D[]) => [tf.matMul(dy, tf.transpose(saved[1]!)), tf.matMul(tf.transpose(saved[0]!), dy)],
-  };
-}) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (a: tf.Tensor, b: tf.Tensor) => tf.Tensor2D;
 
 /**
  * The BiLSTM of bilstm.ts (same inputs, parameters, gate order i, f, o, g, output [B, T, 2h] zero at

@@ -25,6 +25,18 @@ export interface BiLstmInputs {
   xb: Float32Array;
 }
 
+/**
+ * Inputs given as a tensor instead (a lower layer's output, so the op must pass gradients down to
+ * it): x is [B, T, d] in reading order, zero or ignored at padded positions.
+ */
+export interface BiLstmTensorInputs {
+  B: number;
+  T: number;
+  d: number;
+  lengths: Int32Array;
+  x: tf.Tensor3D;
+}
+
 export interface BiLstmParams {
   Wf: tf.Variable; // [d, 4h]
   Uf: tf.Variable; // [h, 4h]
@@ -123,8 +135,11 @@ function runDirection(x: Float32Array, W: tf.Tensor, U: tf.Tensor, bias: tf.Tens
   return { gates, cs, tcs, hs };
 }
 
-/** BPTT for one direction; dh is [T*B*h] (time-major) gradient w.r.t. the outputs. Returns [dW, dU, db]. */
-function backDirection(st: DirState, dh: Float32Array, x: Float32Array, U: tf.Tensor, B: number, T: number, d: number, h: number, lengths: Int32Array): tf.Tensor[] {
+/**
+ * BPTT for one direction; dh is [T*B*h] (time-major) gradient w.r.t. the outputs. Returns [dW, dU, db],
+ * and with `W` also the gradient w.r.t. the inputs, dX = dA W^T ([T*B, d], time-major, this direction's order).
+ */
+function backDirection(st: DirState, dh: Float32Array, x: Float32Array, U: tf.Tensor, B: number, T: number, d: number, h: number, lengths: Int32Array, W?: tf.Tensor): tf.Tensor[] {
   const G = 4 * h;
   const dA = new Float32Array(T * B * G);
   const dcNext = new Float32Array(B * h);
@@ -174,16 +189,21 @@ function backDirection(st: DirState, dh: Float32Array, x: Float32Array, U: tf.Te
     const dW = tf.matMul(tf.tensor2d(transposeJs(x, T * B, d), [d, T * B]), dAt);
     const dU = tf.matMul(tf.tensor2d(hPrevT, [h, T * B]), dAt);
     const db = tf.sum(dAt, 0);
-    return [dW, dU, db];
+    // W^T transposed explicitly: a plain 2-D product is the fast path on wasm.
+    return W ? [dW, dU, db, tf.matMul(dAt, tf.transpose(W as tf.Tensor2D))] : [dW, dU, db];
   });
 }
 
-/** [B, T, 2h] BiLSTM outputs, differentiable w.r.t. the six parameters. */
-export function biLstm(inp: BiLstmInputs, p: BiLstmParams, h: number): tf.Tensor3D {
+/** [B, T, 2h] BiLSTM outputs, differentiable w.r.t. the six parameters (and the inputs, when they are a tensor). */
+export function biLstm(inp: BiLstmInputs | BiLstmTensorInputs, p: BiLstmParams, h: number): tf.Tensor3D {
   const { B, T, d, lengths } = inp;
-  const fwd = (Wf: tf.Tensor, Uf: tf.Tensor, bf: tf.Tensor, Wb: tf.Tensor, Ub: tf.Tensor, bb: tf.Tensor) => {
-    const fw = runDirection(inp.xf, Wf, Uf, bf, B, T, d, h, lengths);
-    const bw = runDirection(inp.xb, Wb, Ub, bb, B, T, d, h, lengths);
+  const withX = "x" in inp;
+  // customGrad passes its `save` function after the inputs: the 7th argument is x only when withX.
+  const fwd = (Wf: tf.Tensor, Uf: tf.Tensor, bf: tf.Tensor, Wb: tf.Tensor, Ub: tf.Tensor, bb: tf.Tensor, x7?: unknown) => {
+    const x = withX ? (x7 as tf.Tensor) : undefined;
+    const { xf, xb } = x ? timeMajorInputs(x.dataSync() as Float32Array, B, T, d, lengths) : (inp as BiLstmInputs);
+    const fw = runDirection(xf, Wf, Uf, bf, B, T, d, h, lengths);
+    const bw = runDirection(xb, Wb, Ub, bb, B, T, d, h, lengths);
     const out = new Float32Array(B * T * 2 * h);
     for (let b = 0; b < B; b++) {
       const n = lengths[b]!;
@@ -208,14 +228,44 @@ export function biLstm(inp: BiLstmInputs, p: BiLstmParams, h: number): tf.Tensor
           dhb.set(g.subarray(o + h, o + 2 * h), (tb * B + b) * h);
         }
       }
-      const [dWf, dUf, dbf] = backDirection(fw, dhf, inp.xf, Uf, B, T, d, h, lengths);
-      const [dWb, dUb, dbb] = backDirection(bw, dhb, inp.xb, Ub, B, T, d, h, lengths);
-      return [dWf!, dUf!, dbf!, dWb!, dUb!, dbb!];
+      const [dWf, dUf, dbf, dxf] = backDirection(fw, dhf, xf, Uf, B, T, d, h, lengths, x ? Wf : undefined);
+      const [dWb, dUb, dbb, dxb] = backDirection(bw, dhb, xb, Ub, B, T, d, h, lengths, x ? Wb : undefined);
+      if (!x) return [dWf!, dUf!, dbf!, dWb!, dUb!, dbb!];
+      // Back to [B, T, d] reading order: token t of sequence b was step t forward and step n-1-t backward.
+      const gf = dxf!.dataSync() as Float32Array;
+      const gb = dxb!.dataSync() as Float32Array;
+      tf.dispose([dxf!, dxb!]);
+      const dx = new Float32Array(B * T * d);
+      for (let b = 0; b < B; b++) {
+        const n = lengths[b]!;
+        for (let t = 0; t < n; t++) {
+          const o = (b * T + t) * d;
+          const of = (t * B + b) * d;
+          const ob = ((n - 1 - t) * B + b) * d;
+          for (let j = 0; j < d; j++) dx[o + j] = gf[of + j]! + gb[ob + j]!;
+        }
+      }
+      return [dWf!, dUf!, dbf!, dWb!, dUb!, dbb!, tf.tensor3d(dx, [B, T, d])];
     };
     return { value, gradFunc };
   };
   const op = tf.customGrad(fwd as unknown as Parameters<typeof tf.customGrad>[0]);
-  return op(p.Wf, p.Uf, p.bf, p.Wb, p.Ub, p.bb) as tf.Tensor3D;
+  return (withX ? op(p.Wf, p.Uf, p.bf, p.Wb, p.Ub, p.bb, (inp as BiLstmTensorInputs).x) : op(p.Wf, p.Uf, p.bf, p.Wb, p.Ub, p.bb)) as tf.Tensor3D;
+}
+
+/** [B, T, d] reading-order inputs -> time-major forward rows and per-sequence reversed backward rows (padding 0). */
+export function timeMajorInputs(x: Float32Array, B: number, T: number, d: number, lengths: Int32Array): { xf: Float32Array; xb: Float32Array } {
+  const xf = new Float32Array(T * B * d);
+  const xb = new Float32Array(T * B * d);
+  for (let b = 0; b < B; b++) {
+    const n = lengths[b]!;
+    for (let t = 0; t < n; t++) {
+      const src = x.subarray((b * T + t) * d, (b * T + t + 1) * d);
+      xf.set(src, (t * B + b) * d);
+      xb.set(src, ((n - 1 - t) * B + b) * d);
+    }
+  }
+  return { xf, xb };
 }
 
 /** Hidden and cell states ([n*h] each). */

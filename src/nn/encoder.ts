@@ -42,11 +42,14 @@ export interface PretrainedEncoder {
 export interface GloveBiLstmConfig {
   hidden: number;
   dropout: number;
+  /** Stacked BiLSTM layers (default 1); layer k > 1 reads layer k-1's [forward; backward] states, parameters lstm{k}/*. */
+  layers?: number;
   /** BiLSTM implementation (bilstm-graph.ts); a runtime choice, not saved: the weights are the same. */
   impl?: LstmImpl;
 }
 
-interface GloveFeatures {
+/** Frozen-embedding features of a batch (the BiLSTM and the Transformer encoder read the same). */
+export interface GloveFeatures {
   B: number;
   T: number;
   lengths: Int32Array;
@@ -61,6 +64,42 @@ export function uniformInit(rng: Rng, shape: number[], a: number): tf.Tensor {
   const v = new Float32Array(n);
   for (let i = 0; i < n; i++) v[i] = (rng.next() * 2 - 1) * a;
   return tf.tensor(v, shape);
+}
+
+/** Time-major embedding rows of prepared sides padded to T (forward order and per-sequence reversed order). */
+export function gloveFeatures(vocab: Vocab, sides: PreparedSide[], T: number): GloveFeatures {
+  const B = sides.length;
+  const rowsF = new Int32Array(B * T).fill(PAD_ROW);
+  const rowsB = new Int32Array(B * T).fill(PAD_ROW);
+  const lengths = new Int32Array(B);
+  sides.forEach((s, b) => {
+    const n = s.tokens.length;
+    lengths[b] = n;
+    for (let t = 0; t < n; t++) {
+      const r = vocab.row(s.tokens[t]!);
+      rowsF[t * B + b] = r;
+      rowsB[(n - 1 - t) * B + b] = r;
+    }
+  });
+  return { B, T, lengths, rowsF, rowsB };
+}
+
+/** Looks rows up in the frozen table (dropout, when training, applied here with a seeded mask); PAD_ROW is the zero vector. */
+export function lookupRows(table: EmbeddingTable, rows: Int32Array, dropout: number, rng: Rng | null): Float32Array {
+  const d = table.dim;
+  const v = table.vectors;
+  const x = new Float32Array(rows.length * d);
+  const keep = 1 - dropout;
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
+    if (r === PAD_ROW) continue;
+    if (rng) {
+      for (let j = 0; j < d; j++) x[k * d + j] = rng.next() < keep ? v[r * d + j]! / keep : 0;
+    } else {
+      x.set(v.subarray(r * d, (r + 1) * d), k * d);
+    }
+  }
+  return x;
 }
 
 /**
@@ -87,46 +126,23 @@ export class GloveBiLstmEncoder implements Encoder<GloveFeatures> {
     // Forget-gate bias 1 (gate order i, f, o, g) so early training keeps memory.
     const b = new Float32Array(4 * h);
     for (let k = h; k < 2 * h; k++) b[k] = 1;
-    for (const dir of ["f", "b"]) {
-      this.params.set(`lstm/W${dir}`, tf.variable(uniformInit(rng, [d, 4 * h], a)));
-      this.params.set(`lstm/U${dir}`, tf.variable(uniformInit(rng, [h, 4 * h], a)));
-      this.params.set(`lstm/b${dir}`, tf.variable(tf.tensor1d(b)));
+    const layers = cfg.layers ?? 1;
+    if (!(Number.isInteger(layers) && layers >= 1)) throw new Error(`BiLSTM layers must be a positive integer, got ${layers}`);
+    if (layers > 1 && cfg.impl === "graph") throw new Error("a stacked BiLSTM runs with the js implementation only (--lstm-impl js)");
+    // Layer 1 keeps the names lstm/* (checkpoints of one-layer models, --init-from), layer k > 1 is lstm{k}/*.
+    for (let k = 1; k <= layers; k++) {
+      const pre = k === 1 ? "lstm" : `lstm${k}`;
+      const inDim = k === 1 ? d : 2 * h;
+      for (const dir of ["f", "b"]) {
+        this.params.set(`${pre}/W${dir}`, tf.variable(uniformInit(rng, [inDim, 4 * h], a)));
+        this.params.set(`${pre}/U${dir}`, tf.variable(uniformInit(rng, [h, 4 * h], a)));
+        this.params.set(`${pre}/b${dir}`, tf.variable(tf.tensor1d(b)));
+      }
     }
   }
 
   async featurize(sides: PreparedSide[], T: number): Promise<GloveFeatures> {
-    const B = sides.length;
-    const rowsF = new Int32Array(B * T).fill(PAD_ROW);
-    const rowsB = new Int32Array(B * T).fill(PAD_ROW);
-    const lengths = new Int32Array(B);
-    sides.forEach((s, b) => {
-      const n = s.tokens.length;
-      lengths[b] = n;
-      for (let t = 0; t < n; t++) {
-        const r = this.vocab.row(s.tokens[t]!);
-        rowsF[t * B + b] = r;
-        rowsB[(n - 1 - t) * B + b] = r;
-      }
-    });
-    return { B, T, lengths, rowsF, rowsB };
-  }
-
-  /** Looks rows up in the frozen table (dropout, when training, applied here with a seeded mask). */
-  private embed(rows: Int32Array, dropout: number, rng: Rng | null): Float32Array {
-    const d = this.table.dim;
-    const v = this.table.vectors;
-    const x = new Float32Array(rows.length * d);
-    const keep = 1 - dropout;
-    for (let k = 0; k < rows.length; k++) {
-      const r = rows[k]!;
-      if (r === PAD_ROW) continue;
-      if (rng) {
-        for (let j = 0; j < d; j++) x[k * d + j] = rng.next() < keep ? v[r * d + j]! / keep : 0;
-      } else {
-        x.set(v.subarray(r * d, (r + 1) * d), k * d);
-      }
-    }
-    return x;
+    return gloveFeatures(this.vocab, sides, T);
   }
 
   forward(f: GloveFeatures, training: boolean, dropoutSeed?: number): tf.Tensor3D {
@@ -135,11 +151,17 @@ export class GloveBiLstmEncoder implements Encoder<GloveFeatures> {
     const p = (k: string): tf.Variable => this.params.get(k)!;
     const run = resolveLstmImpl(this.cfg.impl) === "graph" ? biLstmGraph : biLstm;
     let out = run(
-      { B: f.B, T: f.T, d: this.table.dim, lengths: f.lengths, xf: this.embed(f.rowsF, dropout, rng), xb: this.embed(f.rowsB, dropout, rng) },
+      { B: f.B, T: f.T, d: this.table.dim, lengths: f.lengths, xf: lookupRows(this.table, f.rowsF, dropout, rng), xb: lookupRows(this.table, f.rowsB, dropout, rng) },
       { Wf: p("lstm/Wf"), Uf: p("lstm/Uf"), bf: p("lstm/bf"), Wb: p("lstm/Wb"), Ub: p("lstm/Ub"), bb: p("lstm/bb") },
       this.cfg.hidden,
     );
     if (dropout) out = tf.dropout(out, dropout, undefined, (dropoutSeed ?? 0) + 1) as tf.Tensor3D;
+    // Upper layers read the layer below as a tensor (the op then passes gradients down to it).
+    for (let k = 2; k <= (this.cfg.layers ?? 1); k++) {
+      const q = (n: string): tf.Variable => p(`lstm${k}/${n}`);
+      out = biLstm({ B: f.B, T: f.T, d: 2 * this.cfg.hidden, lengths: f.lengths, x: out }, { Wf: q("Wf"), Uf: q("Uf"), bf: q("bf"), Wb: q("Wb"), Ub: q("Ub"), bb: q("bb") }, this.cfg.hidden);
+      if (dropout) out = tf.dropout(out, dropout, undefined, (dropoutSeed ?? 0) + k) as tf.Tensor3D;
+    }
     return out;
   }
 
@@ -148,7 +170,7 @@ export class GloveBiLstmEncoder implements Encoder<GloveFeatures> {
   }
 
   config(): Record<string, unknown> {
-    return { kind: this.kind, hidden: this.cfg.hidden, dropout: this.cfg.dropout, embeddingDim: this.table.dim, vocabSize: this.table.words.length, embeddingSource: this.table.source };
+    return { kind: this.kind, hidden: this.cfg.hidden, ...((this.cfg.layers ?? 1) > 1 ? { layers: this.cfg.layers } : {}), dropout: this.cfg.dropout, embeddingDim: this.table.dim, vocabSize: this.table.words.length, embeddingSource: this.table.source };
   }
 
   dispose(): void {

@@ -9,6 +9,7 @@ import { packTensors, assignTensors, type TensorEntry } from "../nn/tensors.js";
 import { sha256 } from "../nn/sha256.js";
 import { Rng } from "../core/prng.js";
 import { PronounLm, type PretrainObjective } from "./model.js";
+import { describeArch, type LmArch } from "./arch.js";
 
 export const PRONOUN_LM_FORMAT = 1;
 
@@ -17,7 +18,13 @@ export interface PronounLmConfig {
   format: "proneval-pronoun-lm";
   formatVersion: number;
   proneval: string;
-  encoder: { kind: "glove-bilstm"; hidden: number; dropout: number; embeddingDim: number; vocabSize: number; embeddingSource: string };
+  /**
+   * The encoder: a BiLSTM (`layers` absent = 1, as in every model saved before stacked ones existed) or a
+   * Transformer (src/nn/transformer.ts).
+   */
+  encoder:
+    | { kind: "glove-bilstm"; hidden: number; layers?: number; dropout: number; embeddingDim: number; vocabSize: number; embeddingSource: string }
+    | { kind: "glove-transformer"; layers: number; width: number; heads: number; ffn: number; positions: "learned" | "sinusoidal"; maxPositions: number; dropout: number; embeddingDim: number; vocabSize: number; embeddingSource: string };
   prepare: { contextSentences: number; maxLen: number };
   /** Pretraining objective; absent = "masked" (models saved before the replaced objective existed). */
   objective?: PretrainObjective;
@@ -39,7 +46,7 @@ export function savePronounLm(dir: string, lm: PronounLm, meta: { prepare: Prono
     format: "proneval-pronoun-lm",
     formatVersion: PRONOUN_LM_FORMAT,
     proneval: VERSION,
-    encoder: { kind: "glove-bilstm", hidden: lm.hidden, dropout: lm.dropout, embeddingDim: lm.table.dim, vocabSize: lm.table.words.length, embeddingSource: lm.table.source },
+    encoder: lm.encoder.config() as PronounLmConfig["encoder"],
     prepare: meta.prepare,
     ...(lm.objective !== "masked" ? { objective: lm.objective } : {}),
     ...(lm.logPrior ? { pronounLogPrior: Array.from(lm.logPrior) } : {}),
@@ -72,15 +79,27 @@ export function readPronounLmConfig(dir: string): PronounLmConfig {
   if (cfg?.format !== "proneval-pronoun-lm") throw new InputError(`not a masked-pronoun model (format is ${JSON.stringify(cfg?.format)}; train one with proneval pretrain)`, file);
   if (cfg.formatVersion !== PRONOUN_LM_FORMAT) throw new InputError(`model format version ${cfg.formatVersion} cannot be read by proneval ${VERSION} (reads ${PRONOUN_LM_FORMAT})`, file);
   if (cfg.objective !== undefined && cfg.objective !== "masked" && cfg.objective !== "replaced") throw new InputError(`unknown pretraining objective ${JSON.stringify(cfg.objective)} (masked or replaced)`, file);
-  if (!(cfg.encoder?.hidden > 0) || !cfg.files?.weights || !cfg.files?.embeddings || !(cfg.prepare?.maxLen > 0)) throw new InputError("incomplete model configuration", file);
+  if (!cfg.files?.weights || !cfg.files?.embeddings || !(cfg.prepare?.maxLen > 0)) throw new InputError("incomplete model configuration", file);
+  archOfConfig(cfg, file);
   return cfg;
+}
+
+/** The encoder shape recorded in a config.json (InputError naming the file when it is not a known one). */
+export function archOfConfig(cfg: PronounLmConfig, file = "config.json"): LmArch {
+  const e = cfg.encoder as Record<string, unknown> | undefined;
+  const pos = (k: string): boolean => Number.isInteger(e?.[k]) && (e![k] as number) > 0;
+  if (e?.kind === "glove-bilstm" && pos("hidden") && (e.layers === undefined || pos("layers"))) return { kind: "glove-bilstm", hidden: e.hidden as number, layers: (e.layers as number | undefined) ?? 1 };
+  if (e?.kind === "glove-transformer" && ["layers", "width", "heads", "ffn", "maxPositions"].every(pos) && (e.positions === "learned" || e.positions === "sinusoidal"))
+    return { kind: "glove-transformer", layers: e.layers as number, width: e.width as number, heads: e.heads as number, ffn: e.ffn as number, positions: e.positions, maxPositions: e.maxPositions as number };
+  throw new InputError(`unknown or incomplete encoder ${JSON.stringify(e?.kind ?? null)} (expected glove-bilstm with hidden, or glove-transformer with layers, width, heads, ffn, positions, maxPositions)`, file);
 }
 
 /** Loads a masked-pronoun model; every problem is an InputError naming the file. */
 export function loadPronounLm(dir: string): { config: PronounLmConfig; lm: PronounLm } {
   const config = readPronounLmConfig(dir);
   const table = decodeEmbeddingTable(readChecked(dir, config.files.embeddings), join(dir, config.files.embeddings.file));
-  const lm = new PronounLm(table, config.encoder.hidden, 0, new Rng(0), config.objective ?? "masked");
+  const arch = archOfConfig(config, join(dir, "config.json"));
+  const lm = new PronounLm(table, arch.kind === "glove-bilstm" ? arch.hidden : arch.width, 0, new Rng(0), config.objective ?? "masked", undefined, arch);
   if (config.pronounLogPrior) {
     if (config.pronounLogPrior.length !== 42) throw new InputError("pronounLogPrior must have 42 values", join(dir, "config.json"));
     lm.logPrior = Float32Array.from(config.pronounLogPrior);
@@ -96,6 +115,8 @@ export function loadPronounLm(dir: string): { config: PronounLmConfig; lm: Prono
 
 /** A masked-pronoun model's BiLSTM as the start of a ranker (`train --init-from DIR`). */
 export function loadPretrainedEncoder(dir: string): PretrainedEncoder {
+  const arch = archOfConfig(readPronounLmConfig(dir), join(dir, "config.json"));
+  if (arch.kind !== "glove-bilstm" || arch.layers !== 1) throw new InputError(`--init-from needs a one-layer BiLSTM masked-pronoun model (the ranker's encoder); this one is a ${describeArch(arch)}`, join(dir, "config.json"));
   const { config, lm } = loadPronounLm(dir);
-  return { hidden: config.encoder.hidden, table: lm.table, params: lm.encoder.params, sha256: config.files.weights.sha256, dispose: () => lm.dispose() };
+  return { hidden: arch.hidden, table: lm.table, params: lm.encoder.params, sha256: config.files.weights.sha256, dispose: () => lm.dispose() };
 }

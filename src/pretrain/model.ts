@@ -1,5 +1,7 @@
 import * as tf from "@tensorflow/tfjs";
 import { GloveBiLstmEncoder, uniformInit } from "../nn/encoder.js";
+import { GloveTransformerEncoder } from "../nn/transformer.js";
+import type { LmArch } from "./arch.js";
 import { PAD_ROW, type EmbeddingTable } from "../nn/glove.js";
 import { Rng } from "../core/prng.js";
 import type { LstmImpl } from "../nn/bilstm-graph.js";
@@ -32,7 +34,9 @@ export interface MaskedWindow {
  * which runs over `length` steps, still reads it as a token, so no new embedding row is needed.
  */
 export class PronounLm {
-  readonly encoder: GloveBiLstmEncoder;
+  readonly encoder: GloveBiLstmEncoder | GloveTransformerEncoder;
+  /** The encoder's shape (a one-layer BiLSTM of `hidden` units unless given). */
+  readonly arch: LmArch;
   readonly params = new Map<string, tf.Variable>();
   /**
    * log relative frequency of each pronoun in the pretraining corpus (add-one smoothed), for the
@@ -47,8 +51,16 @@ export class PronounLm {
     rng: Rng,
     readonly objective: PretrainObjective = "masked",
     lstmImpl?: LstmImpl,
+    arch?: LmArch,
   ) {
-    this.encoder = new GloveBiLstmEncoder(table, { hidden, dropout, impl: lstmImpl }, rng);
+    this.arch = arch ?? { kind: "glove-bilstm", hidden, layers: 1 };
+    const a = this.arch;
+    if (a.kind === "glove-bilstm") {
+      if (a.hidden !== hidden) throw new Error(`PronounLm: hidden ${hidden} differs from the shape's ${a.hidden}`);
+      this.encoder = new GloveBiLstmEncoder(table, { hidden, dropout, impl: lstmImpl, layers: a.layers }, rng);
+    } else {
+      this.encoder = new GloveTransformerEncoder(table, { ...a, dropout }, rng);
+    }
     const D = this.encoder.dim;
     if (objective === "masked") {
       this.params.set("lm/W", tf.variable(uniformInit(rng, [D, N_PRONOUNS], 1 / Math.sqrt(D))));
@@ -57,6 +69,14 @@ export class PronounLm {
       this.params.set("rd/W", tf.variable(uniformInit(rng, [D, 1], 1 / Math.sqrt(D))));
       this.params.set("rd/b", tf.variable(tf.zeros([1])));
     }
+  }
+
+  /**
+   * Whether exact single-pass masked scoring (single-pass.ts) applies: only to a one-layer BiLSTM, whose
+   * states on either side of a masked position do not depend on it. Other encoders score one pass per pronoun.
+   */
+  get singlePass(): boolean {
+    return this.arch.kind === "glove-bilstm" && this.arch.layers === 1;
   }
 
   allParams(): Map<string, tf.Variable> {

@@ -46,6 +46,7 @@ export function singlePassLogDists(lm: PronounLm, ws: MultiMaskWindow[]): Float3
   const N = first[ws.length]!;
   if (N === 0) return out;
   if (!lm.params.has("lm/W")) throw new Error("single-pass masked scoring needs a masked-pronoun model (objective masked)");
+  if (!lm.singlePass) throw new Error("single-pass masked scoring needs a one-layer BiLSTM encoder (other encoders: zeroShotScores takes the masked path)");
   const p = (k: string): tf.Variable => lm.encoder.params.get(k)!;
   const dirs = [
     // Forward: tokens 0..max(mask)-1; the state before token m is the prefix of length m.

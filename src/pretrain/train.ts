@@ -19,6 +19,9 @@ import { replacedEval } from "./replaced.js";
 import { zeroShotEval, logPriorFromLabels } from "./zeroshot.js";
 import { savePronounLm } from "./checkpoint.js";
 import { PRETRAIN_DEFAULTS } from "./defaults.js";
+import { describeArch, isDefaultBiLstm, type LmArch } from "./arch.js";
+import { WorkerDiedError, compiledScript } from "../nn/data-parallel.js";
+import { DataParallelStepper, shardWindows } from "./shard.js";
 
 export interface PretrainOptions {
   corpus: string;
@@ -52,6 +55,16 @@ export interface PretrainOptions {
   quiet?: boolean;
   /** Also keep the model of every evaluation in <out>/snapshots/step-N (for checkpoint averaging, src/pretrain/average.ts). */
   keepSnapshots?: boolean;
+  /** The encoder (default: a one-layer BiLSTM of `hidden` units). */
+  arch?: LmArch;
+  /**
+   * Data-parallel threads (default 1: this thread alone). With N > 1 the global batch is split into N
+   * shards, this thread and N - 1 worker threads compute them on their own tfjs backends, the
+   * gradients are averaged and Adam runs once here (src/nn/data-parallel.ts).
+   */
+  workers?: number;
+  /** Tests only: the worker thread 1 exits when asked for this step. */
+  faultWorkerExitAtStep?: number;
 }
 
 export { PRETRAIN_DEFAULTS };
@@ -72,6 +85,10 @@ export interface PretrainCurvePoint {
 
 interface ResumeHeader {
   magic: "proneval-pretrain-resume";
+  /** The encoder's shape (absent in checkpoints written before other encoders existed: a one-layer BiLSTM). */
+  arch?: LmArch;
+  /** Data-parallel threads of the run that wrote it (absent: 1). */
+  workers?: number;
   formatVersion: 1;
   optionsKey: string;
   epoch: number;
@@ -85,11 +102,27 @@ interface ResumeHeader {
   tensors: ReturnType<typeof packTensors>["manifest"];
 }
 
-function optionsKey(o: PretrainOptions, corpusSig: string, tableSha: string, confSig: string | null): string {
+function optionsKey(o: PretrainOptions, arch: LmArch, corpusSig: string, tableSha: string, confSig: string | null): string {
   const { hidden, dropout, batchSize, lr, clip, seed, maxLen, contextSentences, vocabCap, maxDocs } = o;
-  // The objective enters the key only when it is not the original one, so masked runs started before it existed still resume.
+  // The objective and the encoder enter the key only when they are not the original ones, so runs started before they existed still resume.
   const extra = o.objective && o.objective !== "masked" ? { objective: o.objective, confSig } : {};
-  return JSON.stringify({ hidden, dropout, batchSize, lr, clip, seed, maxLen, contextSentences, vocabCap, maxDocs, corpusSig, tableSha, ...extra });
+  const enc = isDefaultBiLstm(arch) ? {} : { arch };
+  return JSON.stringify({ hidden, dropout, batchSize, lr, clip, seed, maxLen, contextSentences, vocabCap, maxDocs, corpusSig, tableSha, ...extra, ...enc });
+}
+
+/** The shape a resume checkpoint holds (before the header recorded it: a one-layer BiLSTM of the key's hidden size). */
+function headerArch(h: ResumeHeader): LmArch {
+  if (h.arch) return h.arch;
+  const hidden = (JSON.parse(h.optionsKey) as { hidden?: number }).hidden ?? 128;
+  return { kind: "glove-bilstm", hidden, layers: 1 };
+}
+
+/** A data-parallel run stopped because a worker thread died; resume.ckpt and the model are written. */
+export class PretrainStoppedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PretrainStoppedError";
+  }
 }
 
 
@@ -112,9 +145,15 @@ export interface PretrainResult {
 export async function pretrain(opts: PretrainOptions, log: (m: string) => void = (m) => process.stderr.write(m + "\n")): Promise<PretrainResult> {
   if (!existsSync(opts.corpus)) throw new InputError("corpus file not found", opts.corpus);
   if (opts.dev && !existsSync(opts.dev)) throw new InputError("dev pair file not found", opts.dev);
+  const arch: LmArch = opts.arch ?? { kind: "glove-bilstm", hidden: opts.hidden, layers: 1 };
+  const hidden = arch.kind === "glove-bilstm" ? arch.hidden : arch.width;
+  const workers = opts.workers ?? 1;
+  if (!(Number.isInteger(workers) && workers >= 1)) throw new InputError(`--workers must be a positive integer, got ${workers}`);
+  if (workers > opts.batchSize) throw new InputError(`--workers ${workers} is more than the ${opts.batchSize} windows of a batch`);
+  if (workers > 1 && !compiledScript("pretrain", "train-worker.js", import.meta.url)) throw new InputError("--workers > 1 needs the compiled build (npx tsc -p .): dist/src/pretrain/train-worker.js is missing");
   const backend = await selectBackend(opts.backend);
   log(describeBackend(backend));
-  log(`BiLSTM implementation: ${resolveLstmImpl(opts.lstmImpl)}`);
+  log(`encoder: ${describeArch(arch)}${arch.kind === "glove-bilstm" ? `; BiLSTM implementation: ${resolveLstmImpl(opts.lstmImpl)}` : ""}`);
   // The output directory appears with its first file (embeddings.bin, written atomically): an interruption
   // while the corpus is counted (Ctrl-C) leaves no empty directory behind.
   const embPath = join(opts.out, "embeddings.bin");
@@ -127,6 +166,8 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     log("counting corpus words for the vocabulary ...");
     const counts = await corpusCounts(opts.corpus);
     table = buildEmbeddingTable({ counts, required: pronounList(), cap: opts.vocabCap });
+    // The directory is made only once the corpus has been read whole: bad input leaves nothing behind.
+    mkdirSync(opts.out, { recursive: true });
     writeEmbeddingTable(embPath, table);
     log(`embeddings: ${table.words.length} words written to ${embPath}`);
   }
@@ -148,11 +189,11 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     log(`replacement distribution: ${conf.pairs} (reference, system) pronoun confusions from ${opts.confusions}`);
   }
   const pronounRows = Int32Array.from(pronounList(), (p) => vocab.row(p));
-  const lm = new PronounLm(table, opts.hidden, opts.dropout, new Rng(opts.seed), objective, opts.lstmImpl);
+  const lm = new PronounLm(table, hidden, opts.dropout, new Rng(opts.seed), objective, opts.lstmImpl, arch);
   lm.logPrior = logPriorFromLabels(data.pronLabel);
   const params = lm.allParams();
   const adam = new Adam(params, opts.lr);
-  const key = optionsKey(opts, corpusSig, tableSha, confSig);
+  const key = optionsKey(opts, arch, corpusSig, tableSha, confSig);
   const resumePath = join(opts.out, "resume.ckpt");
   let epoch = 0;
   let batchInEpoch = 0;
@@ -166,6 +207,8 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     const hlen = buf.readUInt32LE(0);
     const h = JSON.parse(buf.toString("utf8", 4, 4 + hlen)) as ResumeHeader;
     if (h.magic !== "proneval-pretrain-resume" || h.formatVersion !== 1) throw new InputError("not a pretraining resume checkpoint", resumePath);
+    const was = headerArch(h);
+    if (describeArch(was) !== describeArch(arch)) throw new InputError(`cannot resume: the interrupted run trained a ${describeArch(was)}, this command asks for a ${describeArch(arch)} (use the run's encoder options, or a new --out)`, resumePath);
     if (h.optionsKey !== key) throw new InputError("cannot resume: options or corpus differ from the interrupted run (use the same command, or a new --out)", resumePath);
     const targets = new Map(params);
     for (const [k, m] of adam.m) targets.set(`adam/m/${k}`, m);
@@ -175,10 +218,31 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     adam.t = h.adamT;
     secondsBefore = h.seconds;
     log(`resumed at step ${step} (epoch ${epoch + 1}, batch ${batchInEpoch})`);
+    if ((h.workers ?? 1) !== workers) log(`the interrupted run used ${h.workers ?? 1} worker(s), this one ${workers}: the same training up to float rounding in the gradient sums`);
   } else if (opts.resume) {
     log("no resume.ckpt in the output directory: starting from scratch");
   }
 
+  let died: WorkerDiedError | null = null;
+  // Data parallel: this thread computes shard 0, worker threads 1..N-1 the others (src/nn/data-parallel.ts).
+  let parallel: DataParallelStepper | undefined;
+  if (workers > 1) {
+    try {
+      parallel = await DataParallelStepper.start(lm, params, adam, opts.clip, workers, {
+        backend: opts.backend,
+        hidden,
+        dropout: opts.dropout,
+        objective,
+        lstmImpl: opts.lstmImpl,
+        ...(opts.faultWorkerExitAtStep !== undefined ? { exitAtStep: opts.faultWorkerExitAtStep } : {}),
+      });
+    } catch (e) {
+      adam.dispose();
+      lm.dispose();
+      throw e;
+    }
+    log(`data parallel: ${workers} threads (this one and ${workers - 1} worker thread${workers > 2 ? "s" : ""}), ${opts.batchSize} windows a step split ${shardWindows(Array.from({ length: opts.batchSize }), workers).map((x) => x.length).join("/")}`);
+  }
   const runStart = Date.now();
   // Training seconds only: dev evaluations are timed separately (in the curve) and left out.
   let evalSeconds = 0;
@@ -188,7 +252,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     for (const [k, m] of adam.m) named.set(`adam/m/${k}`, m);
     for (const [k, v] of adam.v) named.set(`adam/v/${k}`, v);
     const { manifest, data: bin } = packTensors(named);
-    const header: ResumeHeader = { magic: "proneval-pretrain-resume", formatVersion: 1, optionsKey: key, epoch, batchInEpoch, step, adamT: adam.t, windows, tokens, seconds: elapsed(), curve, tensors: manifest };
+    const header: ResumeHeader = { magic: "proneval-pretrain-resume", ...(isDefaultBiLstm(arch) ? {} : { arch }), ...(workers > 1 ? { workers } : {}), formatVersion: 1, optionsKey: key, epoch, batchInEpoch, step, adamT: adam.t, windows, tokens, seconds: elapsed(), curve, tensors: manifest };
     const hb = Buffer.from(JSON.stringify(header), "utf8");
     const len = Buffer.alloc(4);
     len.writeUInt32LE(hb.length);
@@ -197,9 +261,9 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   const saveModel = (dir = opts.out): void => {
     savePronounLm(dir, lm, {
       prepare: { contextSentences: opts.contextSentences, maxLen: opts.maxLen },
-      training: { corpus: corpusSig, ...(objective !== "masked" ? { objective, confusions: confSig } : {}), step, windows, tokens, seconds: Math.round(elapsed()), seed: opts.seed, batchSize: opts.batchSize, lr: opts.lr, backend: backend.backend, lstmImpl: resolveLstmImpl(opts.lstmImpl), lastDev: [...curve].reverse().find((c) => c.dev)?.dev ?? null, proneval: VERSION },
+      training: { corpus: corpusSig, ...(objective !== "masked" ? { objective, confusions: confSig } : {}), step, windows, tokens, seconds: Math.round(elapsed()), seed: opts.seed, batchSize: opts.batchSize, lr: opts.lr, backend: backend.backend, ...(arch.kind === "glove-bilstm" ? { lstmImpl: resolveLstmImpl(opts.lstmImpl) } : {}), ...(workers > 1 ? { workers } : {}), lastDev: [...curve].reverse().find((c) => c.dev)?.dev ?? null, proneval: VERSION },
     });
-    writeFileAtomic(join(dir, "curve.json"), JSON.stringify({ options: { ...opts, resume: undefined, quiet: undefined }, curve }, null, 1) + "\n");
+    writeFileAtomic(join(dir, "curve.json"), JSON.stringify({ options: { ...opts, resume: undefined, quiet: undefined, faultWorkerExitAtStep: undefined }, curve }, null, 1) + "\n");
   };
   const evaluate = (): PretrainCurvePoint["dev"] => {
     if (!devPairs.length) return undefined;
@@ -225,12 +289,6 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   let tokSince = 0;
   let secSince = Date.now();
   let stopped: PretrainResult["stopped"] = "max-steps";
-  if (step === 0 && devPairs.length) {
-    const dev = evaluate();
-    curve.push({ step: 0, epoch: 0, windows: 0, tokens: 0, loss: NaN, seconds: 0, tokensPerSec: 0, dev });
-    log(`step 0: zero-shot dev ${fmtAcc(dev)}`);
-    secSince = Date.now();
-  }
   const recordPoint = (withDev: boolean): void => {
     const tokensPerSec = Math.round(tokSince / Math.max(1e-3, (Date.now() - secSince) / 1000));
     const dev = withDev ? evaluate() : undefined;
@@ -241,6 +299,12 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     secSince = Date.now();
   };
   try {
+    if (step === 0 && devPairs.length) {
+      const dev = evaluate();
+      curve.push({ step: 0, epoch: 0, windows: 0, tokens: 0, loss: NaN, seconds: 0, tokensPerSec: 0, dev });
+      log(`step 0: zero-shot dev ${fmtAcc(dev)}`);
+      secSince = Date.now();
+    }
     outer: for (;;) {
       const batches = epochBatches(data, epoch, opts.seed, opts.batchSize, opts.maxLen, opts.contextSentences);
       for (; batchInEpoch < batches.length; batchInEpoch++) {
@@ -262,12 +326,24 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
           const w = makeWindow(data, k, j, opts.maxLen, opts.contextSentences);
           return conf ? replaceWindow(w, conf, pronounRows, swapRng!) : w;
         });
-        const { value, grads } = tf.variableGrads(() => lm.loss(ws, true, dropSeed), [...params.values()]);
-        const loss = value.dataSync()[0]!;
-        value.dispose();
-        // variableGrads keys gradients by the variables' tfjs names, not by our parameter names.
-        adam.apply(new Map([...params].map(([k, v]) => [k, grads[v.name]!] as [string, tf.Tensor])), opts.clip);
-        tf.dispose(Object.values(grads));
+        let loss: number;
+        if (parallel) {
+          try {
+            loss = await parallel.step(ws, dropSeed, step);
+          } catch (e) {
+            if (!(e instanceof WorkerDiedError)) throw e;
+            // The step was not applied: the state is exactly that after `step` steps, written below.
+            died = e;
+            break outer;
+          }
+        } else {
+          const { value, grads } = tf.variableGrads(() => lm.loss(ws, true, dropSeed), [...params.values()]);
+          loss = value.dataSync()[0]!;
+          value.dispose();
+          // variableGrads keys gradients by the variables' tfjs names, not by our parameter names.
+          adam.apply(new Map([...params].map(([k, v]) => [k, grads[v.name]!] as [string, tf.Tensor])), opts.clip);
+          tf.dispose(Object.values(grads));
+        }
         step++;
         windows += ws.length;
         const nt = ws.reduce((a, w) => a + w.rows.length, 0);
@@ -303,13 +379,18 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     }
     line.done();
     // On a signal, stop fast (no dev evaluation): the caller may be about to kill the process.
-    if (curve[curve.length - 1]?.step !== step) recordPoint(devPairs.length > 0 && stopped !== "signal");
+    if (curve[curve.length - 1]?.step !== step) recordPoint(devPairs.length > 0 && stopped !== "signal" && !died);
     const last = curve[curve.length - 1]!;
-    log(`stopped (${stopped}) at step ${step}: zero-shot dev ${fmtAcc(last.dev)}; ${tokens} tokens in ${fmtDuration(elapsed())}`);
+    if (!died) log(`stopped (${stopped}) at step ${step}: zero-shot dev ${fmtAcc(last.dev)}; ${tokens} tokens in ${fmtDuration(elapsed())}`);
     writeResume();
     saveModel();
+    if (died)
+      throw new PretrainStoppedError(
+        `pretrain: ${died.message} at step ${step + 1} of a ${workers}-thread run; stopped, with ${resumePath} and the model at step ${step} written: continue with the same command and --resume`,
+      );
   } finally {
     line.done();
+    await parallel?.close();
     process.off("SIGINT", onSig);
     process.off("SIGTERM", onSig);
     adam.dispose();

@@ -18,7 +18,7 @@ export interface ZeroShotSide {
   labels: number[];
   /**
    * Per pronoun, the best log-probability among the pronouns that could stand there instead
-   * (PronounInventory.confusable); altPmi the same for log P - log prior. Single-pass only.
+   * (PronounInventory.confusable); altPmi the same for log P - log prior.
    */
   altLogProbs?: number[];
   altPmi?: number[];
@@ -31,7 +31,8 @@ export type ZeroShotMethod = "single-pass" | "masked";
  * each sentence pronoun is masked in turn and the model's log-probability of the pronoun that is
  * really there is summed. `single-pass` (default; single-pass.ts) gets every pronoun of a side from
  * one pass per direction, `masked` runs one full pass per masked pronoun (the reference
- * implementation; same values up to float rounding). `masked` sorts windows by length into
+ * implementation; same values up to float rounding); a model that single-pass does not fit (a
+ * stacked BiLSTM, a Transformer: PronounLm.singlePass) always takes the masked path. `masked` sorts windows by length into
  * batches of `batchSize`; `single-pass` processes chunks of 32 * batchSize sides. A value does not
  * depend on its batch or chunk (padding is never read), so scores are independent of batching.
  */
@@ -45,8 +46,9 @@ export function zeroShotScores(
   const inv = pronouns();
   const vocab = new Vocab(lm.table.words);
   const out: ZeroShotSide[] = sides.map((s) => ({ score: 0, pmi: 0, logProbs: new Array<number>(s.pronounPos.length).fill(0), labels: s.pronounPos.map((p) => inv.indexOf(s.tokens[p]!)) }));
-  if (method === "single-pass") {
-    const alts = inv.list.map((_, i) => inv.confusable(i));
+  const alts = inv.list.map((_, i) => inv.confusable(i));
+  // Single-pass is exact for a one-layer BiLSTM only; other encoders take the masked path.
+  if (method === "single-pass" && lm.singlePass) {
     const jobs: Array<{ side: number; w: MultiMaskWindow }> = [];
     sides.forEach((s, i) => {
       if (s.pronounPos.length === 0) return;
@@ -78,8 +80,14 @@ export function zeroShotScores(
     jobs.sort((a, b) => a.w.rows.length - b.w.rows.length);
     for (let b = 0; b < jobs.length; b += batchSize) {
       const part = jobs.slice(b, b + batchSize);
-      const lp = lm.logProbs(part.map((j) => j.w));
-      part.forEach((j, q) => (out[j.side]!.logProbs[j.k] = lp[q]!));
+      const dist = lm.distributions(part.map((j) => j.w));
+      part.forEach((j, q) => {
+        const o = out[j.side]!;
+        const l = o.labels[j.k]!;
+        o.logProbs[j.k] = dist[q * N_PRONOUNS + l]!;
+        (o.altLogProbs ??= new Array<number>(o.labels.length).fill(0))[j.k] = bestOf(dist, q * N_PRONOUNS, alts[l]!, null);
+        (o.altPmi ??= new Array<number>(o.labels.length).fill(0))[j.k] = bestOf(dist, q * N_PRONOUNS, alts[l]!, lm.logPrior);
+      });
       onBatch?.(Math.min(b + batchSize, jobs.length), jobs.length);
     }
   }

@@ -1,0 +1,86 @@
+// One shard of a data-parallel pretraining step (src/nn/data-parallel.ts): the same computation in
+// the main thread and in every worker thread.
+import * as tf from "@tensorflow/tfjs";
+import type { MaskedWindow, PronounLm } from "./model.js";
+import type { Adam } from "../nn/adam.js";
+import { InputError } from "../io/errors.js";
+import { ShardPool, averageLoss, averageShards, compiledScript, flatToGrads, gradsToFlat, paramLayout } from "../nn/data-parallel.js";
+import type { PretrainShardRequest, PretrainWorkerInit } from "./train-worker.js";
+
+/**
+ * Shard k of a global batch: windows k, k+W, k+2W, ... A batch is length-sorted, so every shard gets
+ * about the same number of tokens and stays sorted (the BiLSTM skips finished rows of a sorted batch).
+ */
+export function shardWindows<T>(ws: T[], shards: number): T[][] {
+  return Array.from({ length: shards }, (_, k) => ws.filter((_, i) => i % shards === k));
+}
+
+/** Dropout seed of shard k (shard 0 keeps the step's own seed). */
+export function shardSeed(dropSeed: number, k: number): number {
+  return k === 0 ? dropSeed : (dropSeed + Math.imul(k, 0x9e3779b1)) >>> 0;
+}
+
+/** Mean loss of a shard's windows and its gradients by parameter name (none for an empty shard). */
+export function shardGradients(lm: PronounLm, params: Map<string, tf.Variable>, ws: MaskedWindow[], dropSeed: number): { loss: number; n: number; grads: Map<string, tf.Tensor> } {
+  if (ws.length === 0) return { loss: 0, n: 0, grads: new Map() };
+  const { value, grads } = tf.variableGrads(() => lm.loss(ws, true, dropSeed), [...params.values()]);
+  const loss = value.dataSync()[0]!;
+  value.dispose();
+  // variableGrads keys gradients by the variables' tfjs names, not by our parameter names.
+  return { loss, n: ws.length, grads: new Map([...params].map(([k, v]) => [k, grads[v.name]!] as [string, tf.Tensor])) };
+}
+
+/**
+ * Data-parallel steps of a masked-pronoun model: this thread computes shard 0, `threads - 1` worker
+ * threads (train-worker.ts) the others; the size-weighted mean gradient goes through Adam once here
+ * and the new weights are published to the workers. Used by `pretrain --workers N` and the benchmark.
+ */
+export class DataParallelStepper {
+  private readonly flat: Float32Array;
+  private readonly avg: Float32Array;
+
+  private constructor(
+    private readonly lm: PronounLm,
+    private readonly params: Map<string, tf.Variable>,
+    private readonly adam: Adam,
+    private readonly clip: number,
+    private readonly pool: ShardPool,
+    readonly threads: number,
+  ) {
+    this.flat = new Float32Array(pool.layout.size);
+    this.avg = new Float32Array(pool.layout.size);
+  }
+
+  /** Starts the worker threads with replicas of `lm` (weights published from `params`). */
+  static async start(lm: PronounLm, params: Map<string, tf.Variable>, adam: Adam, clip: number, threads: number, init: Omit<PretrainWorkerInit, "words" | "vectors" | "dim" | "source" | "arch">): Promise<DataParallelStepper> {
+    const script = compiledScript("pretrain", "train-worker.js", import.meta.url);
+    if (!script) throw new InputError("--workers > 1 needs the compiled build (npx tsc -p .): dist/src/pretrain/train-worker.js is missing");
+    const t = lm.table;
+    const pool = await ShardPool.start(script, threads - 1, paramLayout(params), { ...init, words: t.words, vectors: t.vectors, dim: t.dim, source: t.source, arch: lm.arch } satisfies PretrainWorkerInit);
+    pool.publish(params);
+    return new DataParallelStepper(lm, params, adam, clip, pool, threads);
+  }
+
+  /** One step on a global batch; returns its mean loss. A worker that dies rejects with WorkerDiedError (nothing applied). */
+  async step(ws: MaskedWindow[], dropSeed: number, step: number): Promise<number> {
+    const shards = shardWindows(ws, this.threads);
+    const reqs: PretrainShardRequest[] = shards.slice(1).map((w, k) => ({ step, dropSeed: shardSeed(dropSeed, k + 1), windows: w }));
+    const replies = this.pool.dispatch(reqs);
+    replies.catch(() => {}); // awaited below; a worker may die while this thread computes its shard
+    const own = shardGradients(this.lm, this.params, shards[0]!, dropSeed);
+    gradsToFlat(own.grads, this.pool.layout, this.flat);
+    tf.dispose([...own.grads.values()]);
+    const rs = await replies;
+    const parts = [{ n: own.n, loss: own.loss, flat: this.flat }, ...rs.map((r, k) => ({ n: r.n, loss: r.loss, flat: this.pool.grads[k]! }))];
+    averageShards(parts, this.avg);
+    const g = flatToGrads(this.pool.layout, this.avg);
+    this.adam.apply(g, this.clip);
+    tf.dispose([...g.values()]);
+    this.pool.publish(this.params);
+    return averageLoss(parts);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
