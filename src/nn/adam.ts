@@ -5,6 +5,8 @@ export class Adam {
   t = 0;
   readonly m = new Map<string, tf.Variable>();
   readonly v = new Map<string, tf.Variable>();
+  /** Per-parameter multiplier of the learning rate (absent: 1), e.g. a pretrained encoder trained more slowly than its head. */
+  readonly lrScale = new Map<string, number>();
   constructor(
     readonly params: Map<string, tf.Variable>,
     readonly lr: number,
@@ -34,7 +36,7 @@ export class Adam {
         const v = this.v.get(k)!;
         m.assign(tf.add(tf.mul(m, b1), tf.mul(g, 1 - b1)));
         v.assign(tf.add(tf.mul(v, b2), tf.mul(tf.square(g), 1 - b2)));
-        p.assign(tf.sub(p, tf.mul(lrT, tf.div(m, tf.add(tf.sqrt(v), eps)))));
+        p.assign(tf.sub(p, tf.mul(lrT * (this.lrScale.get(k) ?? 1), tf.div(m, tf.add(tf.sqrt(v), eps)))));
       }
     });
   }

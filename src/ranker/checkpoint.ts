@@ -9,6 +9,7 @@ import { CONTEXT_MODES, type PrepareOptions } from "../nn/inputs.js";
 import { GloveBiLstmEncoder, type Encoder } from "../nn/encoder.js";
 import type { LstmImpl } from "../nn/bilstm-graph.js";
 import { TransformersEncoder } from "./transformers.js";
+import { UseLiteEncoder, USE_LITE_KIND } from "./use-lite.js";
 import { decodeEmbeddingTable, encodeEmbeddingTable, type EmbeddingTable } from "../nn/glove.js";
 import { RankerModel, type HeadConfig } from "./model.js";
 import { packTensors, assignTensors, type TensorEntry } from "../nn/tensors.js";
@@ -57,8 +58,10 @@ export async function createModel(spec: ModelSpec, table: EmbeddingTable | undef
     enc = new GloveBiLstmEncoder(table, { hidden: Number(spec.encoder.hidden), dropout: Number(spec.encoder.dropout ?? 0), impl: spec.encoder.lstmImpl as LstmImpl | undefined }, rng);
   } else if (spec.encoder.kind.startsWith("transformers:")) {
     enc = await TransformersEncoder.load(spec.encoder, { modelDir });
+  } else if (spec.encoder.kind === USE_LITE_KIND) {
+    enc = await UseLiteEncoder.load(spec.encoder, { modelDir });
   } else {
-    throw new InputError(`unknown encoder '${spec.encoder.kind}' (expected glove-bilstm or transformers:<model>)`);
+    throw new InputError(`unknown encoder '${spec.encoder.kind}' (expected glove-bilstm, use-lite or transformers:<model>)`);
   }
   return new RankerModel(enc, spec.head, rng);
 }

@@ -22,6 +22,7 @@ import { marginLoss, type HeadKind, type RankerModel } from "./model.js";
 import { packTensors, assignTensors } from "../nn/tensors.js";
 import { Rng } from "../core/prng.js";
 import { modelNameOf } from "./transformers.js";
+import { USE_LITE_KIND } from "./use-lite.js";
 import { TRAIN_DEFAULTS } from "./defaults.js";
 import { resolveLstmImpl, type LstmImpl } from "../nn/bilstm-graph.js";
 
@@ -70,6 +71,13 @@ export interface TrainOptions {
   initFrom?: string;
   /** glove-bilstm: BiLSTM implementation (bilstm-graph.ts); same weights and numbers either way, so not part of the resume key. */
   lstmImpl?: LstmImpl;
+  /**
+   * Learning rate of the encoder's own parameters (default: lr). 0 freezes the encoder: only the head
+   * trains and no gradient flows through the encoder (a pretrained encoder kept as it is).
+   */
+  encoderLr?: number;
+  /** use-lite: megabytes of frozen features kept between epochs (default 2048). */
+  featureCacheMb?: number;
 }
 
 export { TRAIN_DEFAULTS };
@@ -132,14 +140,16 @@ function optionsKey(o: TrainOptions, sigs: Record<string, unknown>): string {
   const { train, dev, encoder, head, context, hidden, dropout, slots, maxLen, contextSentences, epochs, batchSize, lr, clip, margin, seed, maxTrainPairs, trainKinds, maxDevPairs, vocabCap } = o;
   void train;
   void dev;
-  // sigs carries initFrom only when set, so runs started before it existed still resume.
-  return JSON.stringify({ encoder, head, context, hidden, dropout, slots, maxLen, contextSentences, epochs, batchSize, lr, clip, margin, seed, maxTrainPairs, trainKinds, maxDevPairs, vocabCap, sigs });
+  // sigs carries initFrom only when set, and encoderLr is added only when set, so runs started before they existed still resume.
+  const extra = o.encoderLr !== undefined && o.encoderLr !== o.lr ? { encoderLr: o.encoderLr } : {};
+  return JSON.stringify({ encoder, head, context, hidden, dropout, slots, maxLen, contextSentences, epochs, batchSize, lr, clip, margin, seed, maxTrainPairs, trainKinds, maxDevPairs, vocabCap, sigs, ...extra });
 }
 
 function encoderSpec(o: TrainOptions): EncoderSpec {
   if (o.encoder === "glove-bilstm") return { kind: "glove-bilstm", hidden: o.hidden, dropout: o.dropout, lstmImpl: o.lstmImpl };
   if (o.encoder.startsWith("transformers:")) return { kind: `transformers:${modelNameOf(o.encoder)}`, dropout: o.dropout };
-  throw new InputError(`unknown encoder '${o.encoder}' (expected glove-bilstm or transformers:<model>)`);
+  if (o.encoder === USE_LITE_KIND) return { kind: USE_LITE_KIND, dropout: o.dropout };
+  throw new InputError(`unknown encoder '${o.encoder}' (expected glove-bilstm, use-lite or transformers:<model>)`);
 }
 
 /** Buckets by length inside large shuffled chunks, so batches have little padding yet random order. */
@@ -211,6 +221,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   if (backend.skipped.length) hooks.verbose?.(`skipped backends: ${backend.skipped.join("; ")}`);
   if (spec.kind === "glove-bilstm") log(`BiLSTM implementation: ${resolveLstmImpl(opts.lstmImpl)}${(opts.lstmImpl ?? "auto") === "auto" ? " (auto)" : ""}`);
   if (!(opts.batchSize >= 1) || !(opts.epochs >= 1)) throw new InputError("--batch-size and --epochs must be at least 1");
+  if (opts.encoderLr !== undefined && !(opts.encoderLr >= 0)) throw new InputError(`--encoder-lr must be 0 (frozen) or positive, got ${opts.encoderLr}`);
 
   const rngData = new Rng(opts.seed ^ 0x5eed);
   const trainAll = await readRankerPairs(opts.train, opts.context);
@@ -271,8 +282,16 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
     log(`encoder initialised from the pretrained model ${opts.initFrom} (${[...initLm.params.keys()].join(", ")})`);
     initLm.dispose();
   }
+  // A frozen graph encoder's features do not change: keep them (fp16) so that epochs after the first skip it.
+  if ("setFeatureCache" in model.encoder) (model.encoder as { setFeatureCache(mb: number): void }).setFeatureCache(opts.featureCacheMb ?? 2048);
   const params = model.allParams();
-  const adam = new Adam(params, opts.lr);
+  // A frozen encoder (--encoder-lr 0) is left out of the optimised set, so tf.variableGrads never
+  // differentiates through it; a lower encoder rate scales the Adam step of its parameters.
+  const frozenEncoder = opts.encoderLr === 0;
+  const trainParams = frozenEncoder ? new Map(model.params) : params;
+  const adam = new Adam(trainParams, opts.lr);
+  if (opts.encoderLr !== undefined && opts.encoderLr > 0 && opts.encoderLr !== opts.lr) for (const k of model.encoder.params.keys()) adam.lrScale.set(k, opts.encoderLr / opts.lr);
+  if (opts.encoderLr !== undefined) log(frozenEncoder ? "encoder frozen: only the head trains" : `encoder learning rate ${opts.encoderLr} (head ${opts.lr})`);
   let step = 0;
   let startEpoch = 0;
   let startBatch = 0;
@@ -371,6 +390,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
           lr: opts.lr,
           margin: opts.margin,
           dropout: opts.dropout,
+          ...(opts.encoderLr !== undefined ? { encoderLr: opts.encoderLr } : {}),
           backend: backend.backend,
           ...(spec.kind === "glove-bilstm" ? { lstmImpl: resolveLstmImpl(opts.lstmImpl) } : {}),
           devAccuracy: acc,
@@ -396,9 +416,9 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
         const { value, grads } = tf.variableGrads(() => {
           const { y } = model.forward(batch, true, dropoutSeed);
           return marginLoss(y.slice(0, n), y.slice(n, n), opts.margin);
-        }, [...params.values()]);
+        }, [...trainParams.values()]);
         const byName = new Map<string, tf.Tensor>();
-        for (const [k, p] of params) if (grads[p.name]) byName.set(k, grads[p.name]!);
+        for (const [k, p] of trainParams) if (grads[p.name]) byName.set(k, grads[p.name]!);
         adam.apply(byName, opts.clip);
         const loss = value.dataSync()[0]!;
         tf.dispose([value, ...Object.values(grads)]);
