@@ -8,7 +8,7 @@ import type { LmArch } from "../src/pretrain/arch.js";
 import { savePronounLm, loadPronounLm } from "../src/pretrain/checkpoint.js";
 import { zeroShotScores } from "../src/pretrain/zeroshot.js";
 import { loadZeroShotScorer } from "../src/pretrain/scorer.js";
-import { scoreSidesWith } from "../src/metric/scorer.js";
+import { scoreSidesWith } from "../src/core/scorer.js";
 import { prepareSide } from "../src/nn/inputs.js";
 import { selectBackend } from "../src/nn/backend.js";
 import { Rng } from "../src/core/prng.js";

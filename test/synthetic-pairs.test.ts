@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InputError } from "../src/io/errors.js";
-import type { PairRecord } from "../src/mine/pair-format.js";
+import type { PairRecord } from "../src/core/pair-format.js";
 import { balancePairs, buildSyntheticPairs, isDevYearDoc, minedConfusions, SubstitutionSampler, type SyntheticBuildOptions } from "../src/mine/synthetic-pairs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "proneval-synthetic-"));

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { makeSignature } from "../signature.js";
-import { action, intOption, rangeOption } from "./run.js";
+import { action, floatOption, intOption, rangeOption } from "./run.js";
 import { InputError } from "../io/errors.js";
 import type { TrainOptions, ProgressEvent } from "../ranker/train.js";
 import { TRAIN_DEFAULTS } from "../ranker/defaults.js";

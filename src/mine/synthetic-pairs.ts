@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { AtomicLineWriter } from "../io/atomic.js";
 import { InputError } from "../io/errors.js";
 import { streamLines } from "../io/lines.js";
-import { readAllPairs, type PairRecord } from "./pair-format.js";
+import { readAllPairs, type PairRecord } from "../core/pair-format.js";
 import { substituteCase } from "./pairs.js";
 import { pronouns } from "../text/pronouns.js";
 

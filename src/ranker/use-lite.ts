@@ -12,7 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import * as tf from "@tensorflow/tfjs";
 import { InputError } from "../io/errors.js";
 import type { Encoder } from "../nn/encoder.js";
-import type { PreparedSide } from "../nn/inputs.js";
+import type { PreparedSide } from "../core/scorer.js";
 import { decodeHalf, encodeHalf } from "../nn/fp16.js";
 import { UnigramTokenizer } from "./sentencepiece.js";
 
