@@ -11,7 +11,6 @@ import { Command } from "commander";
 import { defaultAnnotators } from "../src/ctxpro/annotators.js";
 import { identifyFiles, streamTsvRows } from "../src/ctxpro/identify.js";
 import { builtinRuleSets, checkLang, loadRuleSet } from "../src/ctxpro/rules.js";
-import { leversFromEnv } from "../src/annotate/levers.js";
 import type { Annotators } from "../src/ctxpro/identify.js";
 
 const program = new Command()
@@ -25,10 +24,8 @@ const program = new Command()
 const o = program.opts<{ input: string[]; lang: string; rules?: string[]; alignCorpus?: string[]; threads: string; alignTags: boolean }>();
 
 const lang = checkLang(o.lang);
-// Issue 24's measurement switches (PRONEVAL_X=0 ..., src/annotate/levers.ts), read once here.
-const levers = leversFromEnv(process.env);
 const t0 = performance.now();
-const ann = await defaultAnnotators(lang, { alignCorpus: o.alignCorpus, threads: Number(o.threads), tagAnchors: o.alignTags, levers });
+const ann = await defaultAnnotators(lang, { alignCorpus: o.alignCorpus, threads: Number(o.threads), tagAnchors: o.alignTags });
 const loadS = (performance.now() - t0) / 1000;
 const sets = (o.rules ?? builtinRuleSets().filter((s) => s.lang === lang).map((s) => s.name)).map((r) => loadRuleSet(r, lang));
 
@@ -74,7 +71,7 @@ await ann.aligner.train();
 const trainS = (performance.now() - tTrain) / 1000;
 const trainCpu = cpu() - cTrain;
 const cId = cpu();
-const { found, stats } = await identifyFiles(o.input, lang, sets, wrapped, { check: false, levers });
+const { found, stats } = await identifyFiles(o.input, lang, sets, wrapped, { check: false });
 const idCpu = cpu() - cId;
 const idS = stats.seconds.identify;
 const totalS = loadS + tokS + trainS + idS;

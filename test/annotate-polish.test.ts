@@ -32,11 +32,6 @@ describe("locative only after a preposition, in a line with a verb (pl, ru)", ()
     expect(caseOf("Я думаю о тебе.", "тебе")).toBe("Loc");
     expect(caseOf("Тебе нужно уходить отсюда.", "Тебе")).toBe("Dat");
   });
-  it("withoutLocative off gives the tagger its own choice back (Loc here)", () => {
-    const ru = loadDefaultMorph("ru");
-    ru.withoutLocative = false;
-    expect(ru.annotate("Мне нравится эта песня.").tokens[0]!.feats.Case).toBe("Loc");
-  });
 });
 
 describe("Polish endings (lever 19b, 19d-19h, 19l)", () => {

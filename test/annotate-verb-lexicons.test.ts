@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { DEFAULT_LEVERS } from "../src/annotate/levers.js";
 import { expandHunspellVerbs, verbLexicon } from "../src/annotate/verb-lexicons.js";
 
 describe("verb lexicons (npm packages)", () => {
@@ -95,9 +94,6 @@ describe("verb lexicons (npm packages)", () => {
   it("re-reads a NOUN-tagged word known only as a verb form, and not an adverb after a verb", () => {
     const es = loadDefaultMorph("es", undefined, { verbs: true });
     const words = ["Así", "qué", "...", "necesito", "dinero", "."];
-    es.verbRead = "off";
-    expect(es.tagWords(words)[3]!.upos).toBe("NOUN");
-    es.verbRead = "all";
     expect(es.tagWords(words)[3]).toMatchObject({ upos: "VERB", lemma: "necesitar" });
     const it_ = loadDefaultMorph("it", undefined, { verbs: true });
     const t = it_.tagWords(["Tornerò", "presto", "e", "le", "racconterò", "tutto", "."]);
@@ -146,8 +142,6 @@ describe("verb lexicons (npm packages)", () => {
   it("a word tagged VERB after a determiner that no verb form matches but the noun list knows is a noun (lever 14g)", () => {
     const es = loadDefaultMorph("es");
     const words = ["Le", "di", "todo", "el", "dinero", "."];
-    const before = loadDefaultMorph("es", undefined, { levers: { ...DEFAULT_LEVERS, nounRead: false } }).tagWords(words)[4]!.upos;
     expect(es.tagWords(words)[4]!.upos).toBe("NOUN");
-    expect(["VERB", "NOUN"]).toContain(before);
   });
 });

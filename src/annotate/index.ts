@@ -12,7 +12,6 @@ import { COREF_FORMAT, parseAnimacy, PronounResolver, type CorefModel } from "./
 import { FastAlignWordAligner, type FastAlignWordAlignerOptions } from "./aligner.js";
 
 export { MorphTagger, loadDefaultMorph, loadMorphModel, trainMorph } from "./morph.js";
-export { DEFAULT_LEVERS, leversFromEnv, type Levers, type VerbReadMode } from "./levers.js";
 export { PronounResolver, ANAPHORS, trainCoref } from "./coref.js";
 export { FastAlignWordAligner, combinedPosteriors } from "./aligner.js";
 export { maxWeightMatching, matchLinks, addAnchors } from "./matching.js";

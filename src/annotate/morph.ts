@@ -19,7 +19,6 @@ import { applyNounLexicon, ES_STRESSED_A_FEMININE, nounLexicon, spanishNominalFo
 import { germanVerbCells, VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { azLabelTest, RU_PREPOSITION_CASES } from "./russian-az.js";
 import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, type PlEnding } from "./polish.js";
-import { DEFAULT_LEVERS, type Levers, type VerbReadMode } from "./levers.js";
 
 /** Parts of speech after a possessive *jej* (its noun phrase). */
 const PL_POSSESSED = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
@@ -313,7 +312,7 @@ export class MorphTagger implements MorphAnnotator {
   }
   /**
    * A dictionary's word -> test on (UPOS, Case) that restricts the tagger's labels for words outside the
-   * closed-class table (Russian: az, see russian-az.ts azLabelTest); set by loadDefaultMorph unless Levers.lexiconTags is off.
+   * closed-class table (Russian: az, see russian-az.ts azLabelTest); set by loadDefaultMorph.
    */
   labelTest: ((word: string) => ((upos: string, kase: string | undefined) => boolean) | undefined) | undefined;
   /**
@@ -328,10 +327,8 @@ export class MorphTagger implements MorphAnnotator {
    * "o lepszych rodzicach": the inflection phenomenon itself). So in a line tagged with a verb, a word
    * tagged Loc with none of those prepositions among the four words before it (not across punctuation)
    * makes the line be tagged again without Loc labels there, when a case-bearing one is left
-   * (ru "Мне нравится" Dat, not Loc). Only where prepositionCases is set; Levers.withoutLocative (from the
-   * constructor's levers) sets it.
+   * (ru "Мне нравится" Dat, not Loc). Only where prepositionCases is set.
    */
-  withoutLocative: boolean;
   private strayLocative(lower: readonly string[], labels: readonly string[]): boolean {
     let verb = false;
     let stray = false;
@@ -383,7 +380,7 @@ export class MorphTagger implements MorphAnnotator {
       const ids = this.prepositionOnly(words, lower, i, own);
       if (own || !this.endingCases) return ids;
       let byEnding = this.byEnding(lower[i]!, ids, i > 0 && /^\p{Lu}/u.test(words[i]!));
-      if (this.levers.plYmAgreement && i > 0 && plYmModifier(words, lower, i - 1)) byEnding = this.nounCases(byEnding, PL_YM_CASES);
+      if (i > 0 && plYmModifier(words, lower, i - 1)) byEnding = this.nounCases(byEnding, PL_YM_CASES);
       // Polish: a word in *-ą* right after a form of *być* is the predicate's instrumental (or accusative),
       // not a third-person plural verb ("jesteście drużyną/VERB", "być ofiarą/VERB"; lever 19m).
       return i > 0 && PL_BYC.has(lower[i - 1]!) && /\p{Ll}{3,}ą$/u.test(lower[i]!) ? this.withoutVerbLabels(byEnding) : byEnding;
@@ -416,7 +413,7 @@ export class MorphTagger implements MorphAnnotator {
 
   /**
    * The cases an open-class word's ending leaves (Polish: plEndingCases, lever 19b); undefined: none known.
-   * Set by loadDefaultMorph unless Levers.endingCases is off.
+   * Set by loadDefaultMorph.
    */
   endingCases: ((lower: string, name?: boolean) => PlEnding | undefined) | undefined;
   private readonly endingCache = new WeakMap<readonly number[], Map<string, readonly number[] | null>>();
@@ -562,27 +559,13 @@ export class MorphTagger implements MorphAnnotator {
   lazyVerbs(load: () => VerbLexicon | undefined): void {
     this.verbLoader = load;
   }
-  /** Re-read "article + noun" as "clitic + verb" in verb-less lines (see redecideClitics); from Levers.cliticVerb. */
-  cliticVerb: boolean;
 
   /** label -> its index in the tagger's label list. */
   private readonly labelIndex: Map<string, number>;
 
-  /**
-   * `levers`: the measurement switches of issue 24 (src/annotate/levers.ts; default every lever on, as shipped).
-   * The public switches below (withoutLocative, cliticVerb, cliticVerbAll, esAgreement, verbRead) start from them.
-   */
-  constructor(
-    readonly model: MorphModel,
-    readonly levers: Levers = DEFAULT_LEVERS,
-  ) {
+  constructor(readonly model: MorphModel) {
     if (model.format !== MORPH_FORMAT) throw new InputError(`not a ${MORPH_FORMAT} model (format '${model.format}')`);
     if (!isSupportedLang(model.lang)) throw new InputError(`unsupported language '${model.lang}'`);
-    this.withoutLocative = levers.withoutLocative;
-    this.cliticVerb = levers.cliticVerb;
-    this.cliticVerbAll = levers.cliticVerbAll;
-    this.esAgreement = levers.esAgreement;
-    this.verbRead = levers.verbRead;
     this.lang = model.lang;
     this.tagger = new Tagger(model.tagger);
     this.labelIndex = new Map(this.tagger.labels.map((l, i) => [l, i]));
@@ -642,7 +625,7 @@ export class MorphTagger implements MorphAnnotator {
       return nominal ? this.nominalOnly(i, nominal, ids) : ids;
     };
     let labels = this.tagger.tag(words, allowed);
-    if (this.prepositionCases && this.withoutLocative && this.strayLocative(lower, labels)) {
+    if (this.prepositionCases && this.strayLocative(lower, labels)) {
       labels = this.tagger.tag(words, (i) => this.noLocative(lower, i, allowed(i)));
     }
     this.verbAfterClitic(words, lower, labels);
@@ -671,8 +654,8 @@ export class MorphTagger implements MorphAnnotator {
       this.germanIhrCase(lower, out);
       this.germanEuchCase(lower, out);
     }
-    if (this.lang === "en" && this.levers.englishItCase) englishItCase(lower, out);
-    if (this.lang === "pl" && this.levers.plJejCase) this.polishJejCase(lower, out);
+    if (this.lang === "en") englishItCase(lower, out);
+    if (this.lang === "pl") this.polishJejCase(lower, out);
     return out;
   }
 
@@ -711,7 +694,7 @@ export class MorphTagger implements MorphAnnotator {
       else if (prev && (prev.upos === "ADP" || EN_PREPOSITIONS.has(pw) || prev.upos === "VERB")) c = "Acc";
       // lever 20d: clause-initial "you" before a comma with a verb later in the sentence is its subject or a vocative
       // that spaCy parses as one ("You, take him to county", "And you, by coming here, have crossed"); "You, sir!" stays Acc
-      else if (this.levers.youCommaNominative && lower[j] === "," && (!prev || ["PUNCT", "CCONJ", "INTJ"].includes(prev.upos)) && verbLater(lower, out, j)) c = "Nom";
+      else if (lower[j] === "," && (!prev || ["PUNCT", "CCONJ", "INTJ"].includes(prev.upos)) && verbLater(lower, out, j)) c = "Nom";
       else if ((!next || next.upos === "PUNCT") && (!prev || ["PUNCT", "CCONJ", "INTJ", "ADV"].includes(prev.upos))) c = "Acc";
       if (!c || t.feats.Case === c) continue;
       const a = (this.table.get("you") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c);
@@ -818,8 +801,8 @@ export class MorphTagger implements MorphAnnotator {
    * jej*, *Ufam jej*, *Pozwól jej się gotować*, *udało jej się*) is Dat (lever 19c): in its clause (between
    * punctuation and conjunctions), not after a preposition, not before a noun, adjective, numeral or
    * determiner (the possessive *jej nazwę*), and with no other dative pronoun there (*mi jej dać*: then
-   * *jej* is the thing given). Other *jej* keep the tagger's case. Levers.plJejCase off leaves it off; with
-   * Levers.plJejGenitive, a *jej* with a verb in its clause that governs no dative is Gen (19c's genitive side).
+   * *jej* is the thing given). A *jej* with a verb in its clause that governs no dative is Gen; other *jej*
+   * keep the tagger's case.
    */
   private polishJejCase(lower: readonly string[], out: Tagged[]): void {
     for (let i = 0; i < out.length; i++) {
@@ -846,7 +829,7 @@ export class MorphTagger implements MorphAnnotator {
       }
       // The object of any other verb is genitive (negation, genitive verbs: *Nie możesz jej dotknąć*,
       // *szukać jej*); the tagger reads such *jej* Gen or Dat about at random.
-      const c = dat ? "Dat" : verb && this.levers.plJejGenitive ? "Gen" : undefined;
+      const c = dat ? "Dat" : verb ? "Gen" : undefined;
       if (!c || t.feats.Case === c) continue;
       const a = (this.table.get("jej") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c && x.feats.Poss !== "Yes");
       if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
@@ -915,7 +898,7 @@ export class MorphTagger implements MorphAnnotator {
    */
   private verbAfterClitic(words: readonly string[], lower: readonly string[], labels: string[]): void {
     const clitics = OBJECT_CLITICS[this.lang];
-    if (!clitics || !this.cliticVerb) return;
+    if (!clitics) return;
     if (labels.some((l) => labelUpos(l) === "VERB" || labelUpos(l) === "AUX")) return;
     for (let i = 0; i + 1 < words.length; i++) {
       if (!clitics.has(lower[i]!)) continue;
@@ -941,22 +924,6 @@ export class MorphTagger implements MorphAnnotator {
   }
 
   /**
-   * Lever 14: after an object clitic's article homograph tagged DET, any open-class tag may hide the
-   * verb, and Spanish re-reads there in lines with a verb too; from Levers.cliticVerbAll.
-   */
-  cliticVerbAll: boolean;
-
-  /** Lever 20a: Spanish clitic homographs read by the article's agreement (esAgreementClitic); from Levers.esAgreement. */
-  esAgreement: boolean;
-
-  /**
-   * Re-read NOUN-tagged words that the verb lexicon knows only as verb forms (see verbOnlyForms): in
-   * every line ("all", default), only in lines without a verb ("verbless"), or not at all ("off");
-   * from Levers.verbRead (for measuring).
-   */
-  verbRead: VerbReadMode;
-
-  /**
    * A word tagged NOUN (or PROPN at the start of a sentence) that the verb lexicon lists as a finite
    * verb form or infinitive, and that neither the noun lexicon nor the verb source's own word list knows
    * as a noun, not right after a determiner (but after an object-clitic homograph: in verb-less lines,
@@ -969,11 +936,10 @@ export class MorphTagger implements MorphAnnotator {
    * docs/annotate.md ("Verb lexicons", lever 7).
    */
   private verbOnlyForms(words: readonly string[], lower: readonly string[], labels: string[]): void {
-    const lex = this.verbRead !== "off" ? this.verbs : undefined;
+    const lex = this.verbs;
     if (!lex) return;
     const pos = labels.map((l, k) => this.effectiveUpos(lower[k]!, l));
     const hasVerb = pos.some((u) => u === "VERB" || u === "AUX");
-    if (this.verbRead === "verbless" && hasVerb) return;
     // Which tags may hide a verb: in a line without a verb, where the verb source also lists the other
     // words (es), any open-class tag; otherwise nouns only (the noun lexicon is the only check against
     // "presto", "solo"; in lines with a verb the wider set misfired on UD: "intermedias", "las demandas").
@@ -1003,7 +969,7 @@ export class MorphTagger implements MorphAnnotator {
       const afterClitic = prev === "DET" && CLITIC_LANGS.has(this.lang) && this.pronounLabels(lower[i - 1]!) !== undefined;
       // ... unless a preposition, verb or determiner comes before it ("di la pubblica", "era la sola").
       const before = i > 1 ? pos[i - 2]! : "";
-      const clear = afterClitic && this.cliticVerbAll && before !== "ADP" && before !== "VERB" && before !== "AUX" && before !== "DET";
+      const clear = afterClitic && before !== "ADP" && before !== "VERB" && before !== "AUX" && before !== "DET";
       if (!open.has(u) && !(u === "PROPN" && initial) && !(clear && VERB_HIDING_TAGS.has(u))) continue;
       if (this.table.has(lower[i]!)) continue;
       // Not after an article, unless it is an object clitic's homograph ("La tengo."): in a verb-less
@@ -1014,7 +980,7 @@ export class MorphTagger implements MorphAnnotator {
       // not an article ("no la traicionará", "yo la llevaré", "si los acompañamos"; not after "que": "que la
       // policía" cost UD Case 0.3), or where the word is a future or conditional, or a form of *haber*, which
       // no noun shares ("que la echaré de menos", "la habría dejado").
-      const esAgree = this.lang === "es" && clear && this.esAgreement ? esAgreementClitic(lower[i - 1]!, lower[i]!, lex.lemmas(lower[i]!) ?? []) : undefined;
+      const esAgree = this.lang === "es" && clear ? esAgreementClitic(lower[i - 1]!, lower[i]!, lex.lemmas(lower[i]!) ?? []) : undefined;
       const esClitic = this.lang === "es" && ((i >= 2 && ES_BEFORE_CLITIC.has(lower[i - 2]!)) || ES_VERB_ONLY.test(lower[i]!) || esAgree !== undefined);
       if (prev === "DET" && ((hasVerb && this.lang !== "it" && !(clear && this.lang === "es") && !esClitic) || !afterClitic)) continue;
       // Where the word before rules out an article (a negation, a non-article clitic, a subject or wh-
@@ -1053,7 +1019,7 @@ export class MorphTagger implements MorphAnnotator {
    * preposition ("de o ler") are left alone: "o jantar", "o lugar" share their ending.
    */
   private portugueseClitics(words: readonly string[], lower: readonly string[], labels: string[]): void {
-    if (this.lang !== "pt" || !this.cliticVerbAll) return;
+    if (this.lang !== "pt") return;
     for (let i = 0; i + 1 < words.length; i++) {
       if (!PT_CLITIC_HOMOGRAPHS.has(lower[i]!) || !["DET", "ADP", "SCONJ"].includes(labelUpos(labels[i]!))) continue;
       const pron = (this.allowed.get(lower[i]!) ?? []).filter((k) => this.tagger.labels[k]!.startsWith("PRON"));
@@ -1085,7 +1051,7 @@ export class MorphTagger implements MorphAnnotator {
    * case ("e a/PRON interpretaram", "para a isolarmos"; lever 34). Runs last, after redecideClitics.
    */
   private portugueseAccusative(words: readonly string[], lower: readonly string[], labels: string[]): void {
-    if (this.lang !== "pt" || !this.cliticVerbAll) return;
+    if (this.lang !== "pt") return;
     // Position -> the clitic's accusative label ids, kept for the forced re-tag below.
     const at = new Map<number, readonly number[]>();
     for (let i = 0; i + 1 < words.length; i++) {
@@ -1124,10 +1090,9 @@ export class MorphTagger implements MorphAnnotator {
    * A word tagged VERB that the verb lexicon knows as no verb form at all (finite, infinitive or
    * participle) but the noun lexicon (it, fr, de, ru) or, for Spanish, dictionary-es's word list knows,
    * is re-tagged with its label restricted to NOUN readings ("el dinero/VERB", "la parola/VERB"); only
-   * right after a determiner, where a verb cannot stand (lever 14g). Levers.nounRead off turns it off.
+   * right after a determiner, where a verb cannot stand (lever 14g).
    */
   private nounOnlyForms(words: readonly string[], lower: readonly string[], labels: string[]): void {
-    if (!this.levers.nounRead) return;
     const lex = this.verbs;
     if (!lex) return;
     const at: number[] = [];
@@ -1518,29 +1483,26 @@ function germanClauseVerbs(lower: readonly string[], out: readonly Tagged[], i: 
 
 /**
  * Loads the shipped tagger of `lang` (data/models/morph-<lang>.json.gz), with its noun lexicon where
- * LEXICON_LANGS has one (`lexicon: false` leaves it off, `true` forces any that exists). `levers` (default
- * DEFAULT_LEVERS, every lever on) are the tagger's (MorphTagger.levers) and decide what is attached: the verb
- * lexicon (Levers.verbLexicon, unless `verbs` says), the Polish and Russian preposition cases
- * (Levers.prepositionCases), the Polish ending cases (Levers.endingCases, with plNoCase and plNounEndings),
- * Russian az label restriction (Levers.lexiconTags, unless `lexiconTags` says).
+ * LEXICON_LANGS has one (`lexicon: false` leaves it off, `true` forces any that exists), its verb lexicon
+ * where VERB_LEXICON_LANGS has one (`verbs` says otherwise), the Polish and Russian preposition cases, the
+ * Polish ending cases and the Russian az label restriction (`lexiconTags: false` leaves it off).
  */
-export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean; lexiconTags?: boolean; levers?: Levers } = {}): MorphTagger {
+export function loadDefaultMorph(lang: string, modelDir = defaultModelDir(), opts: { lexicon?: boolean; verbs?: boolean; lexiconTags?: boolean } = {}): MorphTagger {
   if (!isSupportedLang(lang)) throw new InputError(`unsupported language '${lang}' (supported: en, de, es, fr, it, pl, pt, ru)`);
   const path = join(modelDir, `morph-${lang}.json.gz`);
   if (!existsSync(path)) throw new InputError(`no morphology model for '${lang}' at ${path} (train it with scripts/train-morph.ts)`);
-  const levers = opts.levers ?? DEFAULT_LEVERS;
-  const tagger = new MorphTagger(loadMorphModel(path), levers);
+  const tagger = new MorphTagger(loadMorphModel(path));
   if (opts.lexicon ?? LEXICON_LANGS.has(lang)) tagger.lazyNouns(() => nounLexicon(lang));
   else if (opts.lexicon === undefined && UNMARKED_LEXICON_LANGS.has(lang)) {
     tagger.lazyNouns(() => unmarkedNounLexicon(lang));
     tagger.lexiconWhereUnmarked = true;
   }
-  if (opts.verbs ?? (levers.verbLexicon && VERB_LEXICON_LANGS.has(lang))) tagger.lazyVerbs(() => verbLexicon(lang));
-  if (lang === "pl" && levers.prepositionCases) tagger.prepositionCases = PL_PREPOSITION_CASES;
-  if (lang === "pl" && levers.endingCases) tagger.endingCases = (lower, name) => plEndingCases(lower, name, levers);
-  if (lang === "ru" && (opts.lexiconTags ?? levers.lexiconTags)) {
+  if (opts.verbs ?? VERB_LEXICON_LANGS.has(lang)) tagger.lazyVerbs(() => verbLexicon(lang));
+  if (lang === "pl") tagger.prepositionCases = PL_PREPOSITION_CASES;
+  if (lang === "pl") tagger.endingCases = plEndingCases;
+  if (lang === "ru" && (opts.lexiconTags ?? true)) {
     tagger.labelTest = azLabelTest;
-    if (levers.prepositionCases) tagger.prepositionCases = RU_PREPOSITION_CASES;
+    tagger.prepositionCases = RU_PREPOSITION_CASES;
   }
   return tagger;
 }

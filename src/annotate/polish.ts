@@ -1,5 +1,3 @@
-import { DEFAULT_LEVERS, type Levers } from "./levers.js";
-
 /**
  * Polish: the cases a preposition governs (UD Case values), for MorphTagger.prepositionCases. Polish has
  * no lexicon here, so only the word right after the preposition is restricted (Russian also takes one
@@ -50,13 +48,10 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  *
  * Checked against UD Polish-LFG dev+test (gold tags; docs/annotate.md, lever 19): at most 5 % (-owi, -emu: 1 token each)
  * of the tokens a rule covers have a case it rules out, after the exceptions below.
- *
- * `levers` (default DEFAULT_LEVERS): plNoCase (lever 22b, `plNoCase`) and plNounEndings (lever 22a,
- * `plSingularNounCases`) off leave those parts out.
  */
-export function plEndingCases(lower: string, name = false, levers: Pick<Levers, "plNoCase" | "plNounEndings"> = DEFAULT_LEVERS): PlEnding | undefined {
+export function plEndingCases(lower: string, name = false): PlEnding | undefined {
   if (!/^\p{Ll}+$/u.test(lower) || PL_ENDING_EXCEPTIONS.has(lower)) return undefined;
-  if (levers.plNoCase && plNoCase(lower, name)) return { cases: [], noCase: true };
+  if (plNoCase(lower, name)) return { cases: [], noCase: true };
   const n = lower.length;
   if (/(ymi|imi)$/.test(lower) && n >= 5) return { cases: ["Ins"], noVerb: true };
   if (/ami$/.test(lower) && n >= 5) return { cases: ["Ins"], noVerb: true };
@@ -74,11 +69,8 @@ export function plEndingCases(lower: string, name = false, levers: Pick<Levers, 
   if (/a$/.test(lower)) return { cases: ["Nom", "Gen", "Acc", "Voc"] };
   if (/ę$/.test(lower)) return PL_NEUTER_E.test(lower) ? { cases: ["Nom", "Acc", "Voc"] } : { cases: ["Acc"] };
   if (/[bcdfghjklłmnprstwzżźćńś]u$/.test(lower) && n >= 5 && !/(stu|sku|cku)$/.test(lower)) return { cases: ["Gen", "Dat", "Loc", "Voc"] };
-  if (levers.plNounEndings) {
-    const sing = plSingularNounCases(lower);
-    if (sing) return { cases: PL_CASES, sing };
-  }
-  return undefined;
+  const sing = plSingularNounCases(lower);
+  return sing ? { cases: PL_CASES, sing } : undefined;
 }
 
 

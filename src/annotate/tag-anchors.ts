@@ -34,7 +34,6 @@
  * those languages a third-person pronoun that is not formal there is penalised like a clash (lever 12e).
  */
 import type { AnnToken } from "./types.js";
-import { DEFAULT_LEVERS, type Levers } from "./levers.js";
 import type { ScoreMatrix } from "./matching.js";
 
 export interface TagAnchorOptions {
@@ -49,8 +48,6 @@ export interface TagAnchorOptions {
   lang?: string;
   /** Lever 30's clitic rules (`cliticAnchors`; default on, they need `lang`); false turns them off. */
   clitics?: boolean;
-  /** Issue 24's measurement switches (src/annotate/levers.ts): caseClash (lever 20b) and formalYouFree (20c); default DEFAULT_LEVERS. */
-  levers?: Pick<Levers, "caseClash" | "formalYouFree">;
 }
 
 /**
@@ -129,10 +126,10 @@ export function personClash(en: AnnToken, tgt: AnnToken): boolean {
  * CTXPRO's pt and de rules take any English case, and their items link *o, a* and *te, euch* to English
  * subjects: "The owner wanted it taken" / "queria que a levassem", "que não te preocupes"); the caller also
  * leaves out a target pronoun after a preposition, a disjunctive form whose rules take any English case (es
- * "para ti", "a ti también": *ti* is tagged Acc). Issue 24, lever 20b (`levers.caseClash` off: never).
+ * "para ti", "a ti también": *ti* is tagged Acc). Issue 24, lever 20b.
  */
-export function caseClash(en: AnnToken, tgt: AnnToken, levers: Pick<Levers, "caseClash"> = DEFAULT_LEVERS): boolean {
-  return levers.caseClash && en.feats.Case === "Nom" && tgt.feats.Case === "Acc";
+export function caseClash(en: AnnToken, tgt: AnnToken): boolean {
+  return en.feats.Case === "Nom" && tgt.feats.Case === "Acc";
 }
 const CASE_CLASH_LANGS: ReadonlySet<string> = new Set(["es", "it", "fr"]);
 
@@ -240,7 +237,6 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
   const penalty = opts.penalty ?? 0.2;
   const bonus = opts.bonus ?? 0.1;
   const lang = opts.lang;
-  const levers = opts.levers ?? DEFAULT_LEVERS;
   const clitics = lang !== undefined && CASE_CLASH_LANGS.has(lang);
   const tc = new Uint8Array(cols);
   for (let j = 0; j < cols; j++) tc[j] = classOf(tgt[j]!);
@@ -252,7 +248,7 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
       const b = tc[j]!;
       if (INCOMPATIBLE[a * NCLASS + b]) data[row + j] *= penalty;
       else if (a === P && (b === P || b === D)) {
-        if (personClash(en[i]!, tgt[j]!) || (b === P && clitics && tgt[j - 1]?.upos !== "ADP" && caseClash(en[i]!, tgt[j]!, levers))) data[row + j] *= b === P ? penalty : 1;
+        if (personClash(en[i]!, tgt[j]!) || (b === P && clitics && tgt[j - 1]?.upos !== "ADP" && caseClash(en[i]!, tgt[j]!))) data[row + j] *= b === P ? penalty : 1;
         else if (lang !== undefined && youMeetsThird(en[i]!, tgt[j]!) && !formalYou(lang, tgt, j)) {
           // lever 12e: a third-person pronoun that is no formal form of the language is penalised like a clash
           if (b === P && tgt[j]!.feats.Person === "3" && FORMAL[lang]) data[row + j] *= penalty;
@@ -366,20 +362,18 @@ const EN_THIRD = new Set(["it", "him", "her", "them", "he", "she", "they"]);
  * pt *o, você*, de *Sie*, ...), in place, when after the matching the line has exactly one unlinked *you*
  * (second person, not possessive), exactly one formal form linked to no English content word or pronoun, and no unlinked English third-person
  * pronoun that could be the clitic's antecedent instead ("I'll arrest you" / "las arreste": EM gave *las* to
- * *of*). Issue 24, lever 13e. `levers` (default DEFAULT_LEVERS): formalYouFree (lever 20c) off leaves out
- * 20c's widening below; caseClash is lever 20b's test.
+ * *of*). Issue 24, lever 13e.
  */
 export function addFormalYouLink(
   links: Array<[number, number]>,
   en: readonly AnnToken[],
   tgt: readonly AnnToken[],
   lang: string | undefined,
-  levers: Pick<Levers, "caseClash" | "formalYouFree"> = DEFAULT_LEVERS,
 ): void {
   if (!lang || !FORMAL[lang]) return;
   const linkedEn = new Set(links.map((l) => l[0]));
   // lever 20c: a *you* linked only to target function words ("carried you" / "a", "keep you" / "más") is free too
-  const contentLinked = new Set(links.filter(([, j]) => !(levers.formalYouFree && FUNCTION_TARGET.has(tgt[j]!.upos))).map((l) => l[0]));
+  const contentLinked = new Set(links.filter(([, j]) => !FUNCTION_TARGET.has(tgt[j]!.upos)).map((l) => l[0]));
   const unlinked: number[] = [];
   const free: number[] = [];
   for (let i = 0; i < en.length; i++) {
@@ -398,7 +392,7 @@ export function addFormalYouLink(
   // and (lever 20c) one linked to an English subject pronoun whose case rules it out ("I" / "Los dejaré": caseClash)
   const held = new Set(
     links
-      .filter(([e, j]) => ["PRON", "NOUN", "PROPN", "VERB", "AUX"].includes(en[e]!.upos) && !(levers.formalYouFree && CASE_CLASH_LANGS.has(lang) && en[e]!.upos === "PRON" && caseClash(en[e]!, tgt[j]!, levers)))
+      .filter(([e, j]) => ["PRON", "NOUN", "PROPN", "VERB", "AUX"].includes(en[e]!.upos) && !(CASE_CLASH_LANGS.has(lang) && en[e]!.upos === "PRON" && caseClash(en[e]!, tgt[j]!)))
       .map((l) => l[1]),
   );
   const cands: number[] = [];

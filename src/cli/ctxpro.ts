@@ -12,7 +12,6 @@ import { identifyFiles, readTsvDocs, writeIdentified, type Annotators } from "..
 import { readEvalSet } from "../ctxpro/items.js";
 import { buildInputs, splitItems } from "../ctxpro/extract.js";
 import { FALLBACK_MODES, type FallbackMode } from "../ctxpro/engine.js";
-import { leversFromEnv } from "../annotate/levers.js";
 import { COMPAT_NAMES, reportTables, scoreFiles, type ScoreMode } from "../ctxpro/score.js";
 
 /** "gender.opensubtitles.en-de.dev.json.gz" -> "de": the language the translations are in. */
@@ -107,8 +106,6 @@ export function registerCtxpro(program: Command): void {
           throw new InputError(`--fallback-antecedent must be one of ${FALLBACK_MODES.join(", ")}, got '${o.fallbackAntecedent}'`);
         if (o.annotations && o.alignCorpus) throw new InputError("--align-corpus trains the built-in aligner; it cannot be combined with --annotations");
         const sets = o.rules.map((r) => loadRuleSet(r, lang));
-        // Issue 24's measurement switches (PRONEVAL_X=0, docs/annotate.md), read once here and passed down.
-        const levers = leversFromEnv(process.env);
         const line = new ProgressLine(process.stderr, !!o.quiet);
         const warn = (m: string) => {
           line.done();
@@ -122,7 +119,6 @@ export function registerCtxpro(program: Command): void {
               tagAnchors: o.alignTags,
               apertium: o.apertium,
               alignCorpus: o.alignCorpus,
-              levers,
               onCorpus: (f, n) => (o.quiet ? undefined : warn(`aligner: ${n} extra sentence pairs from ${f}`)),
             }));
         const t0 = Date.now();
@@ -136,7 +132,6 @@ export function registerCtxpro(program: Command): void {
           inflection: o.inflection,
           fallbackAntecedent: o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode),
           uncoveredCase: !!o.uncoveredCase,
-          levers,
           warn,
           check: o.check,
           quoted: o.quoted,

@@ -17,7 +17,6 @@ import { combinedPosteriors, FastAlignWordAligner, tagAnchorOptions } from "../a
 import { addAnchors, matchLinks } from "../annotate/matching.js";
 import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "../annotate/tag-anchors.js";
 import { loadDefaultMorph, type MorphTagger } from "../annotate/morph.js";
-import { DEFAULT_LEVERS, type Levers } from "../annotate/levers.js";
 import { APERTIUM_ANALYSERS } from "../annotate/apertium.js";
 import { loadDefaultCoref } from "../annotate/index.js";
 import type { AnnSentence, AnnToken, CorefResolver, SentenceAlignment, WordAligner } from "../annotate/types.js";
@@ -105,7 +104,7 @@ export class CorpusAligner implements WordAligner {
     addVerbGroupLinks(links, tagged.en, tagged.other);
     addSoleVerbLink(links, tagged.en, tagged.other);
     addComitativeLinks(links, tagged.en, tagged.other);
-    addFormalYouLink(links, tagged.en, tagged.other, tags.lang, tags.levers);
+    addFormalYouLink(links, tagged.en, tagged.other, tags.lang);
     return links;
   }
 
@@ -163,16 +162,8 @@ export interface DefaultAnnotatorOptions extends CorpusAlignerOptions {
    * default true, false goes without it (the results of a machine that lacks it).
    */
   apertium?: boolean;
-  /**
-   * Already loaded English tagger and resolver to reuse (they do not depend on the language pair); load the
-   * tagger with the same `levers`.
-   */
+  /** Already loaded English tagger and resolver to reuse (they do not depend on the language pair). */
   english?: { morph: MorphTagger; coref: CorefResolver };
-  /**
-   * Issue 24's measurement switches (src/annotate/levers.ts) for the taggers and the tag anchors; default
-   * DEFAULT_LEVERS (as shipped). Give identify (EngineOptions.levers) the same value.
-   */
-  levers?: Levers;
 }
 
 /** Languages whose noun lexicon may be an external analyser that is best handed all words at once. */
@@ -183,9 +174,8 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
   if (!(LANGUAGES as readonly string[]).includes(lang)) {
     throw new InputError(`unsupported language '${lang}' for the built-in annotators (supported: ${LANGUAGES.join(", ")})`);
   }
-  const levers = opts.levers ?? DEFAULT_LEVERS;
-  const en = opts.english?.morph ?? loadDefaultMorph("en", undefined, { levers });
-  const tgt = loadDefaultMorph(lang, undefined, opts.apertium === false && BATCH_LEXICON_LANGS.has(lang) ? { lexicon: false, levers } : { levers });
+  const en = opts.english?.morph ?? loadDefaultMorph("en");
+  const tgt = loadDefaultMorph(lang, undefined, opts.apertium === false && BATCH_LEXICON_LANGS.has(lang) ? { lexicon: false } : {});
   // The target words of the first pass, for a noun lexicon that analyses a batch at once (Apertium, pl).
   const words = BATCH_LEXICON_LANGS.has(lang) ? new Set<string>() : undefined;
   const tokenize = {
@@ -199,7 +189,7 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
   const aligner = new CorpusAligner({
     ...opts,
     // The target language restricts the tag anchors' formal-address bonus (lever 12a).
-    tagAnchors: opts.tagAnchors === false ? false : { lang, levers, ...(typeof opts.tagAnchors === "object" ? opts.tagAnchors : {}) },
+    tagAnchors: opts.tagAnchors === false ? false : { lang, ...(typeof opts.tagAnchors === "object" ? opts.tagAnchors : {}) },
     whileTraining: () => {
       opts.whileTraining?.();
       tgt.loadNouns();

@@ -17,7 +17,6 @@
  */
 import { InputError } from "../io/errors.js";
 import type { AnnSentence, AnnToken, AnnotatedParallelDoc, Mention, SentenceAlignment } from "../annotate/types.js";
-import { DEFAULT_LEVERS, type Levers } from "../annotate/levers.js";
 import type { AuxiliaryRule, InflectionRule, PronounRule, RuleSet } from "./rules.js";
 import { auxiliaryFormula, freeRelativeArticle, italianSelaIdiom, numberAgrees, propositionalClitic, sameSentence } from "./consistency.js";
 import { KEY_ORDER, ordered, reverseGenderItem, type CtxproItem } from "./items.js";
@@ -61,12 +60,6 @@ export interface EngineOptions {
    * makes the item questionable.
    */
   uncoveredCase?: boolean;
-  /**
-   * Issue 24's measurement switches (src/annotate/levers.ts); the engine's are headRules, headNew,
-   * sharedSubject, plJe, the unique fallback's (uniquePosition, uniqueExpletive, uniqueChain, uniqueTime,
-   * uniqueThey), l23Steps and the traces (l23Trace, fallbackTrace). Default DEFAULT_LEVERS (as shipped).
-   */
-  levers?: Levers;
 }
 
 /** Verbs whose object *it* mostly stands for an event or a proposition, not a thing. */
@@ -297,11 +290,6 @@ export function compoundHeadAfter(en: readonly AnnToken[], head: number, aligned
   if (alignedOfNext.includes(k)) return head + 1;
   // Unaligned, and no verb after it (a verb would make it an adverb or a predicate: "violence best serves").
   return alignedOfNext.length === 0 && !(after && VERBS.has(after.upos)) ? head + 1 : undefined;
-}
-
-/** Levers.l23Trace: one stderr line per lever-23 step applied (document id and segment), for measuring. */
-function trace23(levers: Levers, step: string, doc: AnnotatedParallelDoc, i: number): void {
-  if (levers.l23Trace) process.stderr.write(`L23${step}\t${doc.id}\t${i}\n`);
 }
 
 /** Sentences before the pronoun's own that the fallback antecedent may come from. */
@@ -742,11 +730,11 @@ const OBJECT_LABEL = /^(ACC|DAT)\./;
 /**
  * Whether noun mention `m`, in the sentence of object pronoun `e`, stands where the pronoun cannot take it
  * as antecedent: its own clause's subject or a copula's predicate noun before it (lever 16b), the subject of a
- * coordinated verb phrase it stands in (18c; Levers.sharedSubject off: not refused), the head noun of a relative
+ * coordinated verb phrase it stands in (18c), the head noun of a relative
  * clause it stands in (17c). For the resolver's antecedent and the unique fallback's candidates alike.
  */
-function refusedObjectPosition(en: readonly AnnToken[], m: Mention, e: number, levers: Levers): boolean {
-  return ownClauseAntecedent(en, m, e) || (levers.sharedSubject && sharedSubject(en, m, e)) || relativeClauseHead(en, m, e);
+function refusedObjectPosition(en: readonly AnnToken[], m: Mention, e: number): boolean {
+  return ownClauseAntecedent(en, m, e) || sharedSubject(en, m, e) || relativeClauseHead(en, m, e);
 }
 
 /**
@@ -758,32 +746,31 @@ function refusedObjectPosition(en: readonly AnnToken[], m: Mention, e: number, l
  * of a relative clause it stands in), the one whose aligned target noun has the rule's gender and number,
  * when it is the only one and every other is aligned to a target noun whose gender and number are known
  * and clash with the rule's. A noun unaligned, aligned to a non-noun, or to a noun without gender leaves
- * the choice open, and nothing is returned. Levers.uniquePosition (21b) and uniqueExpletive, uniqueChain,
- * uniqueTime, uniqueThey (21c) switch those parts off, for measurement.
+ * the choice open, and nothing is returned.
  */
-function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, lo: number, levers: Levers, personNoun?: (lemma: string) => boolean): { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined {
+function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, lo: number, personNoun?: (lemma: string) => boolean): { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined {
   const en = idx.doc.en[i].tokens;
   const te = en[e];
   // 21c: an expletive or identificational *it* names no thing ("It's wonderful for a family to ...", "Who is it?").
-  if (levers.uniqueExpletive && expletiveIt(en, e)) return undefined;
+  if (expletiveIt(en, e)) return undefined;
   // 21c: an earlier object pronoun of the same number in reach that the resolver tied to no noun: the
   // pronoun most likely continues its referent, which the reach does not name ("A dog chased him up it ...
   // chucked it on the roof", "I'll play it for you ... put it on the front").
-  if (levers.uniqueChain && earlierObjectPronoun(idx, i, e, lo, te)) return undefined;
+  if (earlierObjectPronoun(idx, i, e, lo, te)) return undefined;
   // 21c: subject *they* is as often people in general or a group no noun names ("they said", "they thought
   // you were ...") as the plural noun before it ("their ankles ... they end up" = the lions).
-  if (levers.uniqueThey && te.text.toLowerCase() === "they") return undefined;
+  if (te.text.toLowerCase() === "they") return undefined;
   const object = OBJECT_LABEL.test(rule.label) && te.feats.Poss !== "Yes";
   let match: { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined;
   for (const m of fallbackMentions(rule, idx, i, e, lo)) {
     const head = idx.doc.en[m.sent].tokens[m.head];
     if (!numberAgrees(te, head)) continue;
     // 21c: nouns of time ("Tuesday night", "the day") are not the thing an *it* of the next clause stands for.
-    if (levers.uniqueTime && TIME_NOUNS.has((head.lemma || head.text).toLowerCase())) continue;
+    if (TIME_NOUNS.has((head.lemma || head.text).toLowerCase())) continue;
     if (rule.englishForm.startsWith("it") && personNoun?.(head.lemma || head.text)) continue;
-    if (levers.uniquePosition && object && m.sent === i && refusedObjectPosition(en, m, e, levers)) continue;
+    if (object && m.sent === i && refusedObjectPosition(en, m, e)) continue;
     // 23a: the predicate noun of "you're a believer" names a person, which *it* / *them* do not pick up.
-    if (levers.l23Steps.includes("a") && personPredicate(idx.doc.en[m.sent].tokens, m, personNoun, rule.englishForm)) continue;
+    if (personPredicate(idx.doc.en[m.sent].tokens, m, personNoun, rule.englishForm)) continue;
     const clash: { noun: boolean; known?: boolean } = { noun: false };
     const f = alignedHead(rule, idx, m, clash, false);
     if (f) {
@@ -870,7 +857,7 @@ function earlierObjectPronoun(idx: DocIndex, i: number, e: number, lo: number, t
   return false;
 }
 
-function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: FallbackMode, levers: Levers, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
+function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: FallbackMode, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
@@ -894,9 +881,8 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         "src segment": doc.en[i].text,
       };
     }
-    // A Polish *je* cannot stand for a masculine or feminine singular antecedent (lever 18f; Levers.plJe off
-    // applies the released pl rules that pair *je* with a masculine singular antecedent).
-    if (levers.plJe && !polishPronounAgrees(doc.lang, rule)) return undefined;
+    // A Polish *je* cannot stand for a masculine or feminine singular antecedent (lever 18f).
+    if (!polishPronounAgrees(doc.lang, rule)) return undefined;
     // Consistency checks beyond the released rules (./consistency.ts): the pronoun link stays within
     // one sentence of the line.
     if (!sameSentence(en, tgt, idx.links[i], e, t)) continue;
@@ -921,13 +907,10 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       }
     }
     // ... nor, for an object pronoun, a noun of its own sentence in a position it cannot take (16b, 18c, 17c).
-    if (ante && ante.sent === i && objectRule && te.feats.Poss !== "Yes" && refusedObjectPosition(en, ante, e, levers)) continue;
+    if (ante && ante.sent === i && objectRule && te.feats.Poss !== "Yes" && refusedObjectPosition(en, ante, e)) continue;
     // ... nor, for *it* / *them*, the predicate noun of a copula with a person pronoun subject (lever 23a):
     // the pronoun then has no resolver antecedent (the fallback, where on, may find one).
-    if (levers.l23Steps.includes("a") && ante && personPredicate(doc.en[ante.sent].tokens, ante, personNoun, rule.englishForm)) {
-      trace23(levers, "a", doc, i);
-      ante = undefined;
-    }
+    if (ante && personPredicate(doc.en[ante.sent].tokens, ante, personNoun, rule.englishForm)) ante = undefined;
     // ... nor the noun of an adverbial time phrase, a preposition + a noun of time ("at night", "in the
     // morning", "on Tuesday"; lever 35a, as 21c for the fallback): it sets the time, it is not the thing.
     if (ante && adverbialTime(doc.en[ante.sent].tokens, ante)) ante = undefined;
@@ -935,11 +918,10 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     // noun: the subject (lever 18a) or the host noun (18b) is taken instead when its aligned target
     // noun agrees with the target pronoun and it agrees with the English pronoun in number. Only for an
     // antecedent that gives an item itself (its aligned noun agrees): where it does not, the moved one would
-    // add items, right less often (74 % of 34 read) than the pool (Levers.headNew allows them). Levers.headRules:
-    // the moves in force ("cop" 18a, "pp" 18b).
-    if (ante && (levers.headNew || alignedHead(rule, idx, ante))) {
+    // add items, right less often (74 % of 34 read) than the pool.
+    if (ante && alignedHead(rule, idx, ante)) {
       const aen = doc.en[ante.sent].tokens;
-      for (const alt of [levers.headRules.includes("cop") ? copulaSubject(aen, ante) : undefined, levers.headRules.includes("pp") ? prepositionHost(aen, ante) : undefined]) {
+      for (const alt of [copulaSubject(aen, ante), prepositionHost(aen, ante)]) {
         if (!alt || aen[alt.head].upos !== rule.englishCorefPos || !numberAgrees(te, aen[alt.head])) continue;
         if (ante.sent === i && alt.end > e) continue;
         if (rule.englishForm.startsWith("it") && personNoun?.(aen[alt.head].lemma || aen[alt.head].text)) continue;
@@ -951,7 +933,6 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       }
     }
     const clash = { noun: false };
-    let fallbackTrace: string | undefined;
     // k, tagged: the target head's index and its tag before 14f/17b (lever 23; a fallback antecedent has none).
     let found: { ct: AnnToken; a: number; b: number; k?: number; tagged?: string } | undefined = ante && alignedHead(rule, idx, ante, clash);
     let csNoun = false;
@@ -959,16 +940,14 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       const aen = doc.en[ante.sent].tokens;
       const ts = doc.tgt[ante.sent].tokens;
       // The English head is the modifier noun of a compound whose head the tagger called an adjective (lever 23b).
-      const h = levers.l23Steps.includes("b") && found?.k !== undefined ? compoundHeadAfter(aen, ante.head, idx.alignedTgt(ante.sent, ante.head + 1), found.k) : undefined;
+      const h = found?.k !== undefined ? compoundHeadAfter(aen, ante.head, idx.alignedTgt(ante.sent, ante.head + 1), found.k) : undefined;
       if (found && h !== undefined) {
-        trace23(levers, "b", doc, i);
         ante = { ...ante, end: h + 1, head: h };
         csNoun = true;
       }
       // The target head is an adjective: the noun it agrees with, or no antecedent (lever 23d).
-      const j = levers.l23Steps.includes("d") && found?.k !== undefined ? adjectiveHead(doc.lang, ts, found.k, found.tagged ?? "") : undefined;
+      const j = found?.k !== undefined ? adjectiveHead(doc.lang, ts, found.k, found.tagged ?? "") : undefined;
       if (found && j !== undefined) {
-        trace23(levers, "d", doc, i);
         found = j < 0 ? undefined : { ct: { ...ts[j], upos: "NOUN" }, a: Math.min(found.a, j), b: Math.max(found.b, j + 1), k: j, tagged: ts[j].upos };
       }
       // The target head is also aligned to an English adjective of the mention (lever 35c): the agreeing
@@ -992,11 +971,10 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       // Not for the object of a verb that mostly takes an event or a proposition ("did it", "get it",
       // "bought it" = believed), nor a person noun for *it* (lever 14i).
       if (fallback === "unique") {
-        const u = propositionalObject(en, e) ? undefined : uniqueFallback(rule, idx, i, e, lo, levers, personNoun);
+        const u = propositionalObject(en, e) ? undefined : uniqueFallback(rule, idx, i, e, lo, personNoun);
         if (u) {
           ante = u.m;
           found = u.f;
-          if (levers.fallbackTrace) fallbackTrace = clash.noun ? "clash" : "none";
         }
       } else if (!propositionalObject(en, e)) {
         const ok: Array<{ m: Mention; f: { ct: AnnToken; a: number; b: number } }> = [];
@@ -1010,7 +988,6 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         if (ok.length) {
           ante = ok[0].m;
           found = ok[0].f;
-          if (levers.fallbackTrace) fallbackTrace = clash.noun ? "clash" : "none";
         }
       }
     }
@@ -1047,7 +1024,6 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       "src ante phrase": spanText(doc.en[ante.sent], ante.start, ante.end),
       "src segment": doc.en[i].text,
       "src ante segment": doc.en[ante.sent].text,
-      ...(fallbackTrace ? { _fallback: fallbackTrace } : {}),
     };
   }
   return undefined;
@@ -1198,7 +1174,6 @@ export function matchDocument(doc: AnnotatedParallelDoc, sets: RuleSet[], opts: 
   const out = new Map<string, CtxproItem[]>();
   for (const set of sets) out.set(set.name, []);
   const uncovered = new Map(sets.map((set) => [set, uncoveredCaseRules(set)]));
-  const levers = opts.levers ?? DEFAULT_LEVERS;
   const fb = opts.fallbackAntecedent;
   const fallback: FallbackMode = fb === undefined ? "unique" : fb === true ? "nearest" : fb === false ? "off" : fb;
   if (!FALLBACK_MODES.includes(fallback)) throw new InputError(`fallback antecedent mode must be one of ${FALLBACK_MODES.join(", ")}, got '${fallback}'`);
@@ -1208,7 +1183,7 @@ export function matchDocument(doc: AnnotatedParallelDoc, sets: RuleSet[], opts: 
       const items = out.get(set.name)!;
       for (const rule of set.rules) {
         let item: CtxproItem | undefined;
-        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, fallback, levers, opts.uncoveredCase ? uncovered.get(set)!.get(rule) : undefined, opts.personNoun);
+        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, fallback, opts.uncoveredCase ? uncovered.get(set)!.get(rule) : undefined, opts.personNoun);
         else if (rule.type === "auxiliary") item = auxiliaryItem(rule, idx, i, lo);
         else item = inflectionItem(rule, idx, i, lo, mode);
         if (!item) continue;

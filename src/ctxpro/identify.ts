@@ -10,7 +10,6 @@ import type { AnnSentence, AnnToken, AnnotatedParallelDoc, CorefResolver, MorphA
 import { MorphTagger } from "../annotate/morph.js";
 import type { NounLexicon } from "../annotate/lexicons.js";
 import { plObliqueSingular, plPersonU } from "../annotate/polish.js";
-import { DEFAULT_LEVERS, type Levers } from "../annotate/levers.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
 import type { CtxproItem } from "./items.js";
 import type { RuleSet } from "./rules.js";
@@ -282,17 +281,8 @@ export class InputChecker {
 // ---------------------------------------------------------------------------------------------
 // Annotation and matching
 
-export interface AnnotateDocOptions {
-  /**
-   * Issue 24's measurement switches (src/annotate/levers.ts); annotateDoc's are nominalRetag (lever 19a) and
-   * plOblique (22a). Default DEFAULT_LEVERS (as shipped); give the levers the annotators were built with.
-   */
-  levers?: Pick<Levers, "nominalRetag" | "plOblique">;
-}
-
 /** Annotates one TSV document with the given annotators. */
-export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators, opts: AnnotateDocOptions = {}): Promise<AnnotatedParallelDoc> {
-  const levers = opts.levers ?? DEFAULT_LEVERS;
+export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): Promise<AnnotatedParallelDoc> {
   const en = doc.en.map((s, k) => {
     try {
       return ann.morph.en.annotate(s);
@@ -314,13 +304,13 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators, op
     tgt.map((s) => s.tokens.map((t) => t.text)),
     { en, other: tgt },
   );
-  if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && levers.nominalRetag) {
+  if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger) {
     const person = ann.coref.isPerson?.bind(ann.coref);
     for (let i = 0; i < tgt.length; i++) {
       const at = misTaggedNominals(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!);
       const names = copiedNames(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, ann.morph.tgt.prepositionCases);
       if (at.size || names.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names });
-      const oblique = levers.plOblique ? obliqueNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, names, person) : new Set<number>();
+      const oblique = obliqueNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, names, person);
       if (oblique.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names, oblique });
     }
   }
@@ -466,7 +456,6 @@ export function copiedNames(en: readonly AnnToken[], tgt: readonly AnnToken[], l
  * GEN for "Fiddler!"; `person`, the resolver's lexicons): re-tagged as singular masculine or feminine nouns in the
  * dative or vocative (lever 22a; the locative these endings also leave needs a preposition). Not the names 19j
  * keeps in the nominative (*Annie* for "Annie"), nor words right after a preposition, whose case it restricts.
- * annotateDoc applies it unless Levers.plOblique is off.
  */
 export function obliqueNouns(
   en: readonly AnnToken[],
@@ -628,7 +617,7 @@ export async function identify(
   const person = ann.coref.isPerson?.bind(ann.coref);
   const engineOpts = person && !opts.personNoun ? { ...opts, personNoun: person } : opts;
   for await (const d of docs) {
-    const annotated = await annotateDoc(d, lang, ann, { levers: opts.levers });
+    const annotated = await annotateDoc(d, lang, ann);
     for (const [name, found] of matchDocument(annotated, sets, engineOpts)) {
       const items = opts.keepUnscorable ? found : found.filter(scorableWithReference);
       if (opts.dropped && items.length < found.length) opts.dropped.set(name, (opts.dropped.get(name) ?? 0) + found.length - items.length);

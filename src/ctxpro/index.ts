@@ -8,4 +8,3 @@ export * from "./identify.js";
 export * from "./extract.js";
 export * from "./score.js";
 export { mulberry32 } from "./random.js";
-export { DEFAULT_LEVERS, leversFromEnv, type Levers, type VerbReadMode } from "../annotate/levers.js";
