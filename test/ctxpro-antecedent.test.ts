@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc } from "../src/annotate/types.js";
-import { adjectiveHead, adjectiveLinkedHead, adverbialTime, compoundHeadAfter, copulaSubject, determinedNoun, genitiveHost, personPredicate, matchDocument, pluralItAgrees, polishPronounAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
+import { matchDocument } from "../src/ctxpro/engine.js";
+import { adverbialTime, compoundHeadAfter, copulaSubject, personPredicate, prepositionHost, relativeClauseHead, sharedSubject } from "../src/ctxpro/english-clauses.js";
+import { adjectiveHead, adjectiveLinkedHead, determinedNoun, genitiveHost, standsAsNoun } from "../src/ctxpro/target-heads.js";
+import { pluralItAgrees, polishPronounAgrees } from "../src/ctxpro/consistency.js";
 import { loadRuleSet } from "../src/ctxpro/rules.js";
 
 describe("lever 17a: plural target pronoun for English *it*", () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc, CorefCluster } from "../src/annotate/types.js";
-import { expletiveIt, matchDocument, matchesCase } from "../src/ctxpro/engine.js";
+import { matchDocument } from "../src/ctxpro/engine.js";
+import { expletiveIt } from "../src/ctxpro/english-clauses.js";
+import { matchesCase } from "../src/ctxpro/tokens.js";
 import { KEY_ORDER } from "../src/ctxpro/items.js";
 import { loadRuleSet, parseRuleFile } from "../src/ctxpro/rules.js";
 import { InputError } from "../src/io/errors.js";

@@ -13,6 +13,7 @@
  * recognized" ↔ "trzeba ją rozpoznać"; "What's in it?" ↔ "O que é que ela tem?").
  */
 import type { AnnToken } from "../annotate/types.js";
+import type { PronounRule } from "./rules.js";
 
 function values(tok: AnnToken, feat: string): string[] {
   const v = tok.feats[feat];
@@ -197,4 +198,26 @@ const AUX_FORMULAS = [/\bhow\s+d(?:o|')\s*(?:you|ye|ya)\s+do\b/i];
 
 export function auxiliaryFormula(englishSegment: string): boolean {
   return AUX_FORMULAS.some((re) => re.test(englishSegment));
+}
+
+/**
+ * Whether a rule mapping singular English *it* to a plural target pronoun (label number PLUR) has a
+ * plural target antecedent C_t; other rules always pass (lever 17a).
+ */
+export function pluralItAgrees(rule: Pick<PronounRule, "englishForm" | "label">, ct: AnnToken): boolean {
+  if (rule.englishForm !== "it" || !/\.PLUR(\.|$)/.test(rule.label)) return true;
+  return values(ct, "Number").includes("Plur");
+}
+
+/**
+ * Whether a Polish rule's aligned pronoun can stand for its antecedent (lever 18f): *je* is the accusative
+ * of a neuter singular or a non-virile plural noun, never of a masculine or feminine singular one (that is
+ * *go / niego*, *ją / nią*; genitive *jego / go / niego*, *jej / niej*). CTXPRO's pl rules ACC.MASC.SING and
+ * GEN.MASC.SING pair *it* with *je* and a masculine singular antecedent; their items have a mis-tagged
+ * antecedent or a *je* for another, plural or neuter, referent ("muszą je oddać" = the billions), so no item
+ * comes from them (a deliberate difference from the released rules, like 17a). Other rules always pass.
+ */
+export function polishPronounAgrees(lang: string, rule: Pick<PronounRule, "alignedForm" | "alignedCorefGender" | "alignedCorefNumber">): boolean {
+  if (lang !== "pl" || rule.alignedForm !== "je") return true;
+  return !(rule.alignedCorefNumber === "Sing" && (rule.alignedCorefGender === "Masc" || rule.alignedCorefGender === "Fem"));
 }
