@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import type { NounAnalysis, NounLexicon } from "./lexicons.js";
+import type { NounAnalysis, NounLexicon } from "./noun-lexicon.js";
 
 /** Where Debian installs an analyser of each language, in the order tried. */
 export const APERTIUM_ANALYSERS: Readonly<Record<string, readonly string[]>> = {

@@ -20,22 +20,9 @@ import { LazyJsonObject } from "./lazy-json.js";
 import { apertiumNounLexicon, findApertium } from "./apertium.js";
 import { azMorph } from "./russian-az.js";
 
-export interface NounAnalysis {
-  gender?: "Masc" | "Fem" | "Neut";
-  number?: "Sing" | "Plur";
-  /** UD cases whose form this is (German, Russian); several when forms coincide. */
-  cases?: string[];
-  /** Where `number` is unset because the form is both (pl *twarzy*: gen. sing. and plur.): the numbers it can be. */
-  numbers?: Array<"Sing" | "Plur">;
-}
+import type { NounAnalysis, NounLexicon } from "./noun-lexicon.js";
 
-export interface NounLexicon {
-  readonly name: string;
-  /** The analysis of a noun given its surface form and our lemma, or undefined if unknown. */
-  lookup(form: string, lemma: string): NounAnalysis | undefined;
-  /** Looks up a corpus's words in one batch before the single lookups (an external analyser, ./apertium.ts). */
-  prefetch?(words: Iterable<string>): void;
-}
+export type { NounAnalysis, NounLexicon } from "./noun-lexicon.js";
 
 const require = createRequire(import.meta.url);
 const GENDER: Record<string, NounAnalysis["gender"]> = { M: "Masc", F: "Fem", N: "Neut", m: "Masc", f: "Fem" };
