@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, plNoCase, plObliqueSingular, plPersonU, plSingularNounCases } from "../src/annotate/polish.js";
-import { copiedNames, misTaggedNominals, obliqueNouns } from "../src/ctxpro/identify.js";
+import { obliqueNouns, PL_PREPOSITION_CASES, plDativeVerb, plEndingCases, plNoCase, plObliqueSingular, plPersonU, plSingularNounCases } from "../src/annotate/lang/pl.js";
+import { copiedNames, misTaggedNominals } from "../src/annotate/aligned-retag.js";
 import type { AnnToken } from "../src/annotate/types.js";
 
 describe("Polish: cases a preposition governs", () => {

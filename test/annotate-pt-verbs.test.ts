@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { PT_IRREGULAR_FINITE, ptFiniteVerb, ptNumberClash } from "../src/annotate/pt-verbs.js";
+import { PT_IRREGULAR_FINITE, ptFiniteVerb, ptNumberClash } from "../src/annotate/lang/pt.js";
 
 describe("ptFiniteVerb: Portuguese finite forms no noun shares (lever 33)", () => {
   it("finite forms of the frequent irregular verbs and their compounds", () => {

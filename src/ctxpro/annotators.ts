@@ -4,11 +4,13 @@
  * (src/annotate/morph.ts), the English pronoun resolver (src/annotate/coref.ts) and a corpus-trained
  * one-to-one word aligner.
  *
- * The aligner follows the issue's design (fast_align trained on the corpus being annotated, both
- * directions, then a maximum-weight matching over the averaged posteriors). Training must see the
- * whole corpus before the first pair is aligned, so identify makes two passes over its input: the
- * first only tokenises and feeds the aligner's corpus (`CorpusAligner.add`), the second tags,
- * aligns, resolves and matches one document at a time.
+ * The aligner is fast_align trained on the corpus being annotated, both directions, then a maximum-weight
+ * matching over the averaged posteriors. Training must see the whole corpus before the first pair is
+ * aligned, so identify makes two passes over its input: the first goes to `Annotators.prepare`, which only
+ * tokenises and feeds the aligner's corpus (`CorpusAligner.add`) and then trains it (while the workers train,
+ * the target lexicons load and an external analyser looks up the corpus's words in one batch); the second
+ * tags, aligns, re-tags the target by the alignment (`Annotators.retag`), resolves and matches one document
+ * at a time.
  */
 import { InputError } from "../io/errors.js";
 import { streamTable } from "../io/table.js";
@@ -19,8 +21,7 @@ import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, a
 import { loadDefaultMorph, type MorphTagger } from "../annotate/morph.js";
 import { APERTIUM_ANALYSERS } from "../annotate/apertium.js";
 import { loadDefaultCoref } from "../annotate/index.js";
-import type { AnnSentence, AnnToken, CorefResolver, SentenceAlignment, WordAligner } from "../annotate/types.js";
-import type { Annotators } from "./identify.js";
+import type { AnnSentence, AnnToken, Annotators, CorefResolver, CorpusPair, PreparePhase, SentenceAlignment, WordAligner } from "../annotate/types.js";
 import { LANGUAGES } from "./rules.js";
 
 export interface CorpusAlignerOptions {
@@ -146,10 +147,10 @@ export interface BuiltinAnnotators extends Annotators {
   aligner: CorpusAligner;
   /** Token texts of a sentence, exactly as the tagger will see them. */
   tokenize: { en: (s: string) => string[]; tgt: (s: string) => string[] };
-}
-
-export function isBuiltin(ann: Annotators): ann is BuiltinAnnotators {
-  return ann.aligner instanceof CorpusAligner && "tokenize" in ann;
+  /** Tokenises every pair for the aligner and trains it (nothing when it is trained already). */
+  prepare(pairs: AsyncIterable<CorpusPair>, progress?: (phase: PreparePhase, done: number) => void): Promise<void>;
+  /** The target tagger's re-reading by the alignment (`MorphTagger.retagAligned`). */
+  retag(doc: { en: readonly AnnSentence[]; tgt: readonly AnnSentence[]; alignment: readonly SentenceAlignment[] }): AnnSentence[];
 }
 
 export interface DefaultAnnotatorOptions extends CorpusAlignerOptions {
@@ -203,7 +204,25 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
     const n = await readAlignCorpus(file, tokenize, aligner);
     opts.onCorpus?.(file, n);
   }
-  return { morph: { en, tgt }, aligner, coref: opts.english?.coref ?? loadDefaultCoref(), tokenize };
+  const coref = opts.english?.coref ?? loadDefaultCoref();
+  const person = coref.isPerson?.bind(coref);
+  return {
+    morph: { en, tgt },
+    aligner,
+    coref,
+    tokenize,
+    async prepare(pairs, progress) {
+      if (aligner.trained) return;
+      let n = 0;
+      for await (const p of pairs) {
+        aligner.add(tokenize.en(p.en), tokenize.tgt(p.other));
+        progress?.("read", ++n);
+      }
+      progress?.("train", n);
+      await aligner.train();
+    },
+    retag: (doc) => tgt.retagAligned(doc, person),
+  };
 }
 
 /**

@@ -1,4 +1,14 @@
 /**
+ * Polish: the cases its prepositions govern and its endings leave (it has no dictionary here, so a word's ending
+ * and the preposition before it restrict the tagger's case labels), the case of *jej*, and, after alignment, the
+ * words of verb-less fragments that the tagger reads as verbs or in a case their ending rules out.
+ */
+import type { AnnToken, SentenceAlignment } from "../types.js";
+import type { AlignmentPass, EndingCases, LanguageRules, SingularCases, TaggerView, Tagged } from "./rules.js";
+import { nounOnlyForms, verbOnlyForms } from "../reread.js";
+import { alignedNounsPass, alignedNumbersPass, copiedNames, misTaggedNominals } from "../aligned-retag.js";
+
+/**
  * Polish: the cases a preposition governs (UD Case values), for MorphTagger.prepositionCases. Polish has
  * no lexicon here, so only the word right after the preposition is restricted (Russian also takes one
  * modifier in between, which az recognises): "od niego" Gen, not Acc; "dla niej" Gen, not Dat;
@@ -49,7 +59,7 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * Checked against UD Polish-LFG dev+test (gold tags; docs/annotate.md, lever 19): at most 5 % (-owi, -emu: 1 token each)
  * of the tokens a rule covers have a case it rules out, after the exceptions below.
  */
-export function plEndingCases(lower: string, name = false): PlEnding | undefined {
+export function plEndingCases(lower: string, name = false): EndingCases | undefined {
   if (!/^\p{Ll}+$/u.test(lower) || PL_ENDING_EXCEPTIONS.has(lower)) return undefined;
   if (plNoCase(lower, name)) return { cases: [], noCase: true };
   const n = lower.length;
@@ -103,7 +113,7 @@ const PL_CASES: readonly string[] = ["Nom", "Gen", "Dat", "Acc", "Ins", "Loc", "
 
 /**
  * Polish: the cases a singular noun's ending leaves, for the noun, proper-noun and pronoun labels of some genders
- * (lever 22a; PlEnding's `sing`). From the declensions, then checked against UD Polish-LFG dev+test gold tags
+ * (lever 22a; EndingCases's `sing`). From the declensions, then checked against UD Polish-LFG dev+test gold tags
  * (docs/annotate.md, lever 22):
  *
  * - *-ie* after a hard consonant (*-mie, -nie, -cie, -dzie, -bie, -pie, -wie, -fie, -sie, -zie*) and *-rze*
@@ -128,19 +138,19 @@ const PL_CASES: readonly string[] = ["Nom", "Gen", "Dat", "Acc", "Ins", "Loc", "
  * but the tagger, held off a singular label there, escapes to a worse one (*próby/ADJ*, *wysiągi/VERB*) and no
  * inflection item gained.
  */
-export function plSingularNounCases(lower: string): readonly PlSingular[] | undefined {
+export function plSingularNounCases(lower: string): readonly SingularCases[] | undefined {
   if (lower.length < 4) return undefined;
   if (/([bfms]ie|[^d]zie)$/.test(lower)) return PL_SG_MIE_ADJ;
   if (/pie$/.test(lower)) return PL_SG_MIE;
   if (/([cnw]ie|dzie|rze)$/.test(lower) || (/le$/.test(lower) && !/lle$/.test(lower))) return PL_SG_IE;
   return undefined;
 }
-const PL_SG_IE: readonly PlSingular[] = [
+const PL_SG_IE: readonly SingularCases[] = [
   { upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem"], cases: ["Dat", "Loc", "Voc"] },
   { upos: ["ADJ", "DET"], genders: ["Masc", "Fem"], cases: [] },
 ];
-const PL_SG_MIE: readonly PlSingular[] = [{ upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem", "Neut"], cases: ["Dat", "Loc", "Voc"] }];
-const PL_SG_MIE_ADJ: readonly PlSingular[] = [...PL_SG_MIE, { upos: ["ADJ", "DET"], genders: ["Masc", "Fem", "Neut"], cases: [], anyNumber: true }];
+const PL_SG_MIE: readonly SingularCases[] = [{ upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem", "Neut"], cases: ["Dat", "Loc", "Voc"] }];
+const PL_SG_MIE_ADJ: readonly SingularCases[] = [...PL_SG_MIE, { upos: ["ADJ", "DET"], genders: ["Masc", "Fem", "Neut"], cases: [], anyNumber: true }];
 
 /**
  * Whether a Polish word read with this label, in a verb-less line where it renders an English singular noun
@@ -178,28 +188,6 @@ export function plPersonU(lower: string, upos: string, feats: Readonly<Record<st
   return !(feats.Number === "Sing" && ["Dat", "Loc", "Voc"].includes(feats.Case ?? ""));
 }
 
-/** A singular noun's ending: for labels of `upos` with a gender of `genders` and Number=Sing, the cases left. */
-export interface PlSingular {
-  upos: readonly string[];
-  genders: readonly string[];
-  cases: readonly string[];
-  /** The rule holds for plural labels too. */
-  anyNumber?: boolean;
-}
-
-/** What a Polish ending leaves: its cases; `adjectival`: for adjectival labels only; `noVerb`: no verb form ends so. */
-export interface PlEnding {
-  cases: readonly string[];
-  /** The restriction holds for ADJ, DET, NUM and PRON labels only. */
-  adjectival?: boolean;
-  /** The restriction holds for every label but ADJ. */
-  notAdj?: boolean;
-  noVerb?: boolean;
-  /** Lever 22a: singular noun labels' cases (plSingularNounCases). */
-  sing?: readonly PlSingular[];
-  /** Lever 22b: a word with no case (plNoCase): adverb, particle, interjection or conjunction labels only. */
-  noCase?: boolean;
-}
 /**
  * Words whose ending misleads plEndingCases: names and nouns in *-ego*; adjectives whose stem ends in *-ym,
  * -im* (*olbrzymi* Nom); *więcej, trzej, czterej* (Acc, Nom); *trochę* (Gen); the numerals *kilku, wielu, paru, ilu, tylu*; the
@@ -299,3 +287,149 @@ export function plDativeVerb(form: string, lemma: string, sie: boolean): boolean
   }
   return false;
 }
+
+/** Parts of speech after a possessive *jej* (its noun phrase). */
+const PL_POSSESSED = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
+/** Polish dative-only personal pronouns (with one of them in the clause, *jej* is not the dative object). */
+const PL_DATIVE_PRONOUNS = new Set(["mi", "mu", "ci", "nam", "wam", "im", "jemu", "tobie", "sobie", "niemu"]);
+
+/** Forms of Polish *być* (be) that a predicate noun or adjective follows. */
+const PL_BYC = new Set(["być", "jest", "są", "jestem", "jesteś", "jesteśmy", "jesteście", "był", "była", "było", "byli", "były", "byłem", "byłam", "byłeś", "byłaś", "byliśmy", "byłyśmy", "byliście", "byłyście", "będzie", "będą", "będę", "będziesz", "będziemy", "będziecie", "bądź", "bądźcie", "byłby", "byłaby", "byłoby", "byliby", "byłyby", "zostać", "został", "została", "zostanie", "zostaniesz"]);
+
+const PL_YM_CASES: readonly string[] = ["Ins", "Loc", "Dat"];
+/** Words in *-ym, -im* that are no adjective form: the conjunction *zanim* and nouns whose nominative ends so. */
+const PL_YM_NOT = new Set(["zanim", "pielgrzym", "olbrzym", "synonim", "antonim", "homonim", "pseudonim", "anonim", "akronim", "toponim", "reżim"]);
+/**
+ * Polish: whether word k is an adjectival modifier in *-ym, -im* (4 letters or more: *jakim, twoim, nowym,
+ * wielkim*; not *tym, nim*), whose noun right after it agrees in the instrumental, locative or dative (lever
+ * 22d: "Jakim planie?" Loc, not *planie/NOUN|Neut|Acc*). Not a capitalised word after the line's first word
+ * (names: *Joachim*, *Hakim*), not *zanim* nor a noun in *-ym, -im* (*pseudonim, pielgrzym*; PL_YM_NOT), not an
+ * active participle in *-ącym, -ącim*, which takes its own object (*otaczającym fort*, *niosącym pomoc*). UD
+ * Polish-LFG dev+test: 122 nouns after a word in *-ym, -im*, 4 in another case, 3 of them after *-ącym*; without
+ * those, 1 of 109 (*w lutym emisje*, the noun *luty*).
+ */
+function plYmModifier(words: readonly string[], lower: readonly string[], k: number): boolean {
+  const w = lower[k]!;
+  if (!/^\p{Ll}{2,}[yi]m$/u.test(w) || /ąc[yi]m$/.test(w) || PL_YM_NOT.has(w)) return false;
+  return !/^\p{Lu}/u.test(words[k]!) || !words.slice(0, k).some((x) => /\p{L}/u.test(x));
+}
+
+/**
+ * The labels left to a Polish open-class word (no dictionary here): the word's ending's cases (`plEndingCases`,
+ * applied by the tagger), then, right after an adjectival modifier in *-ym, -im*, the cases a noun agreeing with
+ * it can have ("Jakim planie?" Loc, not *planie/NOUN|Neut|Acc*), and, right after a form of *być*, no verb for a
+ * word in *-ą*: it is the predicate's instrumental (or accusative), not a third-person plural verb ("jesteście
+ * drużyną/VERB", "być ofiarą/VERB").
+ */
+function polishOpenClassLabels(t: TaggerView, words: readonly string[], lower: readonly string[], i: number, ids: readonly number[] | undefined): readonly number[] | undefined {
+  let byEnding = ids;
+  if (i > 0 && plYmModifier(words, lower, i - 1)) byEnding = t.nounCases(byEnding, PL_YM_CASES);
+  return i > 0 && PL_BYC.has(lower[i - 1]!) && /\p{Ll}{3,}ą$/u.test(lower[i]!) ? t.withoutVerbLabels(byEnding) : byEnding;
+}
+
+/**
+ * Polish *jej* (Gen or Dat of *ona*) as the object of a verb that governs the dative (plDativeVerb: *pomóc
+ * jej*, *Ufam jej*, *Pozwól jej się gotować*, *udało jej się*) is Dat (lever 19c): in its clause (between
+ * punctuation and conjunctions), not after a preposition, not before a noun, adjective, numeral or
+ * determiner (the possessive *jej nazwę*), and with no other dative pronoun there (*mi jej dać*: then
+ * *jej* is the thing given). A *jej* with a verb in its clause that governs no dative is Gen; other *jej*
+ * keep the tagger's case.
+ */
+export function polishJejCase(tg: TaggerView, _words: readonly string[], lower: readonly string[], out: Tagged[]): void {
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i]!;
+    if (lower[i] !== "jej" || t.upos !== "PRON" || t.feats.Poss === "Yes") continue;
+    if (i > 0 && out[i - 1]!.upos === "ADP") continue;
+    const next = out[i + 1];
+    if (next && PL_POSSESSED.has(next.upos)) continue;
+    const bound = (u: string) => u === "PUNCT" || u === "SCONJ" || u === "CCONJ";
+    let lo = i;
+    while (lo > 0 && !bound(out[lo - 1]!.upos)) lo--;
+    let hi = i;
+    while (hi + 1 < out.length && !bound(out[hi + 1]!.upos)) hi++;
+    const clause = lower.slice(lo, hi + 1);
+    if (clause.some((w) => PL_DATIVE_PRONOUNS.has(w))) continue;
+    const sie = clause.includes("się");
+    let dat = false;
+    let verb = false;
+    for (let k = lo; k <= hi && !dat; k++) {
+      const u = out[k]!.upos;
+      if (u !== "VERB" && u !== "AUX") continue;
+      verb = true;
+      if (plDativeVerb(lower[k]!, out[k]!.lemma, sie)) dat = true;
+    }
+    // The object of any other verb is genitive (negation, genitive verbs: *Nie możesz jej dotknąć*,
+    // *szukać jej*); the tagger reads such *jej* Gen or Dat about at random.
+    const c = dat ? "Dat" : verb ? "Gen" : undefined;
+    if (!c || t.feats.Case === c) continue;
+    const a = (tg.table.get("jej") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c && x.feats.Poss !== "Yes");
+    if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
+  }
+}
+
+
+const VERB_TAGS = new Set(["VERB", "AUX"]);
+
+/**
+ * Polish words of a verb-less English line's target whose every link goes to an English singular noun or
+ * proper noun and whose *-ie* ending rules out their label (plObliqueSingular: *Obamie/ADJ|Nom* for "Obama",
+ * *Marcie/DET|Nom* for "Marta", *Rodionie/NOUN|Plur|Nom* for "Rodion"), and words in consonant + *-u* read in
+ * another case than Dat, Loc, Voc whose every link goes to an English singular person noun (plPersonU: *Skrzypku*
+ * GEN for "Fiddler!"; `person`, the resolver's lexicons): re-tagged as singular masculine or feminine nouns in the
+ * dative or vocative (lever 22a; the locative these endings also leave needs a preposition). Not the names 19j
+ * keeps in the nominative (*Annie* for "Annie"), nor words right after a preposition, whose case it restricts.
+ */
+export function obliqueNouns(
+  en: readonly AnnToken[],
+  tgt: readonly AnnToken[],
+  links: SentenceAlignment,
+  names: ReadonlySet<number> = new Set(),
+  person?: (lemma: string) => boolean,
+): Set<number> {
+  const at = new Set<number>();
+  if (en.some((t) => VERB_TAGS.has(t.upos))) return at;
+  tgt.forEach((t, j) => {
+    if (names.has(j) || (j > 0 && tgt[j - 1]!.upos === "ADP")) return;
+    const ls = links.filter((l) => l[1] === j);
+    if (!ls.length) return;
+    const lower = t.text.toLowerCase();
+    const singular = (upos: readonly string[]) => ls.every((l) => upos.includes(en[l[0]]!.upos) && en[l[0]]!.feats.Number !== "Plur");
+    if (plObliqueSingular(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"])) at.add(j);
+    // A masculine noun in consonant + *-u* that renders an English person noun: not its genitive (*-a* for
+    // persons: *skrzypka*) nor nominative, accusative or instrumental, but its dative or vocative (*panu,
+    // Skrzypku!*); UD Polish-LFG: 24 personal masculine nouns so ending, none genitive.
+    else if (person && plPersonU(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"]) && ls.every((l) => person((en[l[0]]!.lemma || en[l[0]]!.text).toLowerCase()))) at.add(j);
+  });
+  return at;
+}
+
+/**
+ * In a verb-less English line's target, the words the tagger reads as verbs although every link of theirs goes
+ * to an English nominal (`misTaggedNominals`: the Polish tagger reads the first word of a verb-less fragment as a
+ * verb) and the names copied from English (`copiedNames`) are tagged again, held to nominal labels and the
+ * nominative; then the singular nouns whose ending leaves the dative or vocative (`obliqueNouns`).
+ */
+const polishFragments: AlignmentPass = (tagger, { en, tgt, alignment, person }) => {
+  for (let i = 0; i < tgt.length; i++) {
+    const text = tgt[i]!.text;
+    const at = misTaggedNominals(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!);
+    const names = copiedNames(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, tagger.prepositionCases);
+    if (at.size || names.size) tgt[i] = tagger.annotate(text, { nominal: at, names });
+    const oblique = obliqueNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, names, person);
+    if (oblique.size) tgt[i] = tagger.annotate(text, { nominal: at, names, oblique });
+  }
+};
+
+export const POLISH: LanguageRules = {
+  lang: "pl",
+  nounLexicon: "all",
+  prepositionCases: PL_PREPOSITION_CASES,
+  // *ze* before a verb is *że* written without its diacritic in subtitles ("Chyba ze przejdzie").
+  verbAfterPreposition: (preposition) => preposition === "ze",
+  endingCases: plEndingCases,
+  openClassLabels: polishOpenClassLabels,
+  labelPasses: [verbOnlyForms, nounOnlyForms],
+  wordPasses: [polishJejCase],
+  knownNoun: (t: TaggerView, lower: string) => t.nouns?.lookup(lower, lower) !== undefined,
+  alignmentPasses: [polishFragments, alignedNounsPass(), alignedNumbersPass],
+};
