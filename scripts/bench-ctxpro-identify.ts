@@ -1,7 +1,7 @@
 /**
  * Benchmark of `ctxpro identify` end to end with the built-in annotators: sentence pairs per second
  * (load models, tokenise for the aligner, train fast_align both ways, then tag + align + resolve +
- * match), time per stage, items found, peak memory. Target (issue 13): >= 200 pairs/s after the
+ * match), time per stage, items found, peak memory. Target: >= 200 pairs/s after the
  * aligner is trained, on 2 cores.
  *
  *   node dist/scripts/bench-ctxpro-identify.js -i pairs.tsv -l de [-r DE_GENDER ...] [--align-corpus F]

@@ -1,5 +1,5 @@
 /**
- * Extraction recall against CTXPRO's own items (issue 13): from each released dev item whose
+ * Extraction recall against CTXPRO's own items: from each released dev item whose
  * antecedent is in the same segment or the one before (ante distance 0 or 1; formality items have no
  * antecedent and give a one-segment document), build the parallel mini-document (antecedent segment
  * pair, then the segment pair), run identify with the built-in annotators, and count the CTXPRO items

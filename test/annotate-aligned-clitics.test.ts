@@ -11,7 +11,7 @@ let at = 0;
 const t = (text: string, upos: string, feats: Record<string, string> = {}): AnnToken => ({ text, start: at, end: (at += text.length + 1) - 1, upos, feats, lemma: text });
 const acc = { Case: "Acc", PronType: "Prs" };
 
-describe("identify: article homographs the alignment reads as object clitics (lever 28)", () => {
+describe("identify: article homographs the alignment reads as object clitics", () => {
   // "he scoops it with his forearm" / "y la mueve con su antebrazo"
   const en = [t("he", "PRON", { Case: "Nom" }), t("scoops", "VERB"), t("it", "PRON", acc), t("with", "ADP"), t("his", "PRON", { Poss: "Yes" }), t("forearm", "NOUN")];
   const es = [t("y", "CCONJ"), t("la", "DET"), t("mueve", "NOUN"), t("con", "ADP"), t("su", "DET"), t("antebrazo", "NOUN")];
@@ -52,7 +52,7 @@ describe("identify: article homographs the alignment reads as object clitics (le
     expect(alignedClitics(en, pt, [[1, 1], [0, 2]], PT_CLITIC_FORMS).size).toBe(0);
     expect([...alignedClitics(en, [t("que", "SCONJ"), w("a", "DET", 4, 5), w("tentasse", "NOUN", 6, 14)], [[1, 1], [0, 2]], PT_CLITIC_FORMS)]).toEqual([1]);
   });
-  it("a next word linked only to an English particle or adverb counts where the verb lexicon knows it only as a verb (28c)", () => {
+  it("a next word linked only to an English particle or adverb counts where the verb lexicon knows it only as a verb", () => {
     const en = [t("you", "PRON", { Case: "Nom" }), t("pick", "VERB"), t("it", "PRON", acc), t("up", "ADP")];
     const es = [t("la", "DET"), t("recoges", "NOUN")];
     const links: [number, number][] = [[2, 0], [3, 1]];
@@ -63,7 +63,7 @@ describe("identify: article homographs the alignment reads as object clitics (le
     expect(m.verbOnlyForm("recoges")).toBe(true);
     expect(m.verbOnlyForm("borda")).toBe(false);
   });
-  it("a next word linked to an English subject pronoun counts where it is known only as a verb; pt by ptFiniteVerb (lever 33)", () => {
+  it("a next word linked to an English subject pronoun counts where it is known only as a verb; pt by ptFiniteVerb", () => {
     // "when she got it" / "quando a recebesse"
     const en = [t("when", "SCONJ"), t("she", "PRON", { Case: "Nom" }), t("got", "VERB"), t("it", "PRON", acc)];
     const pt = [t("quando", "SCONJ"), t("a", "DET"), t("recebesse", "NOUN")];

@@ -133,7 +133,7 @@ describe("shipped models", () => {
   });
 });
 
-describe("English 'it' after a verb or preposition (issue 24, lever 14h)", () => {
+describe("English 'it' after a verb or preposition", () => {
   it("is the object (Acc) unless a verb follows or an auxiliary precedes", () => {
     const en = loadDefaultMorph("en");
     const caseOf = (s: string, k: number) => en.annotate(s).tokens[k]!.feats.Case;

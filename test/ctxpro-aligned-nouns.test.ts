@@ -7,7 +7,7 @@ import type { AnnToken } from "../src/annotate/types.js";
 
 const t = (text: string, upos: string, feats: Record<string, string> = {}): AnnToken => ({ text, start: 0, end: 0, upos, feats, lemma: text });
 
-describe("identify: target words aligned only to English nouns are re-read as nouns (lever 29)", () => {
+describe("identify: target words aligned only to English nouns are re-read as nouns", () => {
   const en = [t("The", "DET"), t("eggs", "NOUN", { Number: "Plur" }), t("are", "AUX"), t("here", "ADV")];
   const it_ = [t("Le", "DET"), t("uova", "NUM"), t("sono", "AUX"), t("qui", "ADV")];
   const known = (w: string) => ["uova", "chicas", "momento", "adecuado", "bebida"].includes(w.toLowerCase());
@@ -52,7 +52,7 @@ describe("identify: target words aligned only to English nouns are re-read as no
   });
 });
 
-describe("alignedNouns: participles and abbreviations (lever 29)", () => {
+describe("alignedNouns: participles and abbreviations", () => {
   const known = () => true;
   it("not a word right after an auxiliary, nor one linked to an abbreviation", () => {
     const en = [t("commandeered", "VERB"), t("his", "PRON"), t("vehicle", "NOUN")];
@@ -63,13 +63,13 @@ describe("alignedNouns: participles and abbreviations (lever 29)", () => {
   });
 });
 
-describe("alignedNouns: a noun after a copula (lever 29)", () => {
+describe("alignedNouns: a noun after a copula", () => {
   it("a word tagged other than VERB after an auxiliary is still re-read", () => {
     expect([...alignedNouns([t("there", "PRON"), t("were", "VERB"), t("faces", "NOUN", { Number: "Plur" })], [t("c'", "PRON"), t("erano", "AUX"), t("facce", "ADJ")], [[1, 1], [2, 2]], () => true)]).toEqual([2]);
   });
 });
 
-describe("alignedNouns: neighbours and participles (lever 29)", () => {
+describe("alignedNouns: neighbours and participles", () => {
   const en = [t("a", "DET"), t("good", "ADJ"), t("place", "NOUN")];
   const it_ = [t("un", "DET"), t("bel", "NOUN"), t("posto", "VERB")];
   it("a neighbour tagged NOUN blocks only when the lexicon knows it as a noun", () => {
@@ -86,7 +86,7 @@ describe("alignedNouns: neighbours and participles (lever 29)", () => {
   });
 });
 
-describe("alignedNouns: a neighbour tagged NOUN that renders an English modifier (lever 29)", () => {
+describe("alignedNouns: a neighbour tagged NOUN that renders an English modifier", () => {
   it("does not block (es: the list also holds adjectives and determiners)", () => {
     const en = [t("these", "DET"), t("ladies", "NOUN", { Number: "Plur" })];
     const es = [t("esas", "NOUN"), t("chicas", "ADJ")];
@@ -101,7 +101,7 @@ describe("alignedNouns: a neighbour tagged NOUN that renders an English modifier
   });
 });
 
-describe("hunspellFlaggedForms (lever 29)", () => {
+describe("hunspellFlaggedForms", () => {
   it("stems with one of the flags and the forms those flags make; unflagged stems and other flags left out", async () => {
     const { hunspellFlaggedForms, spanishNominalForms } = await import("../src/annotate/lexicons.js");
     const aff = "SFX S Y 2\nSFX S 0 s [aeo]\nSFX S 0 es [^aeo]\nSFX R Y 1\nSFX R ar o ar\n";
@@ -113,7 +113,7 @@ describe("hunspellFlaggedForms (lever 29)", () => {
   });
 });
 
-describe("identify: a noun of both numbers takes its English noun's number (lever 37c, pl)", () => {
+describe("identify: a noun of both numbers takes its English noun's number (pl)", () => {
   // What Apertium's Polish analyser says: twarzy is gen./dat./loc. singular and gen. plural; krew only singular.
   const readings = parseLtProc("^twarzy/twarz<n><f><pl><gen>/twarz<n><f><sg><gen>/twarz<n><f><sg><dat>$\n^krew/krew<n><f><sg><nom>$");
   const lex = { name: "fixed", lookup: (w: string) => nounAnalysis(readings.get(w) ?? []) };

@@ -21,7 +21,7 @@ export interface AlignedNounShape {
  * Target words the tagger did not call a noun although every link of theirs goes to an English common
  * noun and the language's lexicon knows them as nouns (`known`: MorphTagger.knownNoun, which also leaves
  * out closed-class words): it "le uova/DET", "la parola/VERB", "i maschi/ADJ", es "las chicas/ADJ",
- * "la bebida/VERB", "el sándwich/CCONJ". Without a noun tag the antecedent gives no gender (lever 29).
+ * "la bebida/VERB", "el sándwich/CCONJ". Without a noun tag the antecedent gives no gender.
  * Left alone: a word beside a noun the lexicon knows, mostly that noun's modifier where the English noun's own link is
  * missing ("el momento adecuado" for "the right time" with *time*–*adecuado*); a word right after an
  * auxiliary tagged VERB that the verb lexicon knows only as a participle (`participle`; a noun after a
@@ -93,7 +93,7 @@ export const alignedNumbersPass: AlignmentPass = (tagger, { en, tgt, alignment }
 /**
  * Nouns whose form the lexicon knows in both numbers (pl *twarzy*, *krwi*, *korony*, *sukienki*: genitive singular
  * and a plural case) take the number of the English nouns every link of theirs goes to, where those agree: the
- * tagger guessed the plural for "she cut it (his face, *twarzy*) in half" (lever 37c). Other words are returned as
+ * tagger guessed the plural for "she cut it (his face, *twarzy*) in half". Other words are returned as
  * they are.
  */
 export function alignedNumbers(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, lex: NounLexicon): AnnToken[] {
@@ -118,7 +118,7 @@ const NOMINAL_EN_TAGS = new Set(["NOUN", "PROPN", "ADJ", "NUM", "PRON"]);
  * "Przyjaciółmi/VERB?" for "Friends?", "Maxowi/VERB?" for "Max?"): the Polish tagger reads the first
  * word of a verb-less fragment as a verb. Unaligned words and words linked to an interjection or
  * adverb ("Ojć" for "Oops") are left alone. The engine's inflection rule (paper mode) lets the same words
- * pass its verb check (lever 15e); re-tagged (lever 19a) they also get a case.
+ * pass its verb check; re-tagged they also get a case.
  */
 export function misTaggedNominals(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment): Set<number> {
   const at = new Set<number>();
@@ -136,7 +136,7 @@ export function misTaggedNominals(en: readonly AnnToken[], tgt: readonly AnnToke
  * goes to (pl "Oh, Charlie/PRON.", "Cześć, Ed/PROPN|Gen", "Jerry/NUM"): a name left in its base form,
  * which for a Polish name is the nominative (any other case adds an ending: *Eda, Edowi*) and for a foreign
  * name that Polish does not decline is its one form; the tagger, which has seen few foreign names, reads
- * them as pronouns, numerals or genitives. Re-tagged PROPN in the nominative (lever 19j); not right after a
+ * them as pronouns, numerals or genitives. Re-tagged PROPN in the nominative; not right after a
  * preposition, whose case an undeclined name takes ("Z Gennaro?", "Do Cleveland?").
  */
 export function copiedNames(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, prepositions?: ReadonlyMap<string, unknown>): Set<number> {

@@ -162,8 +162,8 @@ const ES_ENDING_EXCEPTIONS: ReadonlyMap<string, "Masc" | "Fem" | "open"> = new M
 ]);
 
 /**
- * Spanish nouns by ending (spanishGenderByEnding), for the nouns no determiner marks (lever 31,
- * MorphTagger.lexiconWhereUnmarked). rosaenlg-gender-es (below) is also an ending rule, but one that calls
+ * Spanish nouns by ending (spanishGenderByEnding), for the nouns no determiner marks
+ * (MorphTagger.lexiconWhereUnmarked). rosaenlg-gender-es (below) is also an ending rule, but one that calls
  * every word it has no rule for masculine (*parte, forma, ley, dama, firma* -> m), which is why it lost on
  * the UD test (row 1).
  */
@@ -192,7 +192,7 @@ function spanishLexicon(): NounLexicon {
 
 /**
  * The lower-case stems of a Hunspell dictionary that carry one of `flags`, with the forms those flags'
- * suffix rules make (lever 29).
+ * suffix rules make.
  */
 export function hunspellFlaggedForms(aff: string, dic: string, flags: string): Set<string> {
   const rules = new Map<string, Array<{ strip: string; add: string; cond: RegExp }>>();
@@ -227,7 +227,7 @@ export function hunspellFlaggedForms(aff: string, dic: string, flags: string): S
 /**
  * Spanish words that inflect like nouns or adjectives: dictionary-es's stems with its plural flag S or
  * its gender flag G, and the forms these make (*sobre/S* the envelope, *chica/S*; not the prepositions
- * *sobre, en, sin*, listed without flags). Loaded on first use (lever 29).
+ * *sobre, en, sin*, listed without flags). Loaded on first use.
  */
 export const spanishNominalForms = (() => {
   let forms: Set<string> | undefined;

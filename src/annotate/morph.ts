@@ -28,7 +28,7 @@ export type { RetagOptions, Tagged } from "./lang/rules.js";
 const ADJECTIVAL_UPOS = new Set(["ADJ", "DET", "NUM", "PRON"]);
 /** Parts of speech of a noun phrase's words (MorphTagger.tagWords' `nominal`). */
 const NOMINAL_UPOS = new Set(["NOUN", "PROPN", "PRON", "ADJ", "DET", "NUM"]);
-/** Parts of speech of a word with no case (plEndingCases' `noCase`, lever 22b). */
+/** Parts of speech of a word with no case (plEndingCases' `noCase`). */
 const NO_CASE_UPOS = new Set(["ADV", "PART", "INTJ", "CCONJ", "SCONJ"]);
 
 export class MorphTagger implements MorphAnnotator, TaggerView, RetaggingTagger {
@@ -61,7 +61,7 @@ export class MorphTagger implements MorphAnnotator, TaggerView, RetaggingTagger 
   }
   /**
    * The noun lexicon decides a noun's gender only where no determiner before it (across adjectives and
-   * numerals) shows one (lever 31, Spanish): the tagger reads the gender off *el / la / un / esta*, and is
+   * numerals) shows one (Spanish): the tagger reads the gender off *el / la / un / esta*, and is
    * mostly right there, but guesses it after *su, mi*, a preposition or nothing ("su coche/Fem", "Mi
    * pene/Fem"), where the ending usually settles it (lexicons.ts spanishGenderByEnding).
    */
@@ -215,7 +215,7 @@ export class MorphTagger implements MorphAnnotator, TaggerView, RetaggingTagger 
           const u = this.parseLabel(this.tagger.labels[k]!).upos;
           return adjectival ? ADJECTIVAL_UPOS.has(u) : notAdj ? u !== "ADJ" : true;
         };
-        // Lever 22a: a singular noun label of a gender the ending restricts keeps only the cases it leaves.
+        // A singular noun label of a gender the ending restricts keeps only the cases it leaves (pl *Obamie*: Dat, Loc, Voc).
         const singOk = (k: number) => {
           if (!sing) return true;
           const { upos, feats } = this.parseLabel(this.tagger.labels[k]!);
@@ -277,7 +277,7 @@ export class MorphTagger implements MorphAnnotator, TaggerView, RetaggingTagger 
   private prepositionOnly(words: readonly string[], lower: readonly string[], i: number, own: readonly number[] | undefined): readonly number[] | undefined {
     const gov = this.governingCases(words, lower, i);
     if (!gov) return own;
-    // No verb or interjection right after a preposition either, where the language says so (pl, lever 19f:
+    // No verb or interjection right after a preposition either, where the language says so (pl:
     // "Bez nadziei/INTJ", "z morale/VERB"; verbal nouns, *do zobaczenia*, are NOUN in UD).
     const noVerb = this.rules.verbAfterPreposition !== undefined && !this.rules.verbAfterPreposition(lower[i - 1]!);
     const key = `${gov.join(",")}\t${own ? lower[i] : ""}\t${noVerb ? "" : "v"}`;
@@ -447,7 +447,7 @@ export class MorphTagger implements MorphAnnotator, TaggerView, RetaggingTagger 
   private obliqueIds: number[] | undefined;
   /**
    * NOUN/PROPN singular masculine or feminine labels in the dative or vocative (undefined if the model has none): the
-   * locative, the third case these endings leave, needs a preposition, and identify's `oblique` words have none before them.
+   * locative, the third case these endings leave, needs a preposition, and RetagOptions.oblique words have none before them.
    */
   private obliqueNouns(): readonly number[] | undefined {
     this.obliqueIds ??= this.tagger.labels
@@ -463,7 +463,7 @@ export class MorphTagger implements MorphAnnotator, TaggerView, RetaggingTagger 
   /**
    * Whether the verb lexicon knows a word as a finite verb form or infinitive and neither the Spanish word
    * list nor the noun lexicon knows it as another word (es *tomé, recoges*, not *borda*); for Portuguese, which has
-   * no verb lexicon, ptFiniteVerb (*teve, tinha, entreguei*; lever 33). For identify's alignedClitics (lever 28c).
+   * no verb lexicon, ptFiniteVerb (*teve, tinha, entreguei*). For alignedClitics after alignment.
    */
   verbOnlyForm(word: string): boolean {
     const lex = this.verbs;
@@ -488,8 +488,8 @@ export class MorphTagger implements MorphAnnotator, TaggerView, RetaggingTagger 
 
   private nominalIds: Set<number> | undefined;
   /**
-   * For a word of `nominal` (a word the caller knows heads or modifies a noun phrase: identify's re-read of
-   * a verb-less line, lever 19a), the labels of `ids` (all when undefined) of a noun, proper noun, pronoun,
+   * For a word of `nominal` (a word the caller knows heads or modifies a noun phrase: the re-reading after alignment of
+   * a verb-less line), the labels of `ids` (all when undefined) of a noun, proper noun, pronoun,
    * adjective, determiner or numeral; `ids` unchanged where none is left or the word is not in the set.
    */
   private nominalOnly(i: number, nominal: ReadonlySet<number>, ids: readonly number[] | undefined): readonly number[] | undefined {
@@ -513,10 +513,9 @@ export class MorphTagger implements MorphAnnotator, TaggerView, RetaggingTagger 
 
   /**
    * Whether a word of three letters or more outside the closed-class table can be a common noun by the
-   * language's own lexicons (lever 29): Italian, italian-words-dict knows the form or its plural; Spanish,
-   * dictionary-es lists it with its plural or gender flag (nouns and adjectives, spanishNominalForms);
-   * Portuguese, by shape only (see identify's SHAPE_ONLY_TAGS); false for other languages. Shorter words are mostly function words
-   * that the lexicons also list as nouns (it *no*, es *en*).
+   * language's own lexicons (`LanguageRules.knownNoun`: Italian, italian-words-dict knows the form or its plural;
+   * Spanish, dictionary-es lists it with its plural or gender flag; Portuguese, by shape only); false for a
+   * language without. Shorter words are mostly function words that the lexicons also list as nouns (it *no*, es *en*).
    */
   knownNoun(word: string): boolean {
     const low = word.toLowerCase();
@@ -541,7 +540,7 @@ export class MorphTagger implements MorphAnnotator, TaggerView, RetaggingTagger 
     return this.genderedNounIds;
   }
 
-  /** Whether the verb lexicon knows the word as a participle and as no other verb form (lever 29). */
+  /** Whether the verb lexicon knows the word as a participle and as no other verb form. */
   participleOnly(word: string): boolean {
     const lex = this.verbs;
     return lex?.lemmas(word.toLowerCase()) !== undefined && !lex.finite(word.toLowerCase());

@@ -113,7 +113,7 @@ export function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, cla
   if (cands.length !== 1) return undefined;
   // An English noun compound ("wedding ring", "birth certificate", "model rocket") whose head was aligned
   // to the complement of a *de / di* phrase that renders the modifier ("alianza de boda", "acta de
-  // nacimiento", "modellino di razzo"): C_t is the noun the phrase modifies (lever 17d). Not for a
+  // nacimiento", "modellino di razzo"): C_t is the noun the phrase modifies. Not for a
   // single-noun mention, whose translation may add a head of its own ("need love" = "bisogno d'amore").
   const enToks = doc.en[ante.sent].tokens;
   if (ante.head > ante.start && NOUNS.has(enToks[ante.head - 1].upos)) {
@@ -123,7 +123,7 @@ export function alignedHead(rule: PronounRule, idx: DocIndex, ante: Mention, cla
   let ct = ts[cands[0]];
   // A noun the target tagger called an adjective ("los reporteros/ADJ", "i nervi/ADJ"): the one token
   // aligned to the English noun head, tagged ADJ with gender and number, with no noun beside it, is
-  // taken as the noun (lever 14f); its gender is the noun phrase's either way.
+  // taken as the noun; its gender is the noun phrase's either way.
   // Not for fallback antecedents, which must be nouns on both sides.
   if (adjAsNoun && ct.upos === "ADJ" && rule.alignedCorefPos === "NOUN" && standsAsNoun(ts, cands[0])) ct = { ...ct, upos: "NOUN" };
   // Step 7: C_t's POS, gender and number.

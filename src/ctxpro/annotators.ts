@@ -189,7 +189,7 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
   };
   const aligner = new CorpusAligner({
     ...opts,
-    // The target language restricts the tag anchors' formal-address bonus (lever 12a).
+    // The target language restricts the tag anchors' formal-address bonus.
     tagAnchors: opts.tagAnchors === false ? false : { lang, ...(typeof opts.tagAnchors === "object" ? opts.tagAnchors : {}) },
     whileTraining: () => {
       opts.whileTraining?.();

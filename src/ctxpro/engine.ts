@@ -44,14 +44,14 @@ export interface EngineOptions {
    * holds only pronouns), or one whose aligned target noun has another gender or number: the most recent English noun of the pronoun's sentence (before it) or of the
    * sentence before, agreeing with the pronoun in number, whose aligned target noun agrees with the
    * target pronoun (the rule's gender and number).
-   * "unique" (the default since lever 21; `ctxpro identify --fallback-antecedent unique`): only where the
+   * "unique" (the default; `ctxpro identify --fallback-antecedent unique`): only where the
    * choice is unambiguous: exactly one English noun of the reach can be the antecedent (agrees with the
-   * pronoun in number, is no person for *it*, no noun of time, stands in no position levers 16b/17c/18c
-   * refuse) and has an aligned target noun of the rule's gender and number, and every other such noun is
+   * pronoun in number, is no person for *it*, no noun of time, stands in no position an object pronoun
+   * cannot take: its own clause's subject, a relative clause's head) and has an aligned target noun of the rule's gender and number, and every other such noun is
    * aligned to a target noun whose gender and number are known and clash; not for an expletive *it*,
    * subject *they*, or after an earlier object *it* or *them* in reach (`uniqueFallback`).
-   * `true` or "nearest" (lever 14b, `--fallback-antecedent` alone): the nearest such noun; more items,
-   * right less often than the resolver's (docs/annotate.md, lever 14b and "Probe").
+   * `true` or "nearest" (`--fallback-antecedent` alone): the nearest such noun; more items,
+   * right less often than the resolver's (docs/annotate.md, "Probe").
    * `false` or "off": no fallback.
    */
   fallbackAntecedent?: boolean | FallbackMode;
@@ -59,8 +59,8 @@ export interface EngineOptions {
   personNoun?: (lemma: string) => boolean;
   /**
    * ANIMACY: a target pronoun tagged only in cases its set has no rule for takes the set's one rule for
-   * its form (lever 14c). Default off since lever 16a: a wrong case label (pl genitive *jej* given DAT)
-   * makes the item questionable.
+   * its form. Off by default: the case label is then wrong (pl genitive *jej* given DAT), which makes the
+   * item questionable.
    */
   uncoveredCase?: boolean;
 }
@@ -75,8 +75,8 @@ const NOMINAL_EN = new Set(["NOUN", "PROPN", "ADJ", "NUM", "PRON"]);
  * pronoun the tagger puts in a dropped case has no rule left (pl *jej* Gen/Dat, *niego* Acc/Gen: "Potrzebuję
  * jej" came out Gen, the set has only DAT.FEM.SING for *jej*). For a rule whose aligned form no other rule
  * of the set has, the cases the set's rules cover for that form: a target pronoun tagged only in other
- * cases still takes the rule, since the item tests the English form, not the case (lever 14c; only with
- * EngineOptions.uncoveredCase since lever 16a, since most such *jej* are genitives and the DAT label is wrong).
+ * cases still takes the rule, since the item tests the English form, not the case (only with
+ * EngineOptions.uncoveredCase, since most such *jej* are genitives and the DAT label is wrong).
  */
 function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
   const out = new Map<PronounRule, Set<string>>();
@@ -114,14 +114,14 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         "src segment": doc.en[i].text,
       };
     }
-    // A Polish *je* cannot stand for a masculine or feminine singular antecedent (lever 18f).
+    // A Polish *je* cannot stand for a masculine or feminine singular antecedent.
     if (!polishPronounAgrees(doc.lang, rule)) return undefined;
     // Consistency checks beyond the released rules (./consistency.ts): the pronoun link stays within
     // one sentence of the line.
     if (!sameSentence(en, tgt, idx.links[i], e, t)) continue;
     // ... and an object clitic is not the propositional object of *do* ("se não o fizermos", "ce la faccio"),
-    // nor the article of a free relative ("lo que queda", "o que o torna"; lever 18d), nor the *la* of an
-    // Italian -sela idiom ("se la vedranno loro", "se la cava": it stands for nothing; lever 25).
+    // nor the article of a free relative ("lo que queda", "o que o torna"), nor the *la* of an
+    // Italian -sela idiom ("se la vedranno loro", "se la cava": it stands for nothing).
     if (objectRule && (propositionalClitic(doc.lang, tgt, t, en, e) || freeRelativeArticle(doc.lang, tgt, t) || italianSelaIdiom(doc.lang, tgt, t))) continue;
     // Step 4: the antecedent is the most recent earlier mention of the pronoun's cluster, within the
     // window, whose head is a noun (step 5); an antecedent that is itself a pronoun does not count.
@@ -139,16 +139,17 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         }
       }
     }
-    // ... nor, for an object pronoun, a noun of its own sentence in a position it cannot take (16b, 18c, 17c).
+    // ... nor, for an object pronoun, a noun of its own sentence in a position it cannot take (its own clause's
+    // subject, the subject of a coordinated verb phrase it stands in, the head of a relative clause it stands in).
     if (ante && ante.sent === i && objectRule && te.feats.Poss !== "Yes" && refusedObjectPosition(en, ante, e)) continue;
-    // ... nor, for *it* / *them*, the predicate noun of a copula with a person pronoun subject (lever 23a):
+    // ... nor, for *it* / *them*, the predicate noun of a copula with a person pronoun subject:
     // the pronoun then has no resolver antecedent (the fallback, where on, may find one).
     if (ante && personPredicate(doc.en[ante.sent].tokens, ante, personNoun, rule.englishForm)) ante = undefined;
     // ... nor the noun of an adverbial time phrase, a preposition + a noun of time ("at night", "in the
-    // morning", "on Tuesday"; lever 35a, as 21c for the fallback): it sets the time, it is not the thing.
+    // morning", "on Tuesday"; as for the fallback): it sets the time, it is not the thing.
     if (ante && adverbialTime(doc.en[ante.sent].tokens, ante)) ante = undefined;
     // The resolver's antecedent is a copula's predicate noun or a prepositional complement of another
-    // noun: the subject (lever 18a) or the host noun (18b) is taken instead when its aligned target
+    // noun: the subject or the host noun is taken instead when its aligned target
     // noun agrees with the target pronoun and it agrees with the English pronoun in number. Only for an
     // antecedent that gives an item itself (its aligned noun agrees): where it does not, the moved one would
     // add items, right less often (74 % of 34 read) than the pool.
@@ -166,24 +167,25 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
       }
     }
     const clash = { noun: false };
-    // k, tagged: the target head's index and its tag before 14f/17b (lever 23; a fallback antecedent has none).
+    // k, tagged: the target head's index and its tag before an adjective standing as a noun was read as one
+    // (a fallback antecedent has none).
     let found: { ct: AnnToken; a: number; b: number; k?: number; tagged?: string } | undefined = ante && alignedHead(rule, idx, ante, clash);
     let csNoun = false;
     if (ante) {
       const aen = doc.en[ante.sent].tokens;
       const ts = doc.tgt[ante.sent].tokens;
-      // The English head is the modifier noun of a compound whose head the tagger called an adjective (lever 23b).
+      // The English head is the modifier noun of a compound whose head the tagger called an adjective.
       const h = found?.k !== undefined ? compoundHeadAfter(aen, ante.head, idx.alignedTgt(ante.sent, ante.head + 1), found.k) : undefined;
       if (found && h !== undefined) {
         ante = { ...ante, end: h + 1, head: h };
         csNoun = true;
       }
-      // The target head is an adjective: the noun it agrees with, or no antecedent (lever 23d).
+      // The target head is an adjective: the noun it agrees with, or no antecedent.
       const j = found?.k !== undefined ? adjectiveHead(doc.lang, ts, found.k, found.tagged ?? "") : undefined;
       if (found && j !== undefined) {
         found = j < 0 ? undefined : { ct: { ...ts[j], upos: "NOUN" }, a: Math.min(found.a, j), b: Math.max(found.b, j + 1), k: j, tagged: ts[j].upos };
       }
-      // The target head is also aligned to an English adjective of the mention (lever 35c): the agreeing
+      // The target head is also aligned to an English adjective of the mention: the agreeing
       // word before it is the noun ("her cortical array" / "seu dispositivo/ADJ cortical/NOUN").
       const k = found && j === undefined ? found.k : undefined;
       if (found && k !== undefined) {
@@ -195,14 +197,14 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     }
     // No noun antecedent from the resolver, or one whose aligned noun has another gender or number
     // than the target pronoun (the resolver's choice is then contradicted by the translation): the one
-    // candidate noun of the reach ("unique", lever 21) or the nearest agreeing noun ("nearest", lever 14b;
+    // candidate noun of the reach ("unique") or the nearest agreeing noun ("nearest";
     // EngineOptions.fallbackAntecedent). An antecedent that merely failed to
     // align to a noun is not replaced (the resolver may be right and the alignment wrong).
     if ((!ante || clash.noun) && fallback !== "off") {
       ante = undefined;
       found = undefined;
       // Not for the object of a verb that mostly takes an event or a proposition ("did it", "get it",
-      // "bought it" = believed), nor a person noun for *it* (lever 14i).
+      // "bought it" = believed), nor a person noun for *it*.
       if (fallback === "unique") {
         const u = propositionalObject(en, e) ? undefined : uniqueFallback(rule, idx, i, e, lo, personNoun);
         if (u) {
@@ -226,7 +228,7 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
     }
     if (!ante || !found) continue;
     const { ct, a, b } = found;
-    // A plural target pronoun for singular English *it* needs a plural antecedent (lever 17a): CTXPRO's es
+    // A plural target pronoun for singular English *it* needs a plural antecedent: CTXPRO's es
     // rules ACC.MASC.PLUR / ACC.FEM.PLUR (*it* -> *los* / *las*, singular antecedent) are not applied as
     // released, since *las* for "the letter" (*la carta*) disagrees with the antecedent it names.
     if (!pluralItAgrees(rule, ct)) continue;
@@ -318,7 +320,7 @@ function inflectionItem(rule: InflectionRule, idx: DocIndex, i: number, lo: numb
     if (!VERBS.has(tgt[j].upos)) continue;
     const links = idx.links[i].filter((l) => l[1] === j);
     if (mode === "ctxpro") return undefined;
-    // Lever 19i: no verb either, a token without letters (pl "MAC/VERB :/AUX") or an English interjection
+    // No verb either: a token without letters (pl "MAC/VERB :/AUX") or an English interjection
     // copied into the target line and linked to itself ("Oh/VERB, Charlie", "Whoa/VERB").
     if (!/\p{L}/u.test(tgt[j].text)) continue;
     if (links.length && links.every((l) => en[l[0]].upos === "INTJ" && en[l[0]].text.toLowerCase() === tgt[j].text.toLowerCase())) continue;

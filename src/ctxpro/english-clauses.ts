@@ -29,7 +29,7 @@ const VERB_GROUP = new Set(["VERB", "AUX", "ADV", "PART"]);
 
 /**
  * Whether mention `m`, earlier in the same English sentence as the object pronoun at `e`, cannot be its
- * antecedent (lever 16b): `m` is the predicate noun of *be* and no comma or coordinator stands between
+ * antecedent: `m` is the predicate noun of *be* and no comma or coordinator stands between
  * it and the pronoun ("It would be a shame if you cooked it", "it's love that makes it precious"), or
  * `m` is the subject of the verb the pronoun follows, with only verbs, adverbs and particles between
  * ("Love makes it precious", "the dog wants to eat it": a non-reflexive object pronoun is not bound by
@@ -49,8 +49,8 @@ export function ownClauseAntecedent(en: readonly AnnToken[], m: { start: number;
 
 /**
  * Whether mention `m`, earlier in the same English sentence as the object pronoun at `e`, is the
- * subject of a coordinated verb phrase the pronoun is the object of (lever 18c), as in
- * 16b a non-reflexive object pronoun is not bound by its own clause's subject: `m` stands as a subject
+ * subject of a coordinated verb phrase the pronoun is the object of (as in ownClauseAntecedent, a
+ * non-reflexive object pronoun is not bound by its own clause's subject): `m` stands as a subject
  * (not after a verb or adposition) and a verb group follows it; the pronoun's verb group (verbs,
  * auxiliaries, adverbs, particles right before the pronoun, ending with a verb) comes right after a
  * comma or a coordinator, with no subordinator, relative pronoun, other subject pronoun or sentence
@@ -98,7 +98,7 @@ const RELATIVIZERS = new Set(["that", "which", "who", "whom"]);
 
 /**
  * Whether mention `m`, earlier in the same English sentence as the object pronoun at `e`, is the head
- * noun of a relative clause the pronoun stands in (lever 17c): right after `m` comes a relativizer
+ * noun of a relative clause the pronoun stands in: right after `m` comes a relativizer
  * (*that, which, who, whom*), then only words that are no punctuation or conjunction up to the pronoun,
  * among them a verb ("a place that will nurture it", "the owners who make them mean"): the pronoun is an
  * object inside the clause, and the clause's head is its subject or a gap, not the pronoun. Contact
@@ -116,9 +116,9 @@ export function relativeClauseHead(en: readonly AnnToken[], m: { end: number }, 
 
 /**
  * Whether noun mention `m`, in the sentence of object pronoun `e`, stands where the pronoun cannot take it
- * as antecedent: its own clause's subject or a copula's predicate noun before it (lever 16b), the subject of a
- * coordinated verb phrase it stands in (18c), the head noun of a relative
- * clause it stands in (17c). For the resolver's antecedent and the unique fallback's candidates alike.
+ * as antecedent: its own clause's subject or a copula's predicate noun before it, the subject of a
+ * coordinated verb phrase it stands in, the head noun of a relative
+ * clause it stands in. For the resolver's antecedent and the unique fallback's candidates alike.
  */
 export function refusedObjectPosition(en: readonly AnnToken[], m: Mention, e: number): boolean {
   return ownClauseAntecedent(en, m, e) || sharedSubject(en, m, e) || relativeClauseHead(en, m, e);
@@ -141,7 +141,7 @@ function nounPhraseEndingAt(en: readonly AnnToken[], end: number): { start: numb
 }
 
 /**
- * The subject of the copula whose predicate noun mention `m` is (lever 18a): before `m`, across
+ * The subject of the copula whose predicate noun mention `m` is: before `m`, across
  * determiners, adjectives, adverbs, numerals, possessives and *not*, a form of *be*, and right before
  * it a noun phrase headed by a noun that is not the object of a preposition ("The wisp isn't a toy",
  * "Your music is a story", "If this ring is a tracking device", "Water's the earth's blood"). The
@@ -166,7 +166,7 @@ const TOPIC_NOUNS = new Set(["information", "info", "intel", "data", "report", "
 const HOST_ADPS = new Set(["in", "on", "at", "to", "for", "from", "inside", "into", "onto", "under", "over", "behind", "near", "beside"]);
 
 /**
- * The noun phrase whose prepositional complement mention `m` is (lever 18b): right before `m` a
+ * The noun phrase whose prepositional complement mention `m` is: right before `m` a
  * preposition of HOST_ADPS, and right before that a noun phrase ("a flask in his pocket", "that whistle
  * in her apartment", "a key to her house"). Not *of*, whose complement is as often what a pronoun
  * refers to ("memories of this house ... burned it down", "two-thirds of the ocean ... use it").
@@ -199,17 +199,17 @@ const BE_AGREES: Record<string, readonly string[]> = {
 const PREPOSITION_WORDS = new Set([...HOST_ADPS, "of", "with", "about", "like", "through", "across", "around"]);
 
 /**
- * Whether mention `m` is the predicate noun of a copula whose subject is a personal pronoun for people
- * (lever 23a): right before `m`, across adverbs and *not* (no preposition), a form of *be* that agrees with
+ * Whether mention `m` is the predicate noun of a copula whose subject is a personal pronoun for people:
+ * right before `m`, across adverbs and *not* (no preposition), a form of *be* that agrees with
  * the pronoun right before it, *I, you, he, she, we* ("I'm glad you're a believer ... unless I see it",
  * "he's a genius"), or, for *it* (`form`), *they* when the predicate noun names a person (`personNoun`);
  * the pronoun not after a verb or preposition ("All I can tell you is this stuff": an object). Not where an
  * adjective of the mention comes before a determiner or possessive ("I'm sure your ship is ready": a
  * predicate adjective, then another phrase). Such a noun denotes the person the pronoun names, which *it*
  * does not pick up, nor *them* (a plural predicate of *you* or *we* is the speaker or addressee; *they*
- * may be the people *them* stands for: "They're businessmen and you insulted them"). The complement of lever
- * 18a, which moves only to a noun-phrase subject: here there is no noun to move to, so the antecedent is
- * refused.
+ * may be the people *them* stands for: "They're businessmen and you insulted them"). The complement of
+ * `copulaSubject`, which moves only to a noun-phrase subject: here there is no noun to move to, so the
+ * antecedent is refused.
  */
 export function personPredicate(en: readonly AnnToken[], m: { start: number; head: number }, personNoun?: (lemma: string) => boolean, form = "it"): boolean {
   if (form !== "it" && form !== "them") return false;
@@ -233,7 +233,7 @@ export function personPredicate(en: readonly AnnToken[], m: { start: number; hea
 
 /**
  * The English token that heads a mention whose stored head is a noun right before a word the tagger called
- * an adjective (lever 23b): "teach rubber ducky to dive" (*ducky* tagged ADJ), where the mention stops at the
+ * an adjective: "teach rubber ducky to dive" (*ducky* tagged ADJ), where the mention stops at the
  * modifier noun. Taken only when that word ends the phrase (no noun or adjective after it) and is aligned
  * to the target token `k` that the mention's head aligns to (the target noun renders the whole compound),
  * or is aligned to nothing and no verb follows it (*ducky* is unaligned: "kaczuszkę" went to *rubber*). A
@@ -260,7 +260,7 @@ export const TIME_NOUNS = new Set([
 
 /**
  * Whether mention m's head is a noun of time after *at, in, on, during*, across determiners, adjectives,
- * numerals and possessives ("at night", "in the morning", "on that Tuesday"; lever 35a): an adverbial time phrase. A time noun elsewhere may be a real antecedent ("I'll never forget that night. It was ...").
+ * numerals and possessives ("at night", "in the morning", "on that Tuesday"): an adverbial time phrase. A time noun elsewhere may be a real antecedent ("I'll never forget that night. It was ...").
  */
 export function adverbialTime(en: readonly AnnToken[], m: { head: number }): boolean {
   const h = en[m.head];
@@ -268,13 +268,13 @@ export function adverbialTime(en: readonly AnnToken[], m: { head: number }): boo
   let j = m.head - 1;
   while (j >= 0 && (en[j].upos === "DET" || en[j].upos === "ADJ" || en[j].upos === "NUM" || (en[j].upos === "PRON" && en[j].feats.Poss === "Yes"))) j--;
   if (j >= 0 && en[j].upos === "ADP" && TIME_ADPS.has(en[j].text.toLowerCase())) return true;
-  // 35d: *last, next, every* + a noun of time, with no determiner or possessive before ("every time I look at
+  // *last, next, every* + a noun of time, with no determiner or possessive before ("every time I look at
   // it", "last night"; not "our last hour ... spend it"). A bare *today* may be a subject ("today started as a
   // nice outing ... ruin it") and is not refused.
   const before = m.head > 1 ? en[m.head - 2] : undefined;
   const determined = !!before && (before.upos === "DET" || (before.upos === "PRON" && before.feats.Poss === "Yes"));
   if (m.head > 0 && TIME_DETERMINERS.has(en[m.head - 1].text.toLowerCase()) && !determined) return true;
-  // 35e: fixed adverbial time phrases with no preposition: "the other day", "all day", "some night",
+  // Fixed adverbial time phrases with no preposition: "the other day", "all day", "some night",
   // "tomorrow morning", and "this time" opening its sentence ("This time you're going to tell me where it is").
   const p1 = m.head > 0 ? en[m.head - 1].text.toLowerCase() : "";
   const p2 = m.head > 1 ? en[m.head - 2].text.toLowerCase() : "";
@@ -290,7 +290,7 @@ const TIME_DETERMINERS = new Set(["last", "next", "every"]);
 const TIME_ADPS = new Set(["at", "in", "on", "during"]);
 
 /**
- * Whether English *it* at `e` is expletive or identificational (lever 21c): *who* or *what* + a form of
+ * Whether English *it* at `e` is expletive or identificational: *who* or *what* + a form of
  * *be* right before it ("Who is it?", "What's it?"), or a form of *be* after it (across *not* and
  * adverbs), then an adjective or a participle and, within a few words, *to, that, for, if, whether, how*
  * (extraposition: "It's wonderful for a whole family to love each other", "it is clear that").

@@ -44,11 +44,11 @@ export function fallbackMentions(rule: PronounRule, idx: DocIndex, i: number, e:
 }
 
 /**
- * The unique fallback antecedent (lever 21, EngineOptions.fallbackAntecedent "unique"): over the English
+ * The unique fallback antecedent (EngineOptions.fallbackAntecedent "unique"): over the English
  * noun heads of the fallback's reach (the pronoun's sentence before it and the sentence before), those
- * that could be the pronoun's antecedent (21a: agreeing with it in number, no person noun for *it*; 21b:
- * for an object pronoun, not in a position of its own sentence that levers 16b, 17c and 18c refuse: its
- * clause's subject or a copula's predicate, the subject of a coordinated verb phrase it stands in, the head
+ * that could be the pronoun's antecedent (agreeing with it in number, no person noun for *it*; for an object
+ * pronoun, not in a position of its own sentence that an object pronoun cannot take, `refusedObjectPosition`:
+ * its clause's subject or a copula's predicate, the subject of a coordinated verb phrase it stands in, the head
  * of a relative clause it stands in), the one whose aligned target noun has the rule's gender and number,
  * when it is the only one and every other is aligned to a target noun whose gender and number are known
  * and clash with the rule's. A noun unaligned, aligned to a non-noun, or to a noun without gender leaves
@@ -57,13 +57,13 @@ export function fallbackMentions(rule: PronounRule, idx: DocIndex, i: number, e:
 export function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: number, lo: number, personNoun?: (lemma: string) => boolean): { m: Mention; f: { ct: AnnToken; a: number; b: number } } | undefined {
   const en = idx.doc.en[i].tokens;
   const te = en[e];
-  // 21c: an expletive or identificational *it* names no thing ("It's wonderful for a family to ...", "Who is it?").
+  // An expletive or identificational *it* names no thing ("It's wonderful for a family to ...", "Who is it?").
   if (expletiveIt(en, e)) return undefined;
-  // 21c: an earlier object pronoun of the same number in reach that the resolver tied to no noun: the
+  // An earlier object pronoun of the same number in reach that the resolver tied to no noun: the
   // pronoun most likely continues its referent, which the reach does not name ("A dog chased him up it ...
   // chucked it on the roof", "I'll play it for you ... put it on the front").
   if (earlierObjectPronoun(idx, i, e, lo, te)) return undefined;
-  // 21c: subject *they* is as often people in general or a group no noun names ("they said", "they thought
+  // Subject *they* is as often people in general or a group no noun names ("they said", "they thought
   // you were ...") as the plural noun before it ("their ankles ... they end up" = the lions).
   if (te.text.toLowerCase() === "they") return undefined;
   const object = OBJECT_LABEL.test(rule.label) && te.feats.Poss !== "Yes";
@@ -71,11 +71,11 @@ export function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: n
   for (const m of fallbackMentions(rule, idx, i, e, lo)) {
     const head = idx.doc.en[m.sent].tokens[m.head];
     if (!numberAgrees(te, head)) continue;
-    // 21c: nouns of time ("Tuesday night", "the day") are not the thing an *it* of the next clause stands for.
+    // Nouns of time ("Tuesday night", "the day") are not the thing an *it* of the next clause stands for.
     if (TIME_NOUNS.has((head.lemma || head.text).toLowerCase())) continue;
     if (rule.englishForm.startsWith("it") && personNoun?.(head.lemma || head.text)) continue;
     if (object && m.sent === i && refusedObjectPosition(en, m, e)) continue;
-    // 23a: the predicate noun of "you're a believer" names a person, which *it* / *them* do not pick up.
+    // The predicate noun of "you're a believer" names a person, which *it* / *them* do not pick up.
     if (personPredicate(idx.doc.en[m.sent].tokens, m, personNoun, rule.englishForm)) continue;
     const clash: { noun: boolean; known?: boolean } = { noun: false };
     const f = alignedHead(rule, idx, m, clash, false);
@@ -89,7 +89,7 @@ export function uniqueFallback(rule: PronounRule, idx: DocIndex, i: number, e: n
 
 /**
  * Whether the fallback's reach holds, before the pronoun at `e`, an English object pronoun of its number
- * (*it* tagged Acc for a singular pronoun, *them* for a plural one) other than the pronoun itself (lever 21c).
+ * (*it* tagged Acc for a singular pronoun, *them* for a plural one) other than the pronoun itself.
  */
 function earlierObjectPronoun(idx: DocIndex, i: number, e: number, lo: number, te: AnnToken): boolean {
   const plural = values(te, "Number").includes("Plur") || /^(they|them|their|theirs)$/i.test(te.text);

@@ -48,7 +48,7 @@ export function nominalHead(toks: readonly AnnToken[], j: number): boolean {
 const OF_ADPS = new Set(["de", "di", "do", "da", "del", "della", "dello", "dell'", "dei", "degli", "delle", "dos", "das"]);
 
 /**
- * The noun whose *de / di* complement target token k is (lever 17d): before k, across determiners,
+ * The noun whose *de / di* complement target token k is: before k, across determiners,
  * adjectives and possessives, a preposition of OF_ADPS, and right before it (across adjectives) a noun;
  * undefined otherwise.
  */
@@ -72,7 +72,7 @@ const POSSESSIVE_ADJ = new Set([
 const PARTICIPLE = /(?:ad|id|at|it)[oaie]s?$/;
 
 /**
- * Whether target token k, stored as the antecedent's head, is an adjective rather than the noun (lever 23d):
+ * Whether target token k, stored as the antecedent's head, is an adjective rather than the noun:
  * a possessive adjective ("La herencia es tuya") or a past-participle form ("la carne contrassegnata",
  * "tecnologia nuclear clasificada") not right after a determiner or pronoun (then it heads its own phrase:
  * "la llamada", "tu vida"). Returns the index of the noun it belongs to, the head to take instead, when
@@ -82,11 +82,11 @@ const PARTICIPLE = /(?:ad|id|at|it)[oaie]s?$/;
  * copula: "La herencia es tuya"); for a participle the tagger called an adjective, also an agreeing word
  * tagged otherwise, with a mis-tagged word between and no determiner before it ("tecnologia/DET
  * nuclear/VERB clasificada/ADJ"). -1 when there is none and the token is a possessive (the antecedent is
- * refused); undefined otherwise. `tagged`: the token's tag before lever 14f/17b read an adjective as a noun.
+ * refused); undefined otherwise. `tagged`: the token's tag before an adjective standing as a noun was read as one (`standsAsNoun`).
  */
 export function adjectiveHead(lang: string, ts: readonly AnnToken[], k: number, tagged: string): number | undefined {
   const w = ts[k].text.toLowerCase();
-  // Lever 35b: a word tagged NOUN with an adjective's ending right after a noun it agrees with in gender and
+  // A word tagged NOUN with an adjective's ending right after a noun it agrees with in gender and
   // number is that noun's adjective ("dispositivo cortical", "sieć energetyczną"): the noun is the head.
   // The word before must be a noun, not a mis-tagged prenominal word ("esas/NOUN chicas", "le mie/NOUN
   // credenziali", "gran/NOUN final") nor a word with an adjective's ending itself ("el auténtico/NOUN motivo").
@@ -134,7 +134,7 @@ export function adjectiveHead(lang: string, ts: readonly AnnToken[], k: number, 
   return possessive ? -1 : undefined;
 }
 
-/** Adjective endings (lever 35b): es/pt -al/-ico/-ica/-ivo/-iva, it -ale/-ico/-ica/-ivo/-iva (and plurals), pl -ny/-na/-ną/-ne/-owy/-owa/-ową/-ski/-ska/-ską. */
+/** Adjective endings: es/pt -al/-ico/-ica/-ivo/-iva, it -ale/-ico/-ica/-ivo/-iva (and plurals), pl -ny/-na/-ną/-ne/-owy/-owa/-ową/-ski/-ska/-ską. */
 const ADJ_ENDING: Record<string, RegExp> = {
   es: /(?:al|ales|ico|icos|ica|icas|ivo|ivos|iva|ivas)$/,
   pt: /(?:al|ais|ico|icos|ica|icas|ivo|ivos|iva|ivas)$/,
@@ -143,7 +143,7 @@ const ADJ_ENDING: Record<string, RegExp> = {
 };
 
 /**
- * Lever 35c: target token k, stored as the antecedent's head, is also aligned to an English adjective before
+ * Target token k, stored as the antecedent's head, is also aligned to an English adjective before
  * the English head (`adjLinks`: the target tokens each such adjective is aligned to), so it is that adjective's
  * translation ("cortical array" / "dispositivo cortical"). Returns the word right before it when that word is a
  * noun or an adjective-tagged word that agrees with it in gender and number and is no prenominal word, possessive
@@ -158,7 +158,7 @@ export function adjectiveLinkedHead(ts: readonly AnnToken[], k: number, adjLinks
   return k - 1;
 }
 
-/** es/it/pt words that stand before a noun (demonstratives, quantifiers, common prenominal adjectives), which the tagger may call nouns (lever 35b). */
+/** es/it/pt words that stand before a noun (demonstratives, quantifiers, common prenominal adjectives), which the tagger may call nouns. */
 const PRENOMINAL = new Set([
   "este", "esta", "estos", "estas", "ese", "esa", "esos", "esas", "aquel", "aquella", "aquellos", "aquellas", "gran", "grande", "grandes", "buen", "buena", "buenos", "buenas",
   "mal", "mala", "primer", "primera", "último", "última", "nuevo", "nueva", "viejo", "vieja", "mismo", "misma", "otro", "otra", "otros", "otras", "todo", "toda", "todos", "todas", "cada",
@@ -179,7 +179,7 @@ const ADJ_RUN = new Set(["ADJ", "ADV"]);
 
 /**
  * A target token tagged ADJ that carries gender and number and stands as a noun: no noun or proper noun
- * beside it, nor across adjectives and adverbs ("uma coisa tão importante", "pensieri notturni", lever 17b).
+ * beside it, nor across adjectives and adverbs ("uma coisa tão importante", "pensieri notturni").
  */
 export function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
   if (!ts[k].feats.Gender || !ts[k].feats.Number) return false;
@@ -192,7 +192,7 @@ export function standsAsNoun(ts: readonly AnnToken[], k: number): boolean {
 }
 
 /**
- * The noun a determiner run announces (lever 38): the English head noun has no link, and the target words the
+ * The noun a determiner run announces: the English head noun has no link, and the target words the
  * mention's links reach, [a, b), end with a determiner, possibly followed by adjectives ("Esa tabla" for "that
  * piece", "il congegno" for "the device", "un nuovo disegno" for "a new piece", pl "tą kartką" for "the note"):
  * the noun right after them (across unaligned adjectives) that no English word is linked to. Undefined otherwise.

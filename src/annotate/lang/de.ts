@@ -31,7 +31,7 @@ const GERMAN_DAT_VERBS: ReadonlySet<string> = new Set(
  * ("Ich bringe Sie hinaus"). Within its clause (back to punctuation or a subordinating conjunction),
  * "sie" right after a preposition, or after an unambiguous nominative pronoun (ich, du, er, wir), is
  * the object: Acc. Measured on UD test and CTXPRO formality recall in docs/annotate.md.
- * Lever 13b adds agreement (`germanClauseVerbs`): a clause whose finite verbs all cannot agree with it
+ * By agreement (`germanClauseVerbs`): a clause whose finite verbs all cannot agree with it
  * (formal "Sie" inside the line: third person plural; "sie" or a line-initial "Sie": third person singular or
  * plural) has another subject, so "Sie" is the object ("Wer hat Sie geschickt?", "Gott segne Sie"); and a
  * clause with a *zu*-infinitive and no finite verb has no subject ("Schön, Sie kennenzulernen").
@@ -69,7 +69,7 @@ export function germanSieCase(tg: TaggerView, words: readonly string[], lower: r
 
 /**
  * German "ihr" is the nominative of the second person plural or the dative of "sie" (she); the tagger
- * leans to the dative. By agreement (`germanClauseVerbs`), lever 13b: Nom when a finite verb of its clause
+ * leans to the dative. By agreement (`germanClauseVerbs`): Nom when a finite verb of its clause
  * is second person plural and not third singular ("Seid ihr ...", "Habt ihr ...", "Könnt ihr ..."), or is
  * either ("macht", "braucht") and "ihr" stands where the subject does: first in its clause (after a relative
  * or interrogative pronoun or adverbs at most: "wenn ihr ... übergebt", "die ihr hören werdet", "falls/ADV ihr"), or right after that
@@ -120,7 +120,7 @@ export function germanIhrCase(tg: TaggerView, _words: readonly string[], lower: 
  * *euch*, CTXPRO's accusative ones mostly came out Dat). Right after a preposition that governs one case,
  * that case; else, when its clause (between punctuation, subordinating or coordinating conjunctions) has a
  * verb, Dat if one of the clause's verbs is in `GERMAN_DAT_VERBS` ("Ich danke euch", "Darf ich euch
- * zeigen ..."), otherwise Acc ("Ich sehe euch"). Issue 24, lever 12c.
+ * zeigen ..."), otherwise Acc ("Ich sehe euch").
  */
 export function germanEuchCase(tg: TaggerView, _words: readonly string[], lower: readonly string[], out: Tagged[]): void {
   for (let i = 0; i < out.length; i++) {

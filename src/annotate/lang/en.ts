@@ -29,13 +29,13 @@ const EN_PREPOSITIONS: ReadonlySet<string> = new Set(
  * English "you" is Nom or Acc by form; CTXPRO's rules (es, fr, it, ru formality) take its case from
  * spaCy, which follows the dependency: the subject is Nom, an object or a preposition's complement Acc.
  * Our tagger, without a parser, says Nom after prepositions and many verbs ("about you", "have I given
- * you"). By position (issue 24, lever 13c): Nom when a verb follows, after "all", "two", "guys" at most
+ * you"). By position: Nom when a verb follows, after "all", "two", "guys" at most
  * ("I hope you may", "said you were", "you two know")
  * or "to" + verb after a verb of wanting or "for" ("I want you to go", "for you to quit": the subject of the
  * infinitive, as in ClearNLP's dependencies); otherwise Acc right after a preposition or a verb ("about
  * you", "given you", "asked you to come"), or standing alone before punctuation ("You?", "Just you.",
  * "You, sir!"); but clause-initial before a comma with a verb later in the sentence Nom ("You, take him",
- * "And you, by coming here, have crossed"; lever 20d).
+ * "And you, by coming here, have crossed").
  */
 export function englishYouCase(tg: TaggerView, _words: readonly string[], lower: readonly string[], out: Tagged[]): void {
   for (let i = 0; i < out.length; i++) {
@@ -50,7 +50,7 @@ export function englishYouCase(tg: TaggerView, _words: readonly string[], lower:
     if (next && (next.upos === "AUX" || (next.upos === "VERB" && !lower[j]!.endsWith("ing")))) c = "Nom";
     else if (lower[j] === "to" && out[j + 1]?.upos === "VERB" && (pw === "for" || (prev?.upos === "VERB" && EN_WANT_VERBS.has(prev.lemma.toLowerCase())))) c = "Nom";
     else if (prev && (prev.upos === "ADP" || EN_PREPOSITIONS.has(pw) || prev.upos === "VERB")) c = "Acc";
-    // lever 20d: clause-initial "you" before a comma with a verb later in the sentence is its subject or a vocative
+    // clause-initial "you" before a comma with a verb later in the sentence is its subject or a vocative
     // that spaCy parses as one ("You, take him to county", "And you, by coming here, have crossed"); "You, sir!" stays Acc
     else if (lower[j] === "," && (!prev || ["PUNCT", "CCONJ", "INTJ"].includes(prev.upos)) && verbLater(lower, out, j)) c = "Nom";
     else if ((!next || next.upos === "PUNCT") && (!prev || ["PUNCT", "CCONJ", "INTJ", "ADV"].includes(prev.upos))) c = "Acc";
@@ -66,7 +66,7 @@ export function englishYouCase(tg: TaggerView, _words: readonly string[], lower:
  * followed by a verb is the object: Acc ("your brother had/VERB it?", "loves it so", "bite it off",
  * "looked after it but"); before a verb it may be an embedded subject and keeps its tag ("I think it
  * is"); after an auxiliary it is the inverted subject ("Is it?"). The tagger, trained on news, put many
- * such objects in Nom (lever 14h: the CTXPRO Italian and Spanish ACC rules require English Acc).
+ * such objects in Nom (the CTXPRO Italian and Spanish ACC rules require English Acc).
  */
 const EN_AFTER_OBJECT = new Set(["VERB", "ADP", "SCONJ"]);
 const EN_VERBAL = new Set(["VERB", "AUX"]);

@@ -16,10 +16,10 @@ import { alignedCliticsPass, cliticForms, redecideClitics, verbAfterClitic } fro
 const ES_BEFORE_CLITIC: ReadonlySet<string> = new Set(
   "no nunca jamás ya también tampoco si yo tú él ella usted nosotros nosotras vosotros vosotras ellos ellas ustedes".split(" "),
 );
-/** Spanish future and conditional endings, and the forms of *haber*: only verbs end so (lever 13g). */
+/** Spanish future and conditional endings, and the forms of *haber*: only verbs end so. */
 const ES_VERB_ONLY = /^(?:.{2,}(?:ré|rás|rá|remos|réis|rán|ría|rías|ríamos|rían)|he|has|ha|hemos|han|había|habías|habíamos|habían|haya|hayas|hayamos|hayan|hubiera|hubieras|hubieran)$/;
 /**
- * Spanish (issue 24, lever 20a): whether the article's own agreement rules out reading an object-clitic
+ * Spanish: whether the article's own agreement rules out reading an object-clitic
  * homograph (*la, lo, las, los*) as the article of the word after it, which the verb lexicon knows as a
  * finite form (`lemmas`). "plural": *los, las* before a form without a final -s, which no noun phrase
  * has ("los dejo", "las avise", "que los arreste"); "shape": a form whose ending only verbs have for that
@@ -45,7 +45,7 @@ function esAgreementClitic(article: string, form: string, lemmas: readonly strin
  * Spanish endings of finite verbs that nouns hardly have (preterite, future, conditional, imperfect, 1st
  * person plural; a form must also be a verb form by the verb lexicon): after an object clitic's article homograph they mark the verb ("la abriré", "la
  * mantuvo", "la cargaste", "la daría"); the 1st/3rd singular present ("la reforma", "la demanda") is
- * shared with deverbal nouns and is left out (lever 14).
+ * shared with deverbal nouns and is left out.
  */
 const SPANISH_VERB_ENDING = /(?:[éó]|uvo|ijo|izo|upo|aste|iste|asteis|isteis|amos|emos|imos|aron|ieron|rás|rá|rán|réis|ría|rías|rían|ríamos|ríais|aba|abas|aban|ábamos|ías|ían|ieras|ieran|iera|iese|iesen)$/;
 /** Present forms of *haber*: after a clitic homograph always the auxiliary ("no la he visto", "la has leído"). */

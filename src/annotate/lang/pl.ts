@@ -28,8 +28,8 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
 ]);
 
 /**
- * Polish: the cases an open-class word's ending leaves (UD Case values), for MorphTagger.endingCases
- * (lever 19b): endings that only some cases have. `adjectival`: the restriction holds for adjective,
+ * Polish: the cases an open-class word's ending leaves (UD Case values), for MorphTagger.endingCases:
+ * endings that only some cases have. `adjectival`: the restriction holds for adjective,
  * determiner, numeral and pronoun labels only (nouns and names may end so in the nominative: *Andrzej, kolej,
  * Joachim, Zurich*). `undefined`: the ending decides nothing. Only for words the closed-class table does not
  * list.
@@ -45,7 +45,7 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * - *-ym* (adjectives, masculine/neuter singular, dative plural; 4 letters or more): Ins, Loc or Dat;
  * - *-om* (nouns, dative plural; 6 letters or more; not *poziom, syndrom, idiom*, PL_OM_NOUNS): Dat, no verb;
  * - *-em* (nouns, instrumental singular; *problem, system* Nom/Acc; adjectival place names *w Zakopanem* Loc;
- *   4 letters or more): not Gen, Dat or Voc (lever 19l: "Z Benem/PROPN|Gen" before);
+ *   4 letters or more): not Gen, Dat or Voc ("Z Benem/PROPN|Gen" before);
  *   adjectival *-im* the same;
  * - adjectival *-ej*: Gen, Dat or Loc; adjectival *-ych, -ich*: Gen, Loc or Acc;
  * - *-ą* (feminine singular of adjectives and nouns): Acc or Ins;
@@ -56,7 +56,7 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * - consonant + *-u* (masculine nouns; 5 letters or more): Gen, Dat, Loc or Voc (not *menu, tabu*; not the
  *   numerals *kilku, wielu, -nastu, -dziestu* nor *po prostu, po polsku, po niemiecku*).
  *
- * Checked against UD Polish-LFG dev+test (gold tags; docs/annotate.md, lever 19): at most 5 % (-owi, -emu: 1 token each)
+ * Checked against UD Polish-LFG dev+test (gold tags; docs/annotate.md): at most 5 % (-owi, -emu: 1 token each)
  * of the tokens a rule covers have a case it rules out, after the exceptions below.
  */
 export function plEndingCases(lower: string, name = false): EndingCases | undefined {
@@ -85,7 +85,7 @@ export function plEndingCases(lower: string, name = false): EndingCases | undefi
 
 
 /**
- * Polish words that take no case (lever 22b): adverbs, particles and interjections, which the tagger, reading
+ * Polish words that take no case: adverbs, particles and interjections, which the tagger, reading
  * a verb-less fragment, may label as a noun or adjective with a case (*Rety/NOUN|Nom* "gosh", *wielce/ADJ|Nom*
  * "greatly"). Two sources, none of them CTXPRO items:
  *
@@ -113,8 +113,8 @@ const PL_CASES: readonly string[] = ["Nom", "Gen", "Dat", "Acc", "Ins", "Loc", "
 
 /**
  * Polish: the cases a singular noun's ending leaves, for the noun, proper-noun and pronoun labels of some genders
- * (lever 22a; EndingCases's `sing`). From the declensions, then checked against UD Polish-LFG dev+test gold tags
- * (docs/annotate.md, lever 22):
+ * (EndingCases's `sing`). From the declensions, then checked against UD Polish-LFG dev+test gold tags
+ * (docs/annotate.md):
  *
  * - *-ie* after a hard consonant (*-mie, -nie, -cie, -dzie, -bie, -pie, -wie, -fie, -sie, -zie*) and *-rze*
  *   (the hard stem softened before the ending *-e*: *Obama → Obamie, plan → planie, jubilat → jubilacie,
@@ -155,7 +155,7 @@ const PL_SG_MIE_ADJ: readonly SingularCases[] = [...PL_SG_MIE, { upos: ["ADJ", "
 /**
  * Whether a Polish word read with this label, in a verb-less line where it renders an English singular noun
  * or proper noun, is to be re-read as a singular masculine or feminine noun in the dative or vocative (the
- * locative needs a preposition; lever 22a, identify's `oblique`): its ending is one of plSingularNounCases' *-ie* endings (*Obamie, Marcie,
+ * locative needs a preposition; the re-reading after alignment's `oblique`): its ending is one of plSingularNounCases' *-ie* endings (*Obamie, Marcie,
  * Rodionie, Jubilacie*), which no singular nominative, genitive, accusative or instrumental has but a neuter
  * noun's (*zdanie, życie, zdrowie, pole, morze, narzędzie*), and its label is none of those three cases in
  * the singular. The tagger, reading a one-word fragment, escapes to a plural, neuter, adjective or
@@ -176,7 +176,7 @@ export function plObliqueSingular(lower: string, upos: string, feats: Readonly<R
 
 /**
  * Whether a Polish word read with this label, in a verb-less line where it renders an English singular person
- * noun, is to be re-read in the dative or vocative (lever 22a; identify's `oblique`): a masculine noun in
+ * noun, is to be re-read in the dative or vocative (RetagOptions.oblique, after alignment): a masculine noun in
  * consonant + *-u* (5 letters or more) read as a singular noun or proper noun in another case than the dative,
  * locative or vocative (*Skrzypku/NOUN|Gen* "Fiddler!"). A personal masculine noun's genitive ends in *-a*
  * (*skrzypka, człowieka*); its *-u* forms are the dative (*panu, bratu*), locative and vocative (*wujku,
@@ -203,8 +203,8 @@ const PL_OM_NOUNS = /(poziom|syndrom|symptom|idiom|kondom|pogrom|chromosom|agron
 const PL_EM_NOUN_U = /(problem|system|krem|harem|totem|tandem|modem|tlen|poemat)u$/;
 
 /**
- * Polish verbs whose object in the dative is the only object they take with a third-person pronoun
- * (lever 19c): *pomóc jej*, *ufam jej*, *przyglądać się jej*. Lemmas, and the stems their forms begin with
+ * Polish verbs whose object in the dative is the only object they take with a third-person pronoun:
+ * *pomóc jej*, *ufam jej*, *przyglądać się jej*. Lemmas, and the stems their forms begin with
  * where the lemmatizer misses the lemma (imperatives and vowel alternations: *pozwól*, *pomóż*, *wierzono*).
  * General grammar (the verbs of dative rection in Polish grammars), not read off any test item. Verbs marked
  * `sie` govern the dative only with *się* in the clause (*oprzeć się jej*, but *oprzeć ją*).
@@ -301,8 +301,8 @@ const PL_YM_CASES: readonly string[] = ["Ins", "Loc", "Dat"];
 const PL_YM_NOT = new Set(["zanim", "pielgrzym", "olbrzym", "synonim", "antonim", "homonim", "pseudonim", "anonim", "akronim", "toponim", "reżim"]);
 /**
  * Polish: whether word k is an adjectival modifier in *-ym, -im* (4 letters or more: *jakim, twoim, nowym,
- * wielkim*; not *tym, nim*), whose noun right after it agrees in the instrumental, locative or dative (lever
- * 22d: "Jakim planie?" Loc, not *planie/NOUN|Neut|Acc*). Not a capitalised word after the line's first word
+ * wielkim*; not *tym, nim*), whose noun right after it agrees in the instrumental, locative or dative
+ * ("Jakim planie?" Loc, not *planie/NOUN|Neut|Acc*). Not a capitalised word after the line's first word
  * (names: *Joachim*, *Hakim*), not *zanim* nor a noun in *-ym, -im* (*pseudonim, pielgrzym*; PL_YM_NOT), not an
  * active participle in *-ącym, -ącim*, which takes its own object (*otaczającym fort*, *niosącym pomoc*). UD
  * Polish-LFG dev+test: 122 nouns after a word in *-ym, -im*, 4 in another case, 3 of them after *-ącym*; without
@@ -329,7 +329,7 @@ function polishOpenClassLabels(t: TaggerView, words: readonly string[], lower: r
 
 /**
  * Polish *jej* (Gen or Dat of *ona*) as the object of a verb that governs the dative (plDativeVerb: *pomóc
- * jej*, *Ufam jej*, *Pozwól jej się gotować*, *udało jej się*) is Dat (lever 19c): in its clause (between
+ * jej*, *Ufam jej*, *Pozwól jej się gotować*, *udało jej się*) is Dat: in its clause (between
  * punctuation and conjunctions), not after a preposition, not before a noun, adjective, numeral or
  * determiner (the possessive *jej nazwę*), and with no other dative pronoun there (*mi jej dać*: then
  * *jej* is the thing given). A *jej* with a verb in its clause that governs no dative is Gen; other *jej*
@@ -376,7 +376,7 @@ const VERB_TAGS = new Set(["VERB", "AUX"]);
  * *Marcie/DET|Nom* for "Marta", *Rodionie/NOUN|Plur|Nom* for "Rodion"), and words in consonant + *-u* read in
  * another case than Dat, Loc, Voc whose every link goes to an English singular person noun (plPersonU: *Skrzypku*
  * GEN for "Fiddler!"; `person`, the resolver's lexicons): re-tagged as singular masculine or feminine nouns in the
- * dative or vocative (lever 22a; the locative these endings also leave needs a preposition). Not the names 19j
+ * dative or vocative (the locative these endings also leave needs a preposition). Not the names copiedNames
  * keeps in the nominative (*Annie* for "Annie"), nor words right after a preposition, whose case it restricts.
  */
 export function obliqueNouns(

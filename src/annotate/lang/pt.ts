@@ -11,10 +11,10 @@ import { alignedCliticsPass, cliticForms, redecideClitics, verbAfterClitic, type
 
 /**
  * Portuguese finite verb forms that no noun, adjective or function word shares, for a language with no verb
- * lexicon here (lever 33): the finite forms of the frequent irregular verbs (ter, ser, estar, haver, ir, fazer,
+ * lexicon here: the finite forms of the frequent irregular verbs (ter, ser, estar, haver, ir, fazer,
  * dizer, poder, querer, saber, ver, dar, pôr, trazer, vir) and of their prefixed compounds (manter, obter,
- * conter, propor, convir, desfazer, prever, ...), plus the endings only finite verbs have (PT_VERB_ENDING of
- * morph.ts and a few more). Forms a noun or function word shares are left out, checked against UD Portuguese
+ * conter, propor, convir, desfazer, prever, ...), plus the endings only finite verbs have (PT_VERB_ENDING
+ * and a few more). Forms a noun or function word shares are left out, checked against UD Portuguese
  * Bosque: era, via(s), vinha(s), veio, verão, porão, vão, pus, opus, pomos, trago, fora, são, deste, desse(s)
  * (de + este, de + esse), vir (also the infinitive).
  */
@@ -61,8 +61,8 @@ function buildForms(): Set<string> {
 export const PT_IRREGULAR_FINITE: ReadonlySet<string> = buildForms();
 
 /**
- * Endings only Portuguese finite verbs have (lever 14d's PT_VERB_ENDING: future, preterite, imperfect,
- * imperfect subjunctive), shared with morph.ts. Left out because nouns share them: -rão (verão), -ria
+ * Endings only Portuguese finite verbs have (PT_VERB_ENDING: future, preterite, imperfect,
+ * imperfect subjunctive). Left out because nouns share them: -rão (verão), -ria
  * (padaria), -este/-aste (teste, contraste), -asse (classe), -ermos (termos).
  */
 export const PT_VERB_ENDING = /^.{2,}(?:[aei]rei|[aei]rás|[aei]remos|[^aeiou]ei|[^aeiou]ou|aram|eram|iram|assem|essem|issem|ávamos|íamos)$/;
@@ -77,7 +77,7 @@ const PT_SSE_NOUNS: ReadonlySet<string> = new Set(["classe", "classes", "subclas
 
 /**
  * Whether a lower-case Portuguese word is a finite verb form no noun, adjective or function word shares: one of
- * the irregular verbs' forms, or a verb-only ending. For identify's alignedClitics (lever 28c, "known only as a
+ * the irregular verbs' forms, or a verb-only ending. For alignedClitics after alignment ("known only as a
  * verb", which other languages take from their verb lexicon).
  */
 export function ptFiniteVerb(lower: string): boolean {
@@ -87,7 +87,7 @@ export function ptFiniteVerb(lower: string): boolean {
 /**
  * PT_VERB_ENDING, for a word with no written accent or hyphen before it: the verb endings carry the stress or their
  * own accent (levei, roubou, usarás, cantávamos), so an accent elsewhere marks a noun stressed there (vôlei, jóquei,
- * pônei), and a hyphen a compound (decreto-lei). Lever 14d's test (MorphTagger.portugueseClitics).
+ * pônei), and a hyphen a compound (decreto-lei). The test of portugueseClitics.
  */
 export function ptVerbEnding(lower: string): boolean {
   return PT_VERB_ENDING.test(lower) && !accentedStem(lower);
@@ -113,7 +113,7 @@ const PT_A_CLITIC_BEFORE: ReadonlySet<string> = new Set(["não", "nunca", "jamai
 
 /**
  * Whether the next word's number rules out the article reading of an article homograph, leaving the object clitic and a
- * verb (lever 34, as Spanish lever 20a): plural *os, as* before a lower-case word with no final -s ("os usa", "as
+ * verb (as the Spanish article's agreement does, esAgreementClitic): plural *os, as* before a lower-case word with no final -s ("os usa", "as
  * compraram", "os resolver"), singular *o* before an unstressed -as/-es ending, a 2nd person singular ("o compartilhas",
  * "o vendes"), and *a* so only after a negation or subject pronoun, since *a* is also the preposition before bare plurals
  * ("a pessoas", 55 times in Bosque). Words with a hyphen, digit or capital, and PT_NUMBER_INVARIANT, are left alone.
@@ -131,11 +131,11 @@ export function ptNumberClash(article: string, word: string, prev: string): bool
   return false;
 }
 
-/** Portuguese object clitics that are also articles or the preposition *a* (MorphTagger.portugueseClitics). */
+/** Portuguese object clitics that are also articles or the preposition *a* (portugueseClitics). */
 const PT_CLITIC_HOMOGRAPHS: ReadonlySet<string> = new Set(["o", "a", "os", "as"]);
 /**
  * Prepositions, negations and the conjunctions of the future subjunctive (which has the infinitive's shape: "assim que o
- * conseguires") after which *o, a, os, as* before an infinitive-shaped verb is the clitic ("para os divulgar"; lever 34).
+ * conseguires") after which *o, a, os, as* before an infinitive-shaped verb is the clitic ("para os divulgar").
  */
 const PT_BEFORE_INFINITIVE_CLITIC: ReadonlySet<string> = new Set(["para", "de", "sem", "por", "até", "após", "não", "nunca", "que", "se", "quando"]);
 /** Words after which a Portuguese article homograph is the clitic: negations and subject pronouns. */
@@ -146,8 +146,8 @@ const PT_BEFORE_CLITIC: ReadonlySet<string> = new Set(["não", "nunca", "jamais"
  * os, as*) tagged DET, ADP or SCONJ is the clitic, and the word after it the verb, when the word before
  * rules out an article ("não a quero", "eu o protejo") and the tagger calls the next word a finite
  * verb, or when the next word has an ending only finite verbs have (ptVerbEnding: "a usarei", "que
- * o levei", "a roubou"; lever 14d) or is another finite form no noun shares (ptFiniteVerb: "a tinha", "o fez",
- * "que a comprasse"; lever 33). Infinitives after a
+ * o levei", "a roubou") or is another finite form no noun shares (ptFiniteVerb: "a tinha", "o fez",
+ * "que a comprasse"). Infinitives after a
  * preposition ("de o ler") are left alone: "o jantar", "o lugar" share their ending.
  */
 export function portugueseClitics(tg: TaggerView, words: readonly string[], lower: readonly string[], labels: string[]): void {
@@ -162,9 +162,9 @@ export function portugueseClitics(tg: TaggerView, words: readonly string[], lowe
     // After a negation or subject pronoun, a word the tagger already calls a verb (not an infinitive:
     // "eu a pensar" has the preposition).
     const strong = PT_BEFORE_CLITIC.has(prevWord) && (next === "VERB" || next === "AUX") && !/[aeiô]r$/.test(lower[i + 1]!);
-    // Or a finite form no noun shares (lever 33: "até a tinha", "como o fez", "que a comprasse"), not capitalised (a name).
+    // Or a finite form no noun shares ("até a tinha", "como o fez", "que a comprasse"), not capitalised (a name).
     const finite = ptFiniteVerb(lower[i + 1]!) && words[i + 1] === lower[i + 1];
-    // Or a next word whose number the article's rules out for a noun (lever 34: "os usa", "o compartilhas").
+    // Or a next word whose number the article's rules out for a noun ("os usa", "o compartilhas").
     const clash = (next === "NOUN" || next === "ADJ" || next === "VERB" || next === "AUX" || next === "X") && ptNumberClash(lower[i]!, words[i + 1]!, prevWord);
     if (!strong && !finite && !clash && !ptVerbEnding(lower[i + 1]!)) continue;
     const keep = labels.map((l) => tg.labelIndex(l));
@@ -179,7 +179,7 @@ export function portugueseClitics(tg: TaggerView, words: readonly string[], lowe
  * Portuguese: an article homograph (*o, a, os, as*) tagged PRON right before a verb is the accusative clitic, not the
  * demonstrative of "o que", "a de" (UD Bosque: 165 Case=Acc PronType=Prs, 11 PronType=Dem before VERB/AUX). The tagger,
  * and redecideClitics, which may choose among all PRON labels, often give it the demonstrative's label, which has no
- * case ("e a/PRON interpretaram", "para a isolarmos"; lever 34). Runs last, after redecideClitics.
+ * case ("e a/PRON interpretaram", "para a isolarmos"). Runs last, after redecideClitics.
  */
 export function portugueseAccusative(tg: TaggerView, words: readonly string[], lower: readonly string[], labels: string[]): void {
   // Position -> the clitic's accusative label ids, kept for the forced re-tag below.

@@ -93,7 +93,7 @@ const VERB_TAGS = new Set(["VERB", "AUX"]);
 const EN_NOMINAL_TAGS = new Set(["NOUN", "PROPN", "ADJ", "NUM"]);
 /**
  * English tags of a verb's particle or adverb, which the aligner may link the target verb to; and of its subject
- * pronoun or an interjection (lever 33: a pro-drop verb carries its subject, pt "Até a tinha" - "He ... carried it",
+ * pronoun or an interjection (a pro-drop verb carries its subject, pt "Até a tinha" - "He ... carried it",
  * "quando a recebesse" - "when she got it").
  */
 const EN_PARTICLE_TAGS = new Set(["ADV", "ADP", "PART", "PRON", "INTJ"]);
@@ -107,7 +107,7 @@ const VERB_LIKE_TAGS = new Set(["NOUN", "ADJ", "PROPN", "VERB", "AUX"]);
  * word is no noun the article could introduce: it is linked to an English verb, or unlinked and tagged as a
  * noun, adjective, name or verb, and linked to no English noun, name, adjective or numeral (es "y la/DET
  * mueve/NOUN" for "he scoops it", pt "para o/DET ligar/NOUN" for "to turn it on"): the tagger, which sees
- * a present, subjunctive or infinitive as a noun, reads the article (lever 28). Not a word split off a
+ * a present, subjunctive or infinitive as a noun, reads the article. Not a word split off a
  * contraction (pt *na* -> *em a*). `forms`: homograph -> the English pronouns it may render (`cliticForms`);
  * `prepositionHomographs`: those also prepositions, and where they are the clitic before an infinitive;
  * `verbOnly`: whether a word is known only as a verb (MorphTagger.verbOnlyForm), which lets a next word linked only to
@@ -138,7 +138,7 @@ export function alignedClitics(en: readonly AnnToken[], tgt: readonly AnnToken[]
     if (nls.some((l) => EN_NOMINAL_TAGS.has(en[l[0]]!.upos))) return;
     if (nls.some((l) => VERB_TAGS.has(en[l[0]]!.upos)) || (!nls.length && VERB_LIKE_TAGS.has(next.upos))) at.add(j);
     // A verb the aligner linked to its English particle, adverb or subject pronoun ("tomé" - "either", "recoges" - "up",
-    // "saqué" - "out"): where the verb lexicon knows the word only as a verb (lever 28c; pt: ptFiniteVerb, lever 33).
+    // "saqué" - "out"): where the verb lexicon knows the word only as a verb (pt: ptFiniteVerb).
     else if (nls.every((l) => EN_PARTICLE_TAGS.has(en[l[0]]!.upos)) && verbOnly?.(next.text)) at.add(j);
   });
   return at;
