@@ -7,7 +7,7 @@
  */
 import type { AnnToken, SentenceAlignment } from "./types.js";
 import type { NounLexicon } from "./noun-lexicon.js";
-import type { AlignmentPass } from "./lang/rules.js";
+import type { AlignmentPass } from "./language-rules.js";
 
 /** How a language's words are re-read as the nouns their links say (`alignedNouns`). */
 export interface AlignedNounShape {

@@ -7,8 +7,9 @@
  *   `prepare` and `retag` hooks) among them.
  * - morph.ts: the tagger all languages share (`MorphTagger`, `loadDefaultMorph`); morph-model.ts its model and
  *   training; tagger.ts, tense.ts, lemmatizer.ts, tokenize.ts, closed-class.ts its parts.
+ * - language-rules.ts: the contract between the shared tagger and one language (`LanguageRules`, `TaggerView`).
  * - lang/<lang>.ts (en, de, es, fr, it, pl, pt, ru): everything particular to one language, as its
- *   `LanguageRules` (lang/rules.ts), looked up once per tagger: its tables, the passes over the tagger's labels
+ *   `LanguageRules`, looked up once per tagger (lang/index.ts): its tables, the passes over the tagger's labels
  *   and words, the cases its prepositions govern and its endings leave, and the passes that re-read its side of
  *   an aligned document. lang/romance.ts holds what es, it, pt and fr share (object clitics that are homographs
  *   of articles).

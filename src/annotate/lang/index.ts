@@ -1,7 +1,7 @@
 /**
  * The rules of each language the tagger supports, looked up once per tagger (`languageRules`).
  */
-import type { LanguageRules } from "./rules.js";
+import type { LanguageRules } from "../language-rules.js";
 import { ENGLISH } from "./en.js";
 import { GERMAN } from "./de.js";
 import { SPANISH } from "./es.js";

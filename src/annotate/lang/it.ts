@@ -2,7 +2,7 @@
  * Italian: its object clitics (*lo, la, li, le, l'* are also articles), the words that rule out an article before
  * a homograph, and its auxiliaries; after alignment, the clitic homographs and nouns its links reveal.
  */
-import type { LanguageRules, TaggerView } from "./rules.js";
+import type { LanguageRules, TaggerView } from "../language-rules.js";
 import { nounOnlyForms, verbOnlyForms } from "../reread.js";
 import { alignedNounsPass } from "../aligned-retag.js";
 import { alignedCliticsPass, cliticForms, redecideClitics, verbAfterClitic } from "./romance.js";

@@ -4,7 +4,7 @@
  * words of verb-less fragments that the tagger reads as verbs or in a case their ending rules out.
  */
 import type { AnnToken, SentenceAlignment } from "../types.js";
-import type { AlignmentPass, EndingCases, LanguageRules, SingularCases, TaggerView, Tagged } from "./rules.js";
+import type { AlignmentPass, EndingCases, LanguageRules, SingularCases, TaggerView, Tagged } from "../language-rules.js";
 import { nounOnlyForms, verbOnlyForms } from "../reread.js";
 import { alignedNounsPass, alignedNumbersPass, copiedNames, misTaggedNominals } from "../aligned-retag.js";
 

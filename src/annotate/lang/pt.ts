@@ -4,7 +4,7 @@
  * verbs have), and its enclitics; after alignment, the clitic homographs and the nouns its links reveal, by shape
  * only (no noun lexicon).
  */
-import { labelUpos, type LanguageRules, type TaggerView } from "./rules.js";
+import { labelUpos, type LanguageRules, type TaggerView } from "../language-rules.js";
 import { nounOnlyForms, verbOnlyForms } from "../reread.js";
 import { alignedNounsPass } from "../aligned-retag.js";
 import { alignedCliticsPass, cliticForms, redecideClitics, verbAfterClitic, type PrepositionHomographs } from "./romance.js";

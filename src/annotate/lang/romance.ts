@@ -5,7 +5,7 @@
  * languages with its own word lists (src/annotate/lang/es.ts, it.ts, pt.ts, fr.ts).
  */
 import type { AnnToken, SentenceAlignment } from "../types.js";
-import { labelUpos, type AlignmentPass, type TaggerView } from "./rules.js";
+import { labelUpos, type AlignmentPass, type TaggerView } from "../language-rules.js";
 
 /** Words after which an article homograph (le, la, lo, o, a) is the object clitic: negations, French subject pronouns. */
 const BEFORE_CLITIC: ReadonlySet<string> = new Set(["no", "non", "não", "ne", "n'", "nao", "je", "j'", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles"]);

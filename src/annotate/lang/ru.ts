@@ -2,7 +2,7 @@
  * Russian: the tagger's labels restricted by az's dictionary and by the cases a preposition governs, the answer
  * particle *нет*, and the lemma the treebank tags AUX.
  */
-import type { LanguageRules, TaggerView } from "./rules.js";
+import type { LanguageRules, TaggerView } from "../language-rules.js";
 import { azLabelTest } from "../russian-az.js";
 import { nounOnlyForms, verbOnlyForms } from "../reread.js";
 

@@ -3,10 +3,10 @@
  * (src/annotate/lang/<lang>.ts): what the tagger asks a language (`LanguageRules`) and what a language's rules
  * may read and do of the tagger (`TaggerView`). The tagger looks the rules up once, when it is built.
  */
-import type { AnnSentence, SentenceAlignment } from "../types.js";
-import type { ClosedClassTable } from "../closed-class.js";
-import type { NounLexicon } from "../noun-lexicon.js";
-import type { VerbLexicon } from "../verb-lexicons.js";
+import type { AnnSentence, SentenceAlignment } from "./types.js";
+import type { ClosedClassTable } from "./closed-class.js";
+import type { NounLexicon } from "./noun-lexicon.js";
+import type { VerbLexicon } from "./verb-lexicons.js";
 
 /** One tagged syntactic word. */
 export interface Tagged {
