@@ -50,7 +50,8 @@ const wrapped: Annotators = {
       return r;
     },
   },
-  coref: { resolve: (s) => timed("coref", () => ann.coref.resolve(s)) },
+  // The resolver's person lexicon keeps the engine's fallback antecedent of *it* off person nouns, as in identify.
+  coref: { resolve: (s) => timed("coref", () => ann.coref.resolve(s)), isPerson: ann.coref.isPerson?.bind(ann.coref) },
   // The target's re-reading by the alignment counts as target tagging.
   retag: (d) => timed("tagTgt", () => ann.retag(d)),
 };
