@@ -1,6 +1,6 @@
 /**
  * Trains the English resolver under several data / feature-group configurations and seeds, loading and
- * tagging the corpora once, and scores each on the held-out splits (issue 24's ablation in
+ * tagging the corpora once, and scores each on the held-out splits (the ablation in
  * docs/annotate.md). Models are not written.
  *
  *   npx tsc -p . && nice -n 10 node dist/scripts/coref-ablation.js --seeds 1,2,3 \

@@ -1,5 +1,5 @@
 /**
- * Extraction recall against CTXPRO's own items (issue 13): from each released dev item whose
+ * Extraction recall against CTXPRO's own items: from each released dev item whose
  * antecedent is in the same segment or the one before (ante distance 0 or 1; formality items have no
  * antecedent and give a one-segment document), build the parallel mini-document (antecedent segment
  * pair, then the segment pair), run identify with the built-in annotators, and count the CTXPRO items
@@ -9,9 +9,6 @@
  * language's dev sets (--align-corpus), as a user with the OpenSubtitles text would do.
  *
  *   node dist/scripts/ctxpro-recall.js --langs de,es --max-per-set 800 --out /tmp/recall
- *
- * Issue 24's measurement switches (PRONEVAL_X=0 ..., src/annotate/levers.ts) are read from the environment
- * once, here, and passed to the taggers, the aligner and identify.
  */
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,7 +20,6 @@ import { mulberry32, shuffle } from "../src/core/prng.js";
 import { builtinRuleSets, loadRuleSet, LANGUAGES } from "../src/ctxpro/rules.js";
 import { FALLBACK_MODES, type FallbackMode } from "../src/ctxpro/engine.js";
 import { loadDefaultCoref, loadDefaultMorph } from "../src/annotate/index.js";
-import { leversFromEnv } from "../src/annotate/levers.js";
 
 const program = new Command()
   .option("--data <dir>", "CTXPRO release data (evalsets/)", "../shared/data/ctxpro")
@@ -77,8 +73,7 @@ function miniDoc(item: CtxproItem, reversed: boolean): Array<[string, string]> {
 const norm = (s: unknown) => String(s ?? "").toLowerCase();
 
 mkdirSync(o.out, { recursive: true });
-const levers = leversFromEnv(process.env);
-const english = { morph: loadDefaultMorph("en", undefined, { levers }), coref: loadDefaultCoref(o.corefDir ? join(o.corefDir, "models") : undefined) };
+const english = { morph: loadDefaultMorph("en"), coref: loadDefaultCoref(o.corefDir ? join(o.corefDir, "models") : undefined) };
 const all = evalSets(join(o.data, "evalsets"));
 const rows: string[] = [];
 const genderPool: CtxproItem[] = [];
@@ -119,8 +114,8 @@ for (const lang of o.langs.split(",")) {
   const ruleSets = builtinRuleSets()
     .filter((s) => s.lang === lang && phenomena.has(s.phenomenon))
     .map((s) => loadRuleSet(s.name, lang));
-  const ann = await defaultAnnotators(lang, { english, alignCorpus: [extraFile], tagAnchors: o.alignTags, apertium: o.apertium, levers });
-  const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection, fallbackAntecedent, uncoveredCase: !!o.uncoveredCase, levers });
+  const ann = await defaultAnnotators(lang, { english, alignCorpus: [extraFile], tagAnchors: o.alignTags, apertium: o.apertium });
+  const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection, fallbackAntecedent, uncoveredCase: !!o.uncoveredCase });
   const secs = (performance.now() - t0) / 1000;
   process.stderr.write(`${lang}: ${stats.pairs} pairs in ${stats.docs} mini-documents, ${secs.toFixed(0)} s\n`);
   process.stderr.write(`${lang}: noun lexicon ${ann.morph.tgt.nouns?.name ?? "none"}\n`);

@@ -1,5 +1,5 @@
 /**
- * CTXPRO on WMT (issue 13): `identify` with the built-in annotators on WMT24 en-de / en-es / en-ru
+ * CTXPRO on WMT: `identify` with the built-in annotators on WMT24 en-de / en-es / en-ru
  * (source + reference A, document ids from documents/<pair>.docs; segments are paragraphs) and on the
  * wmt21-23 en-de / en-ru references (txt/ has no document ids: each test set is one pseudo-document, so
  * a segment's context is the previous lines), counts per phenomenon; then every WMT24 system of those

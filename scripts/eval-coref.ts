@@ -4,7 +4,7 @@
  *
  *   npx tsc -p . && node dist/scripts/eval-coref.js [--data ../shared/data] [--model-dir data] [--all-only]
  *       [--parcor-all]
- *       [--null-bias B] [--prefer-nominal on|off]   (override the model's settings)   (ParCorFull: every document, as before issue 24's split; includes training documents)
+ *       [--null-bias B] [--prefer-nominal on|off]   (override the model's settings)   (ParCorFull: every document, without the split; includes training documents)
  *
  * A link is a pronoun's resolved noun (its antecedent, or what an antecedent pronoun was followed to);
  * it is correct when that noun lies in the head run of an earlier gold mention of the pronoun's entity.

@@ -3,16 +3,12 @@
  * closed-class tables against the training treebanks' conventions.
  *
  *   npx tsc -p . && node dist/scripts/eval-morph.js [--lang en,...] [--data ../shared/data] [--models data/models] [--check-tables]
- *
- * Issue 24's measurement switches (PRONEVAL_X=0 ..., src/annotate/levers.ts) are read from the environment
- * once, here, and passed to the taggers.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readConllu } from "../src/annotate/conllu.js";
 import { closedClassTable } from "../src/annotate/closed-class.js";
 import { loadDefaultMorph, trainingWords } from "../src/annotate/morph.js";
-import { leversFromEnv } from "../src/annotate/levers.js";
 import { makeLabel, TAG_FEATS } from "../src/annotate/tagger.js";
 import { SUPPORTED_LANGS, isSupportedLang, tokenize } from "../src/annotate/tokenize.js";
 import { TREEBANKS, trainingFiles } from "../src/annotate/splits.js";
@@ -28,7 +24,6 @@ function main(): void {
   const data = arg("data", "../shared/data");
   const models = arg("models", "data/models");
   const langs = arg("lang", SUPPORTED_LANGS.join(",")).split(",");
-  const levers = leversFromEnv(process.env);
   const rows: string[] = [];
   const verbRows: string[] = [];
   for (const lang of langs) {
@@ -37,7 +32,7 @@ function main(): void {
     const lx = arg("lexicon", "default");
     // --verbs off|on|default: verb lexicons (src/annotate/verb-lexicons.ts) likewise.
     const vx = arg("verbs", "default");
-    const m = loadDefaultMorph(lang, models, { levers, ...(lx === "default" ? {} : { lexicon: lx === "on" }), ...(vx === "default" ? {} : { verbs: vx === "on" }) });
+    const m = loadDefaultMorph(lang, models, { ...(lx === "default" ? {} : { lexicon: lx === "on" }), ...(vx === "default" ? {} : { verbs: vx === "on" }) });
     const dir = join(data, "ud", TREEBANKS[lang]);
     const testFile = readdirSync(dir).find((f) => /-ud-test\.conllu(\.gz)?$/.test(f))!;
     const sents = readConllu(join(dir, testFile));

@@ -1,5 +1,5 @@
 /**
- * Training pairs an identity prior cannot pay off on (issue #23, item 4):
+ * Training pairs an identity prior cannot pay off on:
  *  1. mined pairs of the train years built with `pairs --keep-all`, the R vs R' (noisy) ones reweighted so that each
  *     ordered pronoun pair counts as much as its reverse: for {x, y} seen n_xy and n_yx times, each direction keeps
  *     min(n_xy, n_yx) pairs (seeded draw); a pronoun pair seen in one direction only keeps no noisy pair (all it can

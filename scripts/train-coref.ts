@@ -5,7 +5,7 @@
  *       [--prefer-nominal on|off] [--null-bias 0]
  *       [--corpora gum,gentle,litbank,parcor] [--features wn,agree,syn] [--out-dir data]
  *
- * Training documents (issue 24 splits, src/annotate/splits.ts; the held-out parts are never read here):
+ * Training documents (src/annotate/splits.ts; the held-out parts are never read here):
  * GUM and GENTLE minus the held-out fifth, LitBank minus 14 held-out excerpts, ParCorFull English minus
  * 16 held-out documents, each tagged by our own English tagger (data/models/morph-en.json.gz) so that
  * training sees the same part-of-speech errors as use. Writes <out-dir>/models/coref-en.json.gz and

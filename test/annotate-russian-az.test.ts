@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { nounLexicon } from "../src/annotate/lexicons.js";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { azLabelTest, azMorph, RU_PREPOSITION_CASES } from "../src/annotate/russian-az.js";
+import { azLabelTest, azMorph } from "../src/annotate/russian-az.js";
+import { RU_PREPOSITION_CASES } from "../src/annotate/lang/ru.js";
 import { verbLexicon } from "../src/annotate/verb-lexicons.js";
 
 describe("Russian morphology from az (OpenCorpora)", () => {

@@ -90,7 +90,7 @@ describe("tag anchors", () => {
     };
     expect(youLink()).toBe(3); // without the language: you - lo (the old third-person bonus)
     expect(youLink("es")).toBe(0); // es: you - Te
-    // lever 12e: EM alone prefers you - lo (0.25 against 0.12): a non-formal third person is penalised too.
+    // EM alone prefers you - lo (0.25 against 0.12): a non-formal third person is penalised too.
     const strong = fromArrays([
       [0.05, 0.05, 0.02, 0.05, 0.02, 0.3, 0.01],
       [0.02, 0.3, 0.01, 0.01, 0.01, 0.02, 0.01],
@@ -137,7 +137,7 @@ describe("tag anchors", () => {
     expect(l3).toEqual([[1, 1]]);
   });
 
-  it("comitative pronouns get both words of with + pronoun (lever 13a)", () => {
+  it("comitative pronouns get both words of with + pronoun", () => {
     // "I'm going with you ." / "Eu vou convosco ." : the matching gave convosco to with only.
     const en = toks("I/PRON/1 'm/AUX going/VERB with/ADP you/PRON/2 ./PUNCT");
     const pt = toks("Eu/PRON/1 vou/AUX convosco/PRON/2 ./PUNCT");
@@ -157,7 +157,7 @@ describe("tag anchors", () => {
     expect(l4).toEqual([[3, 2]]);
   });
 
-  it("the line's only unlinked you gets its only free formal form (lever 13e)", () => {
+  it("the line's only unlinked you gets its only free formal form", () => {
     // "before I arrest you ." / "antes que las arreste ." : EM gave las to before
     const en = toks("before/ADP I/PRON/1 arrest/VERB you/PRON/2 ./PUNCT");
     const es = toks("antes/ADV que/SCONJ las/PRON/3 arreste/VERB/1 ./PUNCT");
@@ -177,7 +177,7 @@ describe("tag anchors", () => {
     expect(l4).toHaveLength(2);
   });
 
-  it("a clitic held by an English subject of clashing case, or a you linked to function words only, counts as free (lever 20c)", () => {
+  it("a clitic held by an English subject of clashing case, or a you linked to function words only, counts as free", () => {
     const withCase = (t: AnnToken[], k: number, c: string) => (t[k]!.feats.Case = c, t);
     // "I 'm leaving you soon ." / "Los dejaré pronto ." : EM gave Los to I and you to pronto
     const en = withCase(withCase(toks("I/PRON/1 'm/AUX leaving/VERB you/PRON/2 soon/ADV ./PUNCT"), 0, "Nom"), 3, "Acc");
@@ -198,7 +198,7 @@ describe("tag anchors", () => {
     expect(l3).not.toContainEqual([0, 2]);
   });
 
-  it("case clash: an English nominative and an accusative-only target pronoun, es/it/fr only (lever 20b)", () => {
+  it("case clash: an English nominative and an accusative-only target pronoun, es/it/fr only", () => {
     const nom = { text: "I", lemma: "i", upos: "PRON", feats: { Case: "Nom", Person: "1" } };
     const acc = { text: "lo", lemma: "lo", upos: "PRON", feats: { Case: "Acc", Person: "3" } };
     expect(caseClash(nom, acc)).toBe(true);
@@ -280,7 +280,7 @@ describe("tag anchors", () => {
   });
 });
 
-describe("clitic anchors (lever 30)", () => {
+describe("clitic anchors", () => {
   /** "word/UPOS/Feat=V,Feat=V" tokens. */
   const ft = (s: string): AnnToken[] =>
     s.split(" ").map((w) => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
-import { DEFAULT_LEVERS } from "../src/annotate/levers.js";
 import { expandHunspellVerbs, verbLexicon } from "../src/annotate/verb-lexicons.js";
 
 describe("verb lexicons (npm packages)", () => {
@@ -18,7 +17,7 @@ describe("verb lexicons (npm packages)", () => {
     expect(es.otherWord?.("tengo")).toBe(false);
     expect(es.lemmas("interpretación")).toBeUndefined();
     expect(es.lemmas("mujer")).toBeUndefined();
-    // lever 13f: irregular forms dictionary-es lists only as words of their own
+    // irregular forms dictionary-es lists only as words of their own
     expect(es.lemmas("puedo")).toEqual(["poder"]);
     expect(es.lemmas("vio")).toEqual(["ver"]);
     expect(es.lemmas("he")?.[0]).toBe("haber");
@@ -95,9 +94,6 @@ describe("verb lexicons (npm packages)", () => {
   it("re-reads a NOUN-tagged word known only as a verb form, and not an adverb after a verb", () => {
     const es = loadDefaultMorph("es", undefined, { verbs: true });
     const words = ["Así", "qué", "...", "necesito", "dinero", "."];
-    es.verbRead = "off";
-    expect(es.tagWords(words)[3]!.upos).toBe("NOUN");
-    es.verbRead = "all";
     expect(es.tagWords(words)[3]).toMatchObject({ upos: "VERB", lemma: "necesitar" });
     const it_ = loadDefaultMorph("it", undefined, { verbs: true });
     const t = it_.tagWords(["Tornerò", "presto", "e", "le", "racconterò", "tutto", "."]);
@@ -113,7 +109,7 @@ describe("verb lexicons (npm packages)", () => {
     expect(t[3]!.upos).toBe("NOUN");
     expect(fr.tagWords(["Je", "garde", "la", "maison", "."])[1]).toMatchObject({ upos: "VERB", lemma: "garder" });
   });
-  it("Spanish irregular forms added by hand (lever 14): dar, haber, ir, poder, ...", () => {
+  it("Spanish irregular forms added by hand: dar, haber, ir, poder, ...", () => {
     const es = verbLexicon("es")!;
     expect(es.lemmas("di")).toEqual(["dar"]);
     expect(es.lemmas("daría")).toEqual(["dar"]);
@@ -124,7 +120,7 @@ describe("verb lexicons (npm packages)", () => {
     expect(es.otherWord?.("era")).toBe(true); // "la era": also a noun
   });
 
-  it("an object clitic's article homograph before a hidden verb is the clitic (lever 14)", () => {
+  it("an object clitic's article homograph before a hidden verb is the clitic", () => {
     const tags = (lang: string, s: string[]) => loadDefaultMorph(lang).tagWords(s).map((t) => t.upos);
     // Spanish, in a line with a verb: after a negation/clitic/subject pronoun, or before a verb-only ending.
     expect(tags("es", ["Y", "te", "la", "di", "."]).slice(2, 4)).toEqual(["PRON", "VERB"]);
@@ -143,11 +139,9 @@ describe("verb lexicons (npm packages)", () => {
     expect(tags("pt", ["O", "rei", "e", "a", "lei", "."])[3]).toBe("DET");
     expect(tags("pt", ["Ele", "vende", "o", "carro", "."])[2]).toBe("DET");
   });
-  it("a word tagged VERB after a determiner that no verb form matches but the noun list knows is a noun (lever 14g)", () => {
+  it("a word tagged VERB after a determiner that no verb form matches but the noun list knows is a noun", () => {
     const es = loadDefaultMorph("es");
     const words = ["Le", "di", "todo", "el", "dinero", "."];
-    const before = loadDefaultMorph("es", undefined, { levers: { ...DEFAULT_LEVERS, nounRead: false } }).tagWords(words)[4]!.upos;
     expect(es.tagWords(words)[4]!.upos).toBe("NOUN");
-    expect(["VERB", "NOUN"]).toContain(before);
   });
 });

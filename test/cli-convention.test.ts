@@ -1,5 +1,5 @@
 /**
- * The command line behaves like sacrebleu/comet-score (issue 22): safe outputs (FIFOs, symlinks,
+ * The command line behaves like sacrebleu/comet-score: safe outputs (FIFOs, symlinks,
  * bad parents, signals), stdin inputs, honest scores (n/a, empty references, non-English targets),
  * usage errors exit 2, and every subcommand's flags follow docs/cli.md.
  */

@@ -1,31 +1,31 @@
 import { describe, expect, it } from "vitest";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
 import { nounLexicon } from "../src/annotate/lexicons.js";
-import { alignedNouns, alignedNumbers } from "../src/ctxpro/identify.js";
+import { alignedNouns, alignedNumbers } from "../src/annotate/aligned-retag.js";
 import { nounAnalysis, parseLtProc } from "../src/annotate/apertium.js";
 import type { AnnToken } from "../src/annotate/types.js";
 
 const t = (text: string, upos: string, feats: Record<string, string> = {}): AnnToken => ({ text, start: 0, end: 0, upos, feats, lemma: text });
 
-describe("identify: target words aligned only to English nouns are re-read as nouns (lever 29)", () => {
+describe("identify: target words aligned only to English nouns are re-read as nouns", () => {
   const en = [t("The", "DET"), t("eggs", "NOUN", { Number: "Plur" }), t("are", "AUX"), t("here", "ADV")];
   const it_ = [t("Le", "DET"), t("uova", "NUM"), t("sono", "AUX"), t("qui", "ADV")];
   const known = (w: string) => ["uova", "chicas", "momento", "adecuado", "bebida"].includes(w.toLowerCase());
   it("a non-noun linked only to English common nouns that the lexicon knows as a noun", () => {
-    expect([...alignedNouns(en, it_, [[0, 0], [1, 1], [2, 2], [3, 3]], known, "it")]).toEqual([1]);
+    expect([...alignedNouns(en, it_, [[0, 0], [1, 1], [2, 2], [3, 3]], known)]).toEqual([1]);
   });
   it("not when the lexicon does not know it, a link goes elsewhere, or the word is unaligned", () => {
-    expect(alignedNouns(en, it_, [[1, 1]], () => false, "it").size).toBe(0);
-    expect(alignedNouns(en, it_, [[1, 1], [2, 1]], known, "it").size).toBe(0);
-    expect(alignedNouns(en, it_, [[0, 0]], known, "it").size).toBe(0);
-    expect(alignedNouns([t("Eggs", "PROPN"), ...en.slice(1)], it_, [[0, 1]], known, "it").size).toBe(0);
+    expect(alignedNouns(en, it_, [[1, 1]], () => false).size).toBe(0);
+    expect(alignedNouns(en, it_, [[1, 1], [2, 1]], known).size).toBe(0);
+    expect(alignedNouns(en, it_, [[0, 0]], known).size).toBe(0);
+    expect(alignedNouns([t("Eggs", "PROPN"), ...en.slice(1)], it_, [[0, 1]], known).size).toBe(0);
   });
   it("not a word beside a noun (its modifier), nor, in Spanish, a word without -s for an English plural", () => {
     const es = [t("el", "DET"), t("momento", "NOUN"), t("adecuado", "ADJ")];
-    expect(alignedNouns([t("the", "DET"), t("right", "ADJ"), t("time", "NOUN")], es, [[2, 2]], known, "es").size).toBe(0);
+    expect(alignedNouns([t("the", "DET"), t("right", "ADJ"), t("time", "NOUN")], es, [[2, 2]], known, { pluralS: true }).size).toBe(0);
     const enPl = [t("the", "DET"), t("drinks", "NOUN", { Number: "Plur" })];
-    expect(alignedNouns(enPl, [t("la", "DET"), t("bebida", "VERB")], [[1, 1]], known, "es").size).toBe(0);
-    expect([...alignedNouns(enPl, [t("las", "DET"), t("chicas", "ADJ")], [[1, 1]], known, "es")]).toEqual([1]);
+    expect(alignedNouns(enPl, [t("la", "DET"), t("bebida", "VERB")], [[1, 1]], known, { pluralS: true }).size).toBe(0);
+    expect([...alignedNouns(enPl, [t("las", "DET"), t("chicas", "ADJ")], [[1, 1]], known, { pluralS: true })]).toEqual([1]);
   });
   it("MorphTagger: knownNoun from the lexicons, and the nouns option gives NOUN labels", () => {
     const itm = loadDefaultMorph("it");
@@ -52,46 +52,46 @@ describe("identify: target words aligned only to English nouns are re-read as no
   });
 });
 
-describe("alignedNouns: participles and abbreviations (lever 29)", () => {
+describe("alignedNouns: participles and abbreviations", () => {
   const known = () => true;
   it("not a word right after an auxiliary, nor one linked to an abbreviation", () => {
     const en = [t("commandeered", "VERB"), t("his", "PRON"), t("vehicle", "NOUN")];
     const it_ = [t("ha", "AUX"), t("requisito", "VERB"), t("il", "DET"), t("suo", "DET"), t("veicolo", "NOUN")];
-    expect(alignedNouns(en, it_, [[0, 0], [2, 1]], known, "it").size).toBe(0);
-    expect(alignedNouns([t("No.", "NOUN"), t("But", "CCONJ")], [t("No", "INTJ"), t("ma", "CCONJ")], [[0, 0]], known, "it").size).toBe(0);
-    expect([...alignedNouns([t("cuff-links", "NOUN")], [t("gemelli", "ADJ")], [[0, 0]], known, "it")]).toEqual([0]);
+    expect(alignedNouns(en, it_, [[0, 0], [2, 1]], known).size).toBe(0);
+    expect(alignedNouns([t("No.", "NOUN"), t("But", "CCONJ")], [t("No", "INTJ"), t("ma", "CCONJ")], [[0, 0]], known).size).toBe(0);
+    expect([...alignedNouns([t("cuff-links", "NOUN")], [t("gemelli", "ADJ")], [[0, 0]], known)]).toEqual([0]);
   });
 });
 
-describe("alignedNouns: a noun after a copula (lever 29)", () => {
+describe("alignedNouns: a noun after a copula", () => {
   it("a word tagged other than VERB after an auxiliary is still re-read", () => {
-    expect([...alignedNouns([t("there", "PRON"), t("were", "VERB"), t("faces", "NOUN", { Number: "Plur" })], [t("c'", "PRON"), t("erano", "AUX"), t("facce", "ADJ")], [[1, 1], [2, 2]], () => true, "it")]).toEqual([2]);
+    expect([...alignedNouns([t("there", "PRON"), t("were", "VERB"), t("faces", "NOUN", { Number: "Plur" })], [t("c'", "PRON"), t("erano", "AUX"), t("facce", "ADJ")], [[1, 1], [2, 2]], () => true)]).toEqual([2]);
   });
 });
 
-describe("alignedNouns: neighbours and participles (lever 29)", () => {
+describe("alignedNouns: neighbours and participles", () => {
   const en = [t("a", "DET"), t("good", "ADJ"), t("place", "NOUN")];
   const it_ = [t("un", "DET"), t("bel", "NOUN"), t("posto", "VERB")];
   it("a neighbour tagged NOUN blocks only when the lexicon knows it as a noun", () => {
-    expect([...alignedNouns(en, it_, [[2, 2]], (w) => w === "posto", "it")]).toEqual([2]);
-    expect(alignedNouns(en, it_, [[2, 2]], () => true, "it").size).toBe(0);
+    expect([...alignedNouns(en, it_, [[2, 2]], (w) => w === "posto")]).toEqual([2]);
+    expect(alignedNouns(en, it_, [[2, 2]], () => true).size).toBe(0);
   });
   it("after an auxiliary only a participle is left alone", () => {
     const had = [t("He", "PRON"), t("had", "VERB"), t("power", "NOUN")];
     const aveva = [t("Aveva", "AUX"), t("potere", "VERB")];
-    expect([...alignedNouns(had, aveva, [[2, 1]], () => true, "it", () => false)]).toEqual([1]);
-    expect(alignedNouns(had, aveva, [[2, 1]], () => true, "it", () => true).size).toBe(0);
+    expect([...alignedNouns(had, aveva, [[2, 1]], () => true, {}, () => false)]).toEqual([1]);
+    expect(alignedNouns(had, aveva, [[2, 1]], () => true, {}, () => true).size).toBe(0);
     expect(loadDefaultMorph("it").participleOnly("requisito")).toBe(true);
     expect(loadDefaultMorph("it").participleOnly("potere")).toBe(false);
   });
 });
 
-describe("alignedNouns: a neighbour tagged NOUN that renders an English modifier (lever 29)", () => {
+describe("alignedNouns: a neighbour tagged NOUN that renders an English modifier", () => {
   it("does not block (es: the list also holds adjectives and determiners)", () => {
     const en = [t("these", "DET"), t("ladies", "NOUN", { Number: "Plur" })];
     const es = [t("esas", "NOUN"), t("chicas", "ADJ")];
-    expect([...alignedNouns(en, es, [[0, 0], [1, 1]], () => true, "es")]).toEqual([1]);
-    expect(alignedNouns(en, es, [[1, 1]], () => true, "es").size).toBe(0);
+    expect([...alignedNouns(en, es, [[0, 0], [1, 1]], () => true, { pluralS: true })]).toEqual([1]);
+    expect(alignedNouns(en, es, [[1, 1]], () => true, { pluralS: true }).size).toBe(0);
   });
   it("a Spanish word re-read as a noun gets a gender", () => {
     const es = loadDefaultMorph("es");
@@ -101,7 +101,7 @@ describe("alignedNouns: a neighbour tagged NOUN that renders an English modifier
   });
 });
 
-describe("hunspellFlaggedForms (lever 29)", () => {
+describe("hunspellFlaggedForms", () => {
   it("stems with one of the flags and the forms those flags make; unflagged stems and other flags left out", async () => {
     const { hunspellFlaggedForms, spanishNominalForms } = await import("../src/annotate/lexicons.js");
     const aff = "SFX S Y 2\nSFX S 0 s [aeo]\nSFX S 0 es [^aeo]\nSFX R Y 1\nSFX R ar o ar\n";
@@ -113,7 +113,7 @@ describe("hunspellFlaggedForms (lever 29)", () => {
   });
 });
 
-describe("identify: a noun of both numbers takes its English noun's number (lever 37c, pl)", () => {
+describe("identify: a noun of both numbers takes its English noun's number (pl)", () => {
   // What Apertium's Polish analyser says: twarzy is gen./dat./loc. singular and gen. plural; krew only singular.
   const readings = parseLtProc("^twarzy/twarz<n><f><pl><gen>/twarz<n><f><sg><gen>/twarz<n><f><sg><dat>$\n^krew/krew<n><f><sg><nom>$");
   const lex = { name: "fixed", lookup: (w: string) => nounAnalysis(readings.get(w) ?? []) };

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc } from "../src/annotate/types.js";
-import { adjectiveHead, adjectiveLinkedHead, adverbialTime, compoundHeadAfter, copulaSubject, determinedNoun, genitiveHost, personPredicate, matchDocument, pluralItAgrees, polishPronounAgrees, prepositionHost, relativeClauseHead, sharedSubject, standsAsNoun } from "../src/ctxpro/engine.js";
+import { matchDocument } from "../src/ctxpro/engine.js";
+import { adverbialTime, compoundHeadAfter, copulaSubject, personPredicate, prepositionHost, relativeClauseHead, sharedSubject } from "../src/ctxpro/english-clauses.js";
+import { adjectiveHead, adjectiveLinkedHead, determinedNoun, genitiveHost, standsAsNoun } from "../src/ctxpro/target-heads.js";
+import { pluralItAgrees, polishPronounAgrees } from "../src/ctxpro/consistency.js";
 import { loadRuleSet } from "../src/ctxpro/rules.js";
 
-describe("lever 17a: plural target pronoun for English *it*", () => {
+describe("plural target pronoun for English *it*", () => {
   const carta = sent("carta/carta/NOUN/Gender=Fem|Number=Sing").tokens[0];
   const cartas = sent("cartas/carta/NOUN/Gender=Fem|Number=Plur").tokens[0];
   it("needs a plural antecedent for it -> las / los", () => {
@@ -18,7 +21,7 @@ describe("lever 17a: plural target pronoun for English *it*", () => {
   });
 });
 
-describe("lever 17b: an ADJ-tagged target token counts as a noun only with no noun in its phrase", () => {
+describe("an ADJ-tagged target token counts as a noun only with no noun in its phrase", () => {
   it("refuses an adjective whose noun stands across adverbs and adjectives", () => {
     const ts = sent("uma/um/DET/Gender=Fem|Number=Sing coisa/coisa/NOUN/Gender=Fem|Number=Sing tão/tão/ADV importante/importante/ADJ/Gender=Fem|Number=Sing").tokens;
     expect(standsAsNoun(ts, 3)).toBe(false);
@@ -31,7 +34,7 @@ describe("lever 17b: an ADJ-tagged target token counts as a noun only with no no
   });
 });
 
-describe("lever 17c: the head noun of the relative clause the object pronoun stands in", () => {
+describe("the head noun of the relative clause the object pronoun stands in", () => {
   const en = sent("Go/go/VERB find/find/VERB a/a/DET place/place/NOUN that/that/PRON will/will/AUX nurture/nurture/VERB it/it/PRON").tokens;
   it("is refused", () => {
     expect(relativeClauseHead(en, { end: 4 }, 7)).toBe(true);
@@ -45,7 +48,7 @@ describe("lever 17c: the head noun of the relative clause the object pronoun sta
   });
 });
 
-describe("lever 17d: the noun a de / di phrase modifies", () => {
+describe("the noun a de / di phrase modifies", () => {
   it("is found across articles, possessives and adjectives", () => {
     const ts = sent("tu/tu/DET alianza/alianza/NOUN de/de/ADP boda/boda/NOUN").tokens;
     expect(genitiveHost(ts, 3)).toBe(1);
@@ -59,7 +62,7 @@ describe("lever 17d: the noun a de / di phrase modifies", () => {
   });
 });
 
-describe("lever 18a: the subject of a copula whose predicate noun the resolver took", () => {
+describe("the subject of a copula whose predicate noun the resolver took", () => {
   it("is found across negation, determiners and adjectives", () => {
     const en = sent("The/the/DET wisp/wisp/NOUN is/be/AUX n't/not/PART a/a/DET toy/toy/NOUN ././PUNCT").tokens;
     expect(copulaSubject(en, { start: 4 })).toEqual({ start: 0, end: 2, head: 1 });
@@ -74,7 +77,7 @@ describe("lever 18a: the subject of a copula whose predicate noun the resolver t
   });
 });
 
-describe("lever 18b: the noun whose prepositional complement the resolver took", () => {
+describe("the noun whose prepositional complement the resolver took", () => {
   it("is found before in, to, for ... but not before of", () => {
     const flask = sent("he/he/PRON 's/have/AUX got/get/VERB a/a/DET flask/flask/NOUN in/in/ADP his/his/PRON/Poss=Yes pocket/pocket/NOUN").tokens;
     expect(prepositionHost(flask, { start: 6 })).toEqual({ start: 3, end: 5, head: 4 });
@@ -85,7 +88,7 @@ describe("lever 18b: the noun whose prepositional complement the resolver took",
   });
 });
 
-describe("levers 18a/18b in the engine", () => {
+describe("the copula subject and the prepositional host in the engine", () => {
   const P = "././PUNCT";
   const ES = () => [loadRuleSet("ES_GENDER", "es")];
   const doc = (pairs: Array<[string, string, string]>, ante: [number, number, number]): AnnotatedParallelDoc => ({
@@ -107,7 +110,7 @@ describe("levers 18a/18b in the engine", () => {
     // "The ring is a tool.": el anillo agrees with *lo*, but the resolver's la herramienta (fem.) does not.
     const first: [string, string, string] = [`The/the/DET ring/ring/NOUN/Number=Sing is/be/AUX a/a/DET tool/tool/NOUN/Number=Sing ${P}`, `El/el/DET anillo/anillo/NOUN/Gender=Masc|Number=Sing es/ser/AUX una/uno/DET herramienta/herramienta/NOUN/Gender=Fem|Number=Sing ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"];
     expect(matchDocument(doc([first, second], [3, 5, 4]), ES(), { fallbackAntecedent: "off" }).get("ES_GENDER")).toEqual([]);
-    // The unique fallback (lever 21, the default) replaces the clashing *tool*: *ring* is the one noun whose translation agrees.
+    // The unique fallback (the default) replaces the clashing *tool*: *ring* is the one noun whose translation agrees.
     expect(matchDocument(doc([first, second], [3, 5, 4]), ES()).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["ring"]);
   });
   it("keeps the resolver's noun when the subject's aligned noun has another gender", () => {
@@ -124,7 +127,7 @@ describe("levers 18a/18b in the engine", () => {
   });
 });
 
-describe("lever 18c: the subject of a coordinated verb phrase the object pronoun stands in", () => {
+describe("the subject of a coordinated verb phrase the object pronoun stands in", () => {
   it("is refused after a comma or coordinator", () => {
     const cat = sent("This/this/DET cat/cat/NOUN drags/drag/VERB in/in/ADP a/a/DET mouse/mouse/NOUN ,/,/PUNCT drops/drop/VERB it/it/PRON").tokens;
     expect(sharedSubject(cat, { start: 0, end: 2 }, 8)).toBe(true);
@@ -149,7 +152,7 @@ describe("lever 18c: the subject of a coordinated verb phrase the object pronoun
   });
 });
 
-describe("lever 18f: Polish je needs a neuter or plural antecedent", () => {
+describe("Polish je needs a neuter or plural antecedent", () => {
   it("refuses the released rules that pair je with a masculine or feminine singular antecedent", () => {
     expect(polishPronounAgrees("pl", { alignedForm: "je", alignedCorefGender: "Masc", alignedCorefNumber: "Sing" })).toBe(false);
     expect(polishPronounAgrees("pl", { alignedForm: "je", alignedCorefGender: "Fem", alignedCorefNumber: "Sing" })).toBe(false);
@@ -168,7 +171,7 @@ describe("lever 18f: Polish je needs a neuter or plural antecedent", () => {
   });
 });
 
-describe("lever 23a: the predicate noun of a copula with a person pronoun subject", () => {
+describe("the predicate noun of a copula with a person pronoun subject", () => {
   it("is found after I, you, he, she, we, across articles and adjectives", () => {
     const en = sent("I/I/PRON/Case=Nom 'm/be/AUX glad/glad/ADJ you/you/PRON 're/be/AUX a/a/DET believer/believer/NOUN ,/,/PUNCT but/but/CCONJ I/I/PRON see/see/VERB it/it/PRON").tokens;
     expect(personPredicate(en, { start: 5, head: 6 })).toBe(true);
@@ -202,7 +205,7 @@ describe("lever 23a: the predicate noun of a copula with a person pronoun subjec
   });
 });
 
-describe("lever 23b: the head of a compound the tagger split as noun + adjective", () => {
+describe("the head of a compound the tagger split as noun + adjective", () => {
   const en = sent("teach/teach/VERB rubber/rubber/NOUN ducky/ducky/ADJ to/to/PART dive/dive/VERB").tokens;
   it("is the adjective-tagged word when it is aligned to the target head or to nothing, with no verb after it", () => {
     expect(compoundHeadAfter(en, 1, [], 3)).toBe(2);
@@ -217,7 +220,7 @@ describe("lever 23b: the head of a compound the tagger split as noun + adjective
   });
 });
 
-describe("lever 23d: an adjective stored as the target head", () => {
+describe("an adjective stored as the target head", () => {
   it("moves a participle to the noun it follows, and a possessive across its copula", () => {
     const carne = sent("tagliava/tagliare/VERB la/il/DET/Gender=Fem|Number=Sing carne/carne/NOUN/Gender=Fem|Number=Sing contrassegnata/contrassegnare/NOUN/Gender=Fem|Number=Sing").tokens;
     expect(adjectiveHead("it", carne, 3, "NOUN")).toBe(2);
@@ -254,7 +257,7 @@ describe("lever 23d: an adjective stored as the target head", () => {
   }
 });
 
-describe("lever 23 in the engine", () => {
+describe("person predicates, compound heads and adjective heads in the engine", () => {
   const P = "././PUNCT";
   const doc = (lang: string, pairs: Array<[string, string, string]>, ante: [number, number, number], pron: number): AnnotatedParallelDoc => ({
     id: "d",
@@ -265,36 +268,36 @@ describe("lever 23 in the engine", () => {
     coref: [{ mentions: [{ sent: 0, start: ante[0], end: ante[1], head: ante[2] }, { sent: 1, start: pron, end: pron + 1, head: pron }] }],
   });
   const second: [string, string, string] = [`She/she/PRON/Case=Nom can/can/AUX give/give/VERB it/it/PRON/Case=Acc ${P}`, `Ella/él/PRON/Case=Nom la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing puede/poder/AUX dar/dar/VERB ${P}`, "0-0 1-2 2-3 3-1 4-4"];
-  it("23a: refuses the predicate noun of 'you are a ...' for it", () => {
+  it("refuses the predicate noun of 'you are a ...' for it", () => {
     const first: [string, string, string] = [`You/you/PRON/Case=Nom 're/be/AUX a/a/DET believer/believer/NOUN/Number=Sing ${P}`, `Eres/ser/AUX una/uno/DET creyente/creyente/NOUN/Gender=Fem|Number=Sing ${P}`, "1-0 2-1 3-2 4-3"];
     expect(matchDocument(doc("es", [first, second], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toEqual([]);
     const noun: [string, string, string] = [`The/the/DET thing/thing/NOUN/Number=Sing 's/be/AUX a/a/DET key/key/NOUN/Number=Sing ${P}`, `La/el/DET cosa/cosa/NOUN/Gender=Fem|Number=Sing es/ser/AUX una/uno/DET llave/llave/NOUN/Gender=Fem|Number=Sing ${P}`, "0-0 1-1 2-2 3-3 4-4 5-5"];
     expect(matchDocument(doc("es", [noun, second], [3, 5, 4], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!.length).toBe(1);
   });
-  it("23a: leaves the pronoun to the fallback, where on", () => {
+  it("leaves the pronoun of a person predicate to the fallback, where on", () => {
     // "You're a believer with a book. She can give it." -> el libro, not el creyente.
     const first: [string, string, string] = [`You/you/PRON/Case=Nom 're/be/AUX a/a/DET believer/believer/NOUN/Number=Sing with/with/ADP a/a/DET book/book/NOUN/Number=Sing ${P}`, `Eres/ser/AUX un/uno/DET creyente/creyente/NOUN/Gender=Masc|Number=Sing con/con/ADP un/uno/DET libro/libro/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3 5-4 6-5 7-6"];
     const lo: [string, string, string] = [second[0], second[1].replace("la/lo/PRON/Case=Acc|Gender=Fem", "lo/lo/PRON/Case=Acc|Gender=Masc"), second[2]];
     const items = matchDocument(doc("es", [first, lo], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: true }).get("ES_GENDER")!;
     expect(items.map((x) => [x["src ante head"], x["ref ante head"]])).toEqual([["book", "libro"]]);
-    // The default unique fallback (lever 21) does not take the person predicate either, so the book is the one candidate.
+    // The default unique fallback does not take the person predicate either, so the book is the one candidate.
     const unique = matchDocument(doc("es", [first, lo], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!;
     expect(unique.map((x) => [x["src ante head"], x["ref ante head"]])).toEqual([["book", "libro"]]);
     expect(matchDocument(doc("es", [first, lo], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: "off" }).get("ES_GENDER")).toEqual([]);
   });
-  it("23d: stores the noun, not the participle", () => {
+  it("stores the noun, not the participle", () => {
     const first: [string, string, string] = [`He/he/PRON/Case=Nom stole/steal/VERB classified/classified/ADJ technology/technology/NOUN/Number=Sing ${P}`, `Robó/robar/VERB tecnologia/tecnologia/DET/Gender=Fem|Number=Sing nuclear/nuclear/VERB clasificada/clasificar/ADJ/Gender=Fem|Number=Sing ${P}`, "1-0 2-3 3-3 4-4"];
     const items = matchDocument(doc("es", [first, second], [2, 4, 3], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!;
     expect(items.map((x) => [x["src ante head"], x["ref ante head"]])).toEqual([["technology", "tecnologia"]]);
   });
-  it("23b: stores the adjective-tagged head of an English compound", () => {
+  it("stores the adjective-tagged head of an English compound", () => {
     const first: [string, string, string] = [`I/I/PRON/Case=Nom teach/teach/VERB rubber/rubber/NOUN/Number=Sing ducky/ducky/ADJ to/to/PART dive/dive/VERB ${P}`, `Enseño/enseñar/VERB a/a/ADP la/el/DET/Gender=Fem|Number=Sing patita/patita/NOUN/Gender=Fem|Number=Sing a/a/ADP bucear/bucear/VERB ${P}`, "1-0 2-3 4-4 5-5 6-6"];
     const items = matchDocument(doc("es", [first, second], [2, 3, 2], 3), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!;
     expect(items.map((x) => [x["src ante head"], x["src ante head pos"], x["ref ante head"]])).toEqual([["ducky", "NOUN", "patita"]]);
   });
 });
 
-describe("lever 35a: a noun of time in an adverbial time phrase", () => {
+describe("a noun of time in an adverbial time phrase", () => {
   it("is one after at, in, on, during, across determiners and adjectives", () => {
     const ts = sent("On/on/ADP the/the/DET evening/evening/NOUN ,/,/PUNCT cows/cow/NOUN tell/tell/VERB it/it/PRON").tokens;
     expect(adverbialTime(ts, { head: 2 })).toBe(true);
@@ -309,7 +312,7 @@ describe("lever 35a: a noun of time in an adverbial time phrase", () => {
     const box = sent("in/in/ADP the/the/DET box/box/NOUN").tokens;
     expect(adverbialTime(box, { head: 2 })).toBe(false);
   });
-  it("is one after last, next, every with nothing before them (lever 35d)", () => {
+  it("is one after last, next, every with nothing before them", () => {
     const every = sent("And/and/CCONJ every/every/DET time/time/NOUN I/I/PRON look/look/VERB at/at/ADP it/it/PRON").tokens;
     expect(adverbialTime(every, { head: 2 })).toBe(true);
     const our = sent("be/be/AUX our/our/PRON/Poss=Yes last/last/ADJ hour/hour/NOUN").tokens;
@@ -317,7 +320,7 @@ describe("lever 35a: a noun of time in an adverbial time phrase", () => {
     const today = sent("today/today/NOUN started/start/VERB").tokens;
     expect(adverbialTime(today, { head: 0 })).toBe(false);
   });
-  it("is one in fixed adverbials with no preposition (lever 35e)", () => {
+  it("is one in fixed adverbials with no preposition", () => {
     const other = sent("The/the/DET other/other/ADJ day/day/NOUN we/we/PRON were/be/AUX kissing/kiss/VERB").tokens;
     expect(adverbialTime(other, { head: 2 })).toBe(true);
     const all = sent("starving/starve/VERB all/all/DET day/day/NOUN").tokens;
@@ -335,7 +338,7 @@ describe("lever 35a: a noun of time in an adverbial time phrase", () => {
   });
 });
 
-describe("lever 35b: a NOUN-tagged word with an adjective's ending after the noun it agrees with", () => {
+describe("a NOUN-tagged word with an adjective's ending after the noun it agrees with", () => {
   it("moves to the noun before", () => {
     const ts = sent("El/el/DET/Gender=Masc|Number=Sing panorama/panorama/NOUN/Gender=Masc|Number=Sing global/global/NOUN/Gender=Masc|Number=Sing").tokens;
     expect(adjectiveHead("es", ts, 2, "NOUN")).toBe(1);
@@ -356,7 +359,7 @@ describe("lever 35b: a NOUN-tagged word with an adjective's ending after the nou
   });
 });
 
-describe("lever 35c: a target head also aligned to an English adjective of the mention", () => {
+describe("a target head also aligned to an English adjective of the mention", () => {
   const ts = sent("seu/seu/DET/Gender=Masc|Number=Sing dispositivo/dispositivo/ADJ/Gender=Masc|Number=Sing cortical/cortical/NOUN/Gender=Masc|Number=Sing").tokens;
   it("moves to the agreeing word before it", () => {
     expect(adjectiveLinkedHead(ts, 2, [[2]])).toBe(1);
@@ -369,7 +372,7 @@ describe("lever 35c: a target head also aligned to an English adjective of the m
   });
 });
 
-describe("lever 38: the noun a determiner announces when the English head is unaligned", () => {
+describe("the noun a determiner announces when the English head is unaligned", () => {
   // "I've seen that piece" / "Esa tabla la he visto": *that*-*Esa* linked, *piece* unlinked.
   const es = sent("Esa/ese/DET/Gender=Fem|Number=Sing tabla/tabla/NOUN/Gender=Fem|Number=Sing la/él/PRON he/haber/AUX visto/ver/VERB").tokens;
   it("takes the unaligned noun after the determiner the span's links reach", () => {

@@ -1,6 +1,6 @@
 /**
  * The consistency checks of src/ctxpro/consistency.ts, each on a hand-made document modelled on an item the
- * issue-24 hand check judged wrong or questionable (docs/ctxpro-hand-check-24b/), with a control that the
+ * hand checks judged wrong or questionable (docs/ctxpro-hand-check-24b/), with a control that the
  * check leaves the right reading alone.
  */
 import { describe, expect, it } from "vitest";
@@ -135,7 +135,7 @@ describe("check 4: set phrases are not verb phrase ellipsis", () => {
   });
 });
 
-describe("free relatives (lever 18d)", () => {
+describe("free relatives", () => {
   it("takes es lo/la and pt o/a before que / cual for an article", () => {
     const es = sent("encontrar/encontrar/VERB lo/lo/PRON/Case=Acc que/que/PRON queda/quedar/VERB").tokens;
     expect(freeRelativeArticle("es", es, 1)).toBe(true);
@@ -151,7 +151,7 @@ describe("free relatives (lever 18d)", () => {
   });
 });
 
-describe("Italian -sela idioms (lever 25)", () => {
+describe("Italian -sela idioms", () => {
   it("takes la after se/me/ce before an idiom verb for no pronoun", () => {
     expect(italianSelaIdiom("it", sent("Se/se/SCONJ la/la/PRON vedranno/vedere/VERB loro/loro/PRON").tokens, 1)).toBe(true);
     expect(italianSelaIdiom("it", sent("Se/se/SCONJ l'/lo/PRON è/essere/AUX cavata/cavare/VERB").tokens, 1)).toBe(true);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sent } from "./ann-helper.js";
 import type { AnnotatedParallelDoc, CorefCluster } from "../src/annotate/types.js";
-import { expletiveIt, matchDocument, matchesCase } from "../src/ctxpro/engine.js";
+import { matchDocument } from "../src/ctxpro/engine.js";
+import { expletiveIt } from "../src/ctxpro/english-clauses.js";
+import { matchesCase } from "../src/ctxpro/tokens.js";
 import { KEY_ORDER } from "../src/ctxpro/items.js";
 import { loadRuleSet, parseRuleFile } from "../src/ctxpro/rules.js";
 import { InputError } from "../src/io/errors.js";
@@ -145,7 +147,7 @@ const ruDoc = doc("ru-doc", "ru", [
 describe("inflection (EN-RU)", () => {
   it("paper mode: verb-less noun, most recent nominal head in the same case", () => {
     const items = matchDocument(ruDoc, [loadRuleSet("RU_INFLECTION", "ru")]).get("RU_INFLECTION")!;
-    // Segment 4's antecedent is the pronoun *Они* (a nominal head since lever 15).
+    // Segment 4's antecedent is the pronoun *Они* (a pronoun heads a noun phrase).
     expect(items.map((x) => [x.rule, x.expected, x["segment id"]])).toEqual([
       ["INS.ELL", "спортсменами", 2],
       ["NOM.ELL", "игра", 4],
@@ -225,7 +227,7 @@ describe("inflection: a target 'verb' aligned only to English nominals of a verb
     expect(found(pairs("0-0"))).toEqual([]);
     expect(found(pairs("1-0"), "ctxpro")).toEqual([]);
   });
-  it("an English interjection copied into the target line, or a token without letters, is no verb (lever 19i)", () => {
+  it("an English interjection copied into the target line, or a token without letters, is no verb", () => {
     const intj = (tgtOh: string, link: string): Array<[string, string, string]> => [
       [`Chris/Chris/PROPN got/get/VERB another/another/DET kidney/kidney/NOUN ${P}`, `Chris/Chris/PROPN dostał/dostać/VERB inną/inny/ADJ/Case=Acc nerkę/nerka/NOUN/Case=Acc ${P}`, "0-0 1-1 2-2 3-3 4-4"],
       [`Oh/oh/INTJ ,/,/PUNCT a/a/DET kidney/kidney/NOUN ${P}`, `${tgtOh}/oh/VERB ,/,/PUNCT nerkę/nerka/NOUN/Case=Acc ${P}`, `${link} 1-1 3-2`],
@@ -237,7 +239,7 @@ describe("inflection: a target 'verb' aligned only to English nominals of a verb
   });
 });
 
-describe("resolver antecedents refused in the pronoun's own clause (lever 16b)", () => {
+describe("resolver antecedents refused in the pronoun's own clause", () => {
   const ES = () => [loadRuleSet("ES_GENDER", "es")];
   const chain = (a: [number, number, number], pron: number) => [{ mentions: [{ sent: 0, start: a[0], end: a[1], head: a[2] }, { sent: 0, start: pron, end: pron + 1, head: pron }] }];
   it("refuses a copula's predicate noun with no comma or coordinator before the object pronoun", () => {
@@ -288,7 +290,7 @@ describe("gender (EN-ES) with an intrasegmental antecedent and a disjunctive cas
   });
 });
 
-describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 24, lever 14)", () => {
+describe("fallback antecedent, case fallback and adjective-tagged nouns", () => {
   const FB = { fallbackAntecedent: true };
   // "I found the key. Then I lost it." with no coreference at all (the resolver abstained).
   const pairs: Array<[string, string, string]> = [
@@ -302,7 +304,7 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
     ]);
     expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: false }).get("ES_GENDER")).toEqual([]);
     expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: "off" }).get("ES_GENDER")).toEqual([]);
-    // The default is the unique fallback (lever 21), which takes the one candidate here.
+    // The default is the unique fallback, which takes the one candidate here.
     expect(matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
     expect(() => matchDocument(doc("fb", "es", pairs), [loadRuleSet("ES_GENDER", "es")], { fallbackAntecedent: "nerest" as never })).toThrow(/one of off, nearest, unique, got 'nerest'/);
   });
@@ -318,7 +320,7 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
     const items = matchDocument(doc("fb3", "es", near), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")!;
     expect(items.map((x) => x["src ante head"])).toEqual(["key"]);
   });
-  it("the fallback gives *it* no person noun and skips the objects of do/get/make/... (lever 14i)", () => {
+  it("the fallback gives *it* no person noun and skips the objects of do/get/make/...", () => {
     const man: Array<[string, string, string]> = [
       [`The/the/DET man/man/NOUN/Number=Sing ordered/order/VERB it/it/PRON/Case=Acc ${P}`, `El/el/DET hombre/hombre/NOUN/Gender=Masc|Number=Sing lo/lo/PRON/Case=Acc|Gender=Masc|Number=Sing ordenó/ordenar/VERB ${P}`, "0-0 1-1 2-3 3-2 4-4"],
     ];
@@ -330,7 +332,7 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
       [`Then/then/ADV I/I/PRON/Case=Nom did/do/VERB it/it/PRON/Case=Acc ${P}`, `Luego/luego/ADV la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing hice/hacer/VERB ${P}`, "0-0 2-2 3-1 4-3"],
     ];
     expect(matchDocument(doc("did", "es", did), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toEqual([]);
-    // The resolver's own antecedent is kept there (lever 16c, not kept: it cost 3.5-6 points of recall).
+    // The resolver's own antecedent is kept there (not kept: it cost 3.5-6 points of recall).
     const toKey = [{ mentions: [{ sent: 0, start: 2, end: 4, head: 3 }, { sent: 1, start: 3, end: 4, head: 3 }] }];
     expect(matchDocument(doc("did2", "es", did, toKey), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toHaveLength(1);
   });
@@ -344,10 +346,10 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
     const items = matchDocument(doc("cl", "es", clash, toCar), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")!;
     expect(items.map((x) => [x.rule, x["src ante head"]])).toEqual([["ACC.FEM.SING", "key"]]);
     // The same resolver antecedent, now unaligned: kept as the resolver's word, so no item. Its determiner is
-    // unaligned too: with "the-el" linked, lever 38 (determinedNoun) would read the noun after *el* as C_t.
+    // unaligned too: with "the-el" linked, determinedNoun would read the noun after *el* as C_t.
     const unaligned: Array<[string, string, string]> = [[clash[0]![0], clash[0]![1], "1-0 2-1 3-2 4-3"], pairs[1]!];
     expect(matchDocument(doc("cl2", "es", unaligned, toCar), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toEqual([]);
-    // "the key in the car": lever 18b moves only an antecedent that gives an item itself, so the unaligned
+    // "the key in the car": the prepositional host replaces only an antecedent that gives an item itself, so the unaligned
     // complement of *in* does not give way to its host noun (no item without the fallback).
     const inCar: Array<[string, string, string]> = [[unaligned[0]![0].replace("and/and/CCONJ", "in/in/ADP"), unaligned[0]![1].replace("y/y/CCONJ", "en/en/ADP"), unaligned[0]![2]], pairs[1]!];
     expect(matchDocument(doc("cl3", "es", inCar, toCar), [loadRuleSet("ES_GENDER", "es")]).get("ES_GENDER")).toEqual([]);
@@ -363,7 +365,7 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
     // Not as a fallback antecedent.
     expect(matchDocument(doc("adj2", "es", adj), [loadRuleSet("ES_GENDER", "es")], FB).get("ES_GENDER")).toEqual([]);
   });
-  it("animacy: with uncoveredCase, a pronoun tagged in a case the set has no rule for takes the set's one rule for its form (pl jej Gen; off by default, lever 16a)", () => {
+  it("animacy: with uncoveredCase, a pronoun tagged in a case the set has no rule for takes the set's one rule for its form (pl jej Gen; off by default)", () => {
     const pl: Array<[string, string, string]> = [
       [`I/I/PRON/Case=Nom like/like/VERB my/my/PRON/Poss=Yes job/job/NOUN/Number=Sing ${P}`, `Lubię/lubić/VERB moją/mój/DET pracę/praca/NOUN/Case=Acc|Gender=Fem|Number=Sing ${P}`, "1-0 2-1 3-2 4-3"],
       [`I/I/PRON/Case=Nom need/need/VERB it/it/PRON/Case=Acc ${P}`, `Potrzebuję/potrzebować/VERB jej/on/PRON/Case=Gen|Gender=Fem|Number=Sing ${P}`, "1-0 2-1 3-2"],
@@ -379,7 +381,7 @@ describe("fallback antecedent, case fallback and adjective-tagged nouns (issue 2
   });
 });
 
-describe("unique fallback antecedent (issue 24, lever 21)", () => {
+describe("unique fallback antecedent", () => {
   const U = { fallbackAntecedent: "unique" as const };
   const ES = () => [loadRuleSet("ES_GENDER", "es")];
   const lost: [string, string, string] = [`Then/then/ADV I/I/PRON/Case=Nom lost/lose/VERB it/it/PRON/Case=Acc ${P}`, `Luego/luego/ADV la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing perdí/perder/VERB ${P}`, "0-0 2-2 3-1 4-3"];
@@ -416,7 +418,7 @@ describe("unique fallback antecedent (issue 24, lever 21)", () => {
     const man: [string, string, string] = [keyCar[0].replace("car/car", "man/man"), keyCar[1], "1-0 2-1 3-2 4-3"];
     expect(matchDocument(doc("u7", "es", [man, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
     expect(matchDocument(doc("u7", "es", [man, lost]), ES(), { ...U, personNoun: (l) => l === "man" }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
-    // "The key is here. The girl wants it": the girl (unaligned, also no person lexicon here) is the subject of the pronoun's own verb (lever 16b), so she does not compete.
+    // "The key is here. The girl wants it": the girl (unaligned, also no person lexicon here) is the subject of the pronoun's own verb, so she does not compete.
     const here: [string, string, string] = [`The/the/DET key/key/NOUN/Number=Sing is/be/AUX here/here/ADV ${P}`, `La/el/DET llave/llave/NOUN/Gender=Fem|Number=Sing está/estar/AUX aquí/aquí/ADV ${P}`, "0-0 1-1 2-2 3-3 4-4"];
     const wants: [string, string, string] = [`The/the/DET girl/girl/NOUN/Number=Sing wants/want/VERB it/it/PRON/Case=Acc ${P}`, `La/el/DET chica/chica/NOUN/Gender=Fem|Number=Sing la/lo/PRON/Case=Acc|Gender=Fem|Number=Sing quiere/querer/VERB ${P}`, "0-0 2-3 3-2 4-4"];
     expect(matchDocument(doc("u8", "es", [here, wants]), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
@@ -425,7 +427,7 @@ describe("unique fallback antecedent (issue 24, lever 21)", () => {
     expect(matchDocument(doc("u9", "es", [here, wants2]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["girl"]);
     expect(matchDocument(doc("u9", "es", [here, wants2]), ES(), U).get("ES_GENDER")!.map((x) => x["src ante head"])).toEqual(["key"]);
   });
-  it("21c: no unique fallback for an expletive or identificational *it*, after an earlier object *it* in reach, nor to a noun of time", () => {
+  it("no unique fallback for an expletive or identificational *it*, after an earlier object *it* in reach, nor to a noun of time", () => {
     // "Who is it?" / "¿Quién es él?" after "I found the key."
     const who: [string, string, string] = [`Who/who/PRON is/be/AUX it/it/PRON/Case=Nom ${P}`, `¿Quién/quién/PRON es/ser/AUX él/él/PRON/Case=Nom|Gender=Masc|Number=Sing ${P}`, "0-0 1-1 2-2 3-3"];
     const found: [string, string, string] = [`I/I/PRON/Case=Nom found/find/VERB the/the/DET ring/ring/NOUN/Number=Sing ${P}`, `Encontré/encontrar/VERB el/el/DET anillo/anillo/NOUN/Gender=Masc|Number=Sing ${P}`, "1-0 2-1 3-2 4-3"];
@@ -441,7 +443,7 @@ describe("unique fallback antecedent (issue 24, lever 21)", () => {
     expect(matchDocument(doc("w3", "es", [night, lost]), ES(), { fallbackAntecedent: true }).get("ES_GENDER")).toHaveLength(1);
     expect(matchDocument(doc("w3", "es", [night, lost]), ES(), U).get("ES_GENDER")).toEqual([]);
   });
-  it("21c: no unique fallback for subject *they*; object *them* keeps it", () => {
+  it("no unique fallback for subject *they*; object *them* keeps it", () => {
     const books: [string, string, string] = [`I/I/PRON/Case=Nom bought/buy/VERB books/book/NOUN/Number=Plur ${P}`, `Compré/comprar/VERB libros/libro/NOUN/Gender=Masc|Number=Plur ${P}`, "1-0 2-1 3-2"];
     const they: [string, string, string] = [`They/they/PRON/Case=Nom|Number=Plur are/be/AUX old/old/ADJ ${P}`, `Ellos/él/PRON/Case=Nom|Gender=Masc|Number=Plur son/ser/AUX viejos/viejo/ADJ ${P}`, "0-0 1-1 2-2 3-3"];
     const them: [string, string, string] = [`I/I/PRON/Case=Nom wait/wait/VERB for/for/ADP them/they/PRON/Case=Acc|Number=Plur ${P}`, `Espero/esperar/VERB por/por/ADP ellos/él/PRON/Case=Acc|Gender=Masc|Number=Plur ${P}`, "1-0 2-1 3-2 4-3"];
@@ -496,7 +498,7 @@ describe("rules and validation", () => {
   });
 });
 
-describe("the shipped resolver's person lexicon (lever 14i)", () => {
+describe("the shipped resolver's person lexicon", () => {
   it("names persons, not things", async () => {
     const { loadDefaultCoref } = await import("../src/annotate/index.js");
     const r = loadDefaultCoref() as unknown as { isPerson(l: string): boolean };

@@ -5,12 +5,12 @@
  * (`apt-get install apertium-pol-szl`, GPL-3; run by lttoolbox's `lt-proc`) knows them:
  * `^twarzy/twarz<n><f><sg><gen>/...$`. Nothing of Apertium is copied into this repository: the analyser is
  * run on the user's machine, over all the words of a corpus in one process (`prefetch`), and a word the batch
- * missed in its own process; docs/annotate.md (lever 37) measures what it changes.
+ * missed in its own process; docs/annotate.md measures what it changes.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import type { NounAnalysis, NounLexicon } from "./lexicons.js";
+import type { NounAnalysis, NounLexicon } from "./noun-lexicon.js";
 
 /** Where Debian installs an analyser of each language, in the order tried. */
 export const APERTIUM_ANALYSERS: Readonly<Record<string, readonly string[]>> = {

@@ -45,7 +45,7 @@ export const ANAPHORS: Record<string, PronounInfo> = {
 export type AnimacyLexicon = Map<string, number[]>;
 
 /**
- * Optional feature groups (issue 24), recorded in the model so that a model is always scored with
+ * Optional feature groups, recorded in the model so that a model is always scored with
  * the features it was trained with; a model without the field uses none of them.
  * - "wn": WordNet animacy and gender of the candidate's head (data/lexicons/en-wordnet-animacy.tsv.gz)
  * - "agree": explicit number / gender / animacy agreement between pronoun and candidate, from both
@@ -62,7 +62,7 @@ export interface CorefModel {
   features?: CorefFeatureGroup[];
   /** Subtracted from the "no antecedent" score: > 0 trades precision for recall. */
   nullBias?: number;
-  /** See RunOptions.preferNominal (issue 24); absent = false. */
+  /** See RunOptions.preferNominal; absent = false. */
   preferNominal?: boolean;
   perceptron: PerceptronModel;
   trainedOn: string;
@@ -556,7 +556,7 @@ export class PronounResolver implements CorefResolver {
   /**
    * Whether a common-noun lemma clearly names a person by the resolver's lexicons (corpus entity types,
    * else WordNet): "man", "blogger", "father". Used by the CTXPRO engine's fallback antecedent, which
-   * does not give *it* a person (issue 24, lever 14i).
+   * does not give *it* a person.
    */
   isPerson(lemma: string): boolean {
     const c: Candidate = { sent: 0, start: 0, end: 1, head: 0, kind: "NOUN", lower: lemma.toLowerCase() };

@@ -1,6 +1,23 @@
 /**
  * The built-in annotators CTXPRO needs: tokenizer + tagger per language, English pronoun coreference,
  * and the fast_align-based one-to-one word aligner.
+ *
+ * Layout:
+ * - types.ts: the annotation interfaces shared with src/ctxpro, `Annotators` (what identify needs, with its
+ *   `prepare` and `retag` hooks) among them.
+ * - morph.ts: the tagger all languages share (`MorphTagger`, `loadDefaultMorph`); morph-model.ts its model and
+ *   training; tagger.ts, tense.ts, lemmatizer.ts, tokenize.ts, closed-class.ts its parts.
+ * - language-rules.ts: the contract between the shared tagger and one language (`LanguageRules`, `TaggerView`).
+ * - lang/<lang>.ts (en, de, es, fr, it, pl, pt, ru): everything particular to one language, as its
+ *   `LanguageRules`, looked up once per tagger (lang/index.ts): its tables, the passes over the tagger's labels
+ *   and words, the cases its prepositions govern and its endings leave, and the passes that re-read its side of
+ *   an aligned document. lang/romance.ts holds what es, it, pt and fr share (object clitics that are homographs
+ *   of articles).
+ * - reread.ts: the passes that re-read a tagged line with the verb lexicon, for every language that has one;
+ *   aligned-retag.ts: the passes that re-read the target after word alignment, composed per language.
+ * - lexicons.ts, noun-lexicon.ts, verb-lexicons.ts, apertium.ts, russian-az.ts, wordnet.ts: the word lists and
+ *   analysers the taggers and the resolver consult.
+ * - coref*.ts: the English pronoun resolver; aligner.ts, matching.ts, tag-anchors.ts: the word aligner.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -12,7 +29,6 @@ import { COREF_FORMAT, parseAnimacy, PronounResolver, type CorefModel } from "./
 import { FastAlignWordAligner, type FastAlignWordAlignerOptions } from "./aligner.js";
 
 export { MorphTagger, loadDefaultMorph, loadMorphModel, trainMorph } from "./morph.js";
-export { DEFAULT_LEVERS, leversFromEnv, type Levers, type VerbReadMode } from "./levers.js";
 export { PronounResolver, ANAPHORS, trainCoref } from "./coref.js";
 export { FastAlignWordAligner, combinedPosteriors } from "./aligner.js";
 export { maxWeightMatching, matchLinks, addAnchors } from "./matching.js";

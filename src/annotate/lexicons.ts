@@ -20,22 +20,9 @@ import { LazyJsonObject } from "./lazy-json.js";
 import { apertiumNounLexicon, findApertium } from "./apertium.js";
 import { azMorph } from "./russian-az.js";
 
-export interface NounAnalysis {
-  gender?: "Masc" | "Fem" | "Neut";
-  number?: "Sing" | "Plur";
-  /** UD cases whose form this is (German, Russian); several when forms coincide. */
-  cases?: string[];
-  /** Where `number` is unset because the form is both (pl *twarzy*: gen. sing. and plur.): the numbers it can be. */
-  numbers?: Array<"Sing" | "Plur">;
-}
+import type { NounAnalysis, NounLexicon } from "./noun-lexicon.js";
 
-export interface NounLexicon {
-  readonly name: string;
-  /** The analysis of a noun given its surface form and our lemma, or undefined if unknown. */
-  lookup(form: string, lemma: string): NounAnalysis | undefined;
-  /** Looks up a corpus's words in one batch before the single lookups (an external analyser, ./apertium.ts). */
-  prefetch?(words: Iterable<string>): void;
-}
+export type { NounAnalysis, NounLexicon } from "./noun-lexicon.js";
 
 const require = createRequire(import.meta.url);
 const GENDER: Record<string, NounAnalysis["gender"]> = { M: "Masc", F: "Fem", N: "Neut", m: "Masc", f: "Fem" };
@@ -175,8 +162,8 @@ const ES_ENDING_EXCEPTIONS: ReadonlyMap<string, "Masc" | "Fem" | "open"> = new M
 ]);
 
 /**
- * Spanish nouns by ending (spanishGenderByEnding), for the nouns no determiner marks (lever 31,
- * MorphTagger.lexiconWhereUnmarked). rosaenlg-gender-es (below) is also an ending rule, but one that calls
+ * Spanish nouns by ending (spanishGenderByEnding), for the nouns no determiner marks
+ * (MorphTagger.lexiconWhereUnmarked). rosaenlg-gender-es (below) is also an ending rule, but one that calls
  * every word it has no rule for masculine (*parte, forma, ley, dama, firma* -> m), which is why it lost on
  * the UD test (row 1).
  */
@@ -205,7 +192,7 @@ function spanishLexicon(): NounLexicon {
 
 /**
  * The lower-case stems of a Hunspell dictionary that carry one of `flags`, with the forms those flags'
- * suffix rules make (lever 29).
+ * suffix rules make.
  */
 export function hunspellFlaggedForms(aff: string, dic: string, flags: string): Set<string> {
   const rules = new Map<string, Array<{ strip: string; add: string; cond: RegExp }>>();
@@ -240,7 +227,7 @@ export function hunspellFlaggedForms(aff: string, dic: string, flags: string): S
 /**
  * Spanish words that inflect like nouns or adjectives: dictionary-es's stems with its plural flag S or
  * its gender flag G, and the forms these make (*sobre/S* the envelope, *chica/S*; not the prepositions
- * *sobre, en, sin*, listed without flags). Loaded on first use (lever 29).
+ * *sobre, en, sin*, listed without flags). Loaded on first use.
  */
 export const spanishNominalForms = (() => {
   let forms: Set<string> | undefined;

@@ -152,20 +152,3 @@ export function azLabelTest(word: string): ((upos: string, kase: string | undefi
     return c.any || c.set.has(kase);
   };
 }
-
-/**
- * Cases a Russian preposition governs (UD Case values; its object and the modifiers before it are in
- * one of them): "о машине" Loc, not Dat; "у меня" Gen, not Acc.
- */
-export const RU_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
-  ...["о", "об", "обо"].map((p) => [p, ["Loc", "Acc"]] as const),
-  ...["в", "во", "на"].map((p) => [p, ["Acc", "Loc"]] as const),
-  ["при", ["Loc"]],
-  ["по", ["Dat", "Loc", "Acc"]],
-  ...["к", "ко", "благодаря", "согласно", "навстречу"].map((p) => [p, ["Dat"]] as const),
-  ...["у", "без", "безо", "для", "из", "изо", "от", "ото", "до", "около", "вокруг", "после", "кроме", "из-за", "из-под", "среди", "возле", "мимо", "против", "вместо", "ради", "вдоль", "насчёт", "насчет", "вроде", "позади", "внутри", "напротив"].map((p) => [p, ["Gen"]] as const),
-  ...["с", "со"].map((p) => [p, ["Ins", "Gen", "Acc"]] as const),
-  ...["за", "под", "подо"].map((p) => [p, ["Ins", "Acc"]] as const),
-  ...["над", "надо", "перед", "передо", "между", "меж"].map((p) => [p, ["Ins"]] as const),
-  ...["через", "про", "сквозь", "сквозь"].map((p) => [p, ["Acc"]] as const),
-]);

@@ -20,7 +20,7 @@ export function isGumHeldOut(docName: string): boolean {
 }
 
 /**
- * LitBank excerpts held out from the resolver (issue 24): FNV of the file base name
+ * LitBank excerpts held out from the resolver: FNV of the file base name
  * ("1023_bleak_house_brat") mod 5 = 0, 14 of 100. The animacy lexicon is derived without them too.
  */
 export function isLitbankHeldOut(base: string): boolean {
@@ -28,7 +28,7 @@ export function isLitbankHeldOut(base: string): boolean {
 }
 
 /**
- * ParCorFull English documents held out from the resolver (issue 24): FNV of "sub/name"
+ * ParCorFull English documents held out from the resolver: FNV of "sub/name"
  * ("news/01", "TED/000_779") mod 3 = 0: news 7 of 19, TED 5 of 10, DiscoMT 4 of 10.
  */
 export function isParcorHeldOut(sub: string, name: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * Tag anchors (issue 24, lever 9): re-scores the aligner's combined-posterior matrix with what the taggers
+ * Tag anchors: re-scores the aligner's combined-posterior matrix with what the taggers
  * already know about both sides before the one-to-one matching, in `ctxpro identify`'s aligner only
  * (`proneval align` and fast_align itself are untouched).
  *
@@ -30,11 +30,10 @@
  * When the target language is known (`lang`, set by identify), English *you* (second person, not possessive)
  * gets the bonus with a third-person target only for that language's formal forms (`FORMAL`, the forms of
  * CTXPRO's formality rules), an object clitic among them only right before a verb (es "en lo que pueda",
- * "¿Qué es lo que pasa?" have the neuter article *lo*), and never with an article; issue 24, lever 12a. For
- * those languages a third-person pronoun that is not formal there is penalised like a clash (lever 12e).
+ * "¿Qué es lo que pasa?" have the neuter article *lo*), and never with an article. For
+ * those languages a third-person pronoun that is not formal there is penalised like a clash.
  */
 import type { AnnToken } from "./types.js";
-import { DEFAULT_LEVERS, type Levers } from "./levers.js";
 import type { ScoreMatrix } from "./matching.js";
 
 export interface TagAnchorOptions {
@@ -44,13 +43,11 @@ export interface TagAnchorOptions {
   bonus?: number;
   /**
    * Target language (ISO 639-1): restricts the bonus of English *you* with a third-person target to the
-   * language's formal forms (`FORMAL`). Unset: any third-person target (the behaviour before lever 12a).
+   * language's formal forms (`FORMAL`). Unset: any third-person target.
    */
   lang?: string;
-  /** Lever 30's clitic rules (`cliticAnchors`; default on, they need `lang`); false turns them off. */
+  /** The clitic rules (`cliticAnchors`; default on, they need `lang`); false turns them off. */
   clitics?: boolean;
-  /** Issue 24's measurement switches (src/annotate/levers.ts): caseClash (lever 20b) and formalYouFree (20c); default DEFAULT_LEVERS. */
-  levers?: Pick<Levers, "caseClash" | "formalYouFree">;
 }
 
 /**
@@ -129,15 +126,15 @@ export function personClash(en: AnnToken, tgt: AnnToken): boolean {
  * CTXPRO's pt and de rules take any English case, and their items link *o, a* and *te, euch* to English
  * subjects: "The owner wanted it taken" / "queria que a levassem", "que não te preocupes"); the caller also
  * leaves out a target pronoun after a preposition, a disjunctive form whose rules take any English case (es
- * "para ti", "a ti también": *ti* is tagged Acc). Issue 24, lever 20b (`levers.caseClash` off: never).
+ * "para ti", "a ti también": *ti* is tagged Acc).
  */
-export function caseClash(en: AnnToken, tgt: AnnToken, levers: Pick<Levers, "caseClash"> = DEFAULT_LEVERS): boolean {
-  return levers.caseClash && en.feats.Case === "Nom" && tgt.feats.Case === "Acc";
+export function caseClash(en: AnnToken, tgt: AnnToken): boolean {
+  return en.feats.Case === "Nom" && tgt.feats.Case === "Acc";
 }
 const CASE_CLASH_LANGS: ReadonlySet<string> = new Set(["es", "it", "fr"]);
 
 /**
- * Object clitics per target language (issue 24, lever 30): the accusative and dative forms of CTXPRO's rules
+ * Object clitics per target language: the accusative and dative forms of CTXPRO's rules
  * that are also written before the verb (es, it, fr) or after it (pt "encontrá-lo", it "prenderlo" split), with the
  * first- and second-person clitics. Languages not listed are left alone by `objectClitic`.
  */
@@ -186,7 +183,7 @@ const enPersonal = (t: AnnToken) => t.upos === "PRON" && t.feats.PronType === "P
 const EN_FUNCTION: ReadonlySet<string> = new Set(["PART", "ADP", "SCONJ", "CCONJ"]);
 
 /**
- * Lever 30: re-scores pairs of English words with target object clitics (`objectClitic`) and articles, for the
+ * Re-scores pairs of English words with target object clitics (`objectClitic`) and articles, for the
  * languages of `OBJECT_CLITICS`, in place. In a pro-drop language the English subject pronoun has no word of its
  * own and EM hands it the clitic before the verb ("Where do you want it?" / "Dove la vuoi?": *you*–*la*, where
  * it *la* is also a formal *you*), so the object pronoun *it* is left unlinked. So:
@@ -226,7 +223,7 @@ function cliticAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: readonly An
 
 /**
  * English *you* (second person, not possessive) and a target that is third person or an article: the pairs
- * that lever 12a limits to formal forms.
+ * that the formal-address rule limits to formal forms.
  */
 function youMeetsThird(en: AnnToken, tgt: AnnToken): boolean {
   if (en.feats.Person !== "2" || en.feats.Poss === "Yes") return false;
@@ -240,7 +237,6 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
   const penalty = opts.penalty ?? 0.2;
   const bonus = opts.bonus ?? 0.1;
   const lang = opts.lang;
-  const levers = opts.levers ?? DEFAULT_LEVERS;
   const clitics = lang !== undefined && CASE_CLASH_LANGS.has(lang);
   const tc = new Uint8Array(cols);
   for (let j = 0; j < cols; j++) tc[j] = classOf(tgt[j]!);
@@ -252,9 +248,10 @@ export function addTagAnchors(m: ScoreMatrix, en: readonly AnnToken[], tgt: read
       const b = tc[j]!;
       if (INCOMPATIBLE[a * NCLASS + b]) data[row + j] *= penalty;
       else if (a === P && (b === P || b === D)) {
-        if (personClash(en[i]!, tgt[j]!) || (b === P && clitics && tgt[j - 1]?.upos !== "ADP" && caseClash(en[i]!, tgt[j]!, levers))) data[row + j] *= b === P ? penalty : 1;
+        if (personClash(en[i]!, tgt[j]!) || (b === P && clitics && tgt[j - 1]?.upos !== "ADP" && caseClash(en[i]!, tgt[j]!))) data[row + j] *= b === P ? penalty : 1;
         else if (lang !== undefined && youMeetsThird(en[i]!, tgt[j]!) && !formalYou(lang, tgt, j)) {
-          // lever 12e: a third-person pronoun that is no formal form of the language is penalised like a clash
+          // a third-person pronoun that is no formal form of the language is penalised like a clash (es *la* for
+          // *you* only before a verb: "la casa" is no formal address)
           if (b === P && tgt[j]!.feats.Person === "3" && FORMAL[lang]) data[row + j] *= penalty;
         }
         else data[row + j] += bonus;
@@ -331,7 +328,7 @@ export const COMITATIVE: ReadonlySet<string> = new Set([
 /**
  * Links a comitative pronoun (`COMITATIVE`) to the English personal pronoun right after *with*, in place,
  * when the pronoun is linked to that *with*, or when it has no link at all and the line has exactly one
- * *with* + personal pronoun of compatible person (then to both words). Issue 24, lever 13a.
+ * *with* + personal pronoun of compatible person (then to both words).
  */
 export function addComitativeLinks(links: Array<[number, number]>, en: readonly AnnToken[], tgt: readonly AnnToken[]): void {
   const withPron: number[] = [];
@@ -355,7 +352,7 @@ export function addComitativeLinks(links: Array<[number, number]>, en: readonly 
   }
 }
 
-/** Target parts of speech whose link does not hold an English *you* (lever 20c). */
+/** Target parts of speech whose link does not hold an English *you*. */
 const FUNCTION_TARGET: ReadonlySet<string> = new Set(["ADP", "ADV", "SCONJ", "CCONJ", "PUNCT", "DET", "PART"]);
 
 /** English third-person personal pronouns that could claim a target clitic instead of *you*. */
@@ -366,20 +363,18 @@ const EN_THIRD = new Set(["it", "him", "her", "them", "he", "she", "they"]);
  * pt *o, você*, de *Sie*, ...), in place, when after the matching the line has exactly one unlinked *you*
  * (second person, not possessive), exactly one formal form linked to no English content word or pronoun, and no unlinked English third-person
  * pronoun that could be the clitic's antecedent instead ("I'll arrest you" / "las arreste": EM gave *las* to
- * *of*). Issue 24, lever 13e. `levers` (default DEFAULT_LEVERS): formalYouFree (lever 20c) off leaves out
- * 20c's widening below; caseClash is lever 20b's test.
+ * *of*).
  */
 export function addFormalYouLink(
   links: Array<[number, number]>,
   en: readonly AnnToken[],
   tgt: readonly AnnToken[],
   lang: string | undefined,
-  levers: Pick<Levers, "caseClash" | "formalYouFree"> = DEFAULT_LEVERS,
 ): void {
   if (!lang || !FORMAL[lang]) return;
   const linkedEn = new Set(links.map((l) => l[0]));
-  // lever 20c: a *you* linked only to target function words ("carried you" / "a", "keep you" / "más") is free too
-  const contentLinked = new Set(links.filter(([, j]) => !(levers.formalYouFree && FUNCTION_TARGET.has(tgt[j]!.upos))).map((l) => l[0]));
+  // a *you* linked only to target function words ("carried you" / "a", "keep you" / "más") is free too
+  const contentLinked = new Set(links.filter(([, j]) => !FUNCTION_TARGET.has(tgt[j]!.upos)).map((l) => l[0]));
   const unlinked: number[] = [];
   const free: number[] = [];
   for (let i = 0; i < en.length; i++) {
@@ -395,10 +390,10 @@ export function addFormalYouLink(
   const yous = unlinked.length ? unlinked : free;
   if (yous.length !== 1) return;
   // a formal form linked only to English function words (a preposition, article, punctuation) counts as free,
-  // and (lever 20c) one linked to an English subject pronoun whose case rules it out ("I" / "Los dejaré": caseClash)
+  // and one linked to an English subject pronoun whose case rules it out ("I" / "Los dejaré": caseClash)
   const held = new Set(
     links
-      .filter(([e, j]) => ["PRON", "NOUN", "PROPN", "VERB", "AUX"].includes(en[e]!.upos) && !(levers.formalYouFree && CASE_CLASH_LANGS.has(lang) && en[e]!.upos === "PRON" && caseClash(en[e]!, tgt[j]!, levers)))
+      .filter(([e, j]) => ["PRON", "NOUN", "PROPN", "VERB", "AUX"].includes(en[e]!.upos) && !(CASE_CLASH_LANGS.has(lang) && en[e]!.upos === "PRON" && caseClash(en[e]!, tgt[j]!)))
       .map((l) => l[1]),
   );
   const cands: number[] = [];

@@ -71,3 +71,36 @@ export interface CorefResolver {
   /** Whether a common-noun lemma names a person, where the resolver has lexicons for it (CTXPRO's fallback antecedent). */
   isPerson?(lemma: string): boolean;
 }
+
+/** One segment pair of a corpus, as read (untokenised). */
+export interface CorpusPair {
+  en: string;
+  other: string;
+}
+
+/** Phases of `Annotators.prepare`, for progress reports: reading the corpus, then learning from it. */
+export type PreparePhase = "read" | "train";
+
+/**
+ * What `ctxpro identify` needs of its annotators: morphology of both sides, a word aligner and English
+ * coreference, and two optional hooks that any annotators (the built-in ones, precomputed annotations, a
+ * user's own) may implement.
+ */
+export interface Annotators {
+  morph: { en: MorphAnnotator; tgt: MorphAnnotator };
+  aligner: WordAligner;
+  coref: CorefResolver;
+  /**
+   * Sees every segment pair of the input once, before the first document is annotated: annotators that learn
+   * from the corpus (an aligner trained on it) or look its words up in one batch (an external analyser) do it
+   * here. `progress` reports the pairs read and the start of training. Annotators that are ready already
+   * (trained before) may return without reading.
+   */
+  prepare?(pairs: AsyncIterable<CorpusPair>, progress?: (phase: PreparePhase, done: number) => void): Promise<void>;
+  /**
+   * Re-tags a document's target sentences with what the word alignment says of their words (a word linked
+   * only to an English noun is a noun), after alignment and before the rules run: returns the target
+   * sentences to use, each the given one or a new one with the same text and tokens.
+   */
+  retag?(doc: { en: readonly AnnSentence[]; tgt: readonly AnnSentence[]; alignment: readonly SentenceAlignment[] }): AnnSentence[];
+}

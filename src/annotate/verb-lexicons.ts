@@ -217,7 +217,7 @@ export function expandHunspellVerbs(
 /**
  * Finite forms of irregular Spanish verbs that dictionary-es's affix rules do not produce (checked
  * against its expansion: "di", "daría", "he", "voy", "fue", "puedo", "hizo", "diré", ... were missing),
- * added by hand as the Italian auxiliaries are (lever 14: "te la di", "la he leído").
+ * added by hand as the Italian auxiliaries are ("te la di", "la he leído").
  */
 const SPANISH_IRREGULAR: Record<string, string> = {
   dar:
@@ -301,7 +301,7 @@ function russianVerbs(): VerbLexicon {
 }
 
 /**
- * Finite forms of common Spanish irregular verbs, by hand (issue 24, lever 13f): dictionary-es lists them as
+ * Finite forms of common Spanish irregular verbs, by hand: dictionary-es lists them as
  * words of their own, not as inflections, so the lexicon knew neither "puedo" nor "vio" nor "he" (haber)
  * as verb forms, and "¿Lo puedo/NOUN ayudar?", "los vio/NOUN", "la he/NOUN perdido" kept their noun
  * tags. Forms that are also common nouns (*vino*, *era*, *son*) are left out.
@@ -348,7 +348,7 @@ const LOADERS: Record<string, () => VerbLexicon> = {
   it: italianVerbs,
   fr: frenchVerbs,
   de: germanVerbs,
-  // Both hand lists: lever 14a's (through the Hunspell table) and lever 13f's (on top of it).
+  // Both hand lists of irregular forms: SPANISH_IRREGULAR through the Hunspell table, ES_IRREGULAR on top of it.
   es: () => withIrregulars(hunspellVerbs("dictionary-es", /[aeií]r$/, /(?:[aií]d[oa]s?)$/, /(?:ción|ciones|miento|mientos|dor|dora|dores|doras|ble|bles|mente)$/, SPANISH_IRREGULAR), ES_IRREGULAR),
 
 };
@@ -364,7 +364,7 @@ export const verbLexicon = loadOncePerLanguage<VerbLexicon>(LOADERS);
  * subjunctives): lower-cased form → cells "S1", "S2", "S3", "P1", "P2", "P3"; infinitives get "INF",
  * *zu*-infinitives ("kennenzulernen") "EIZ", participles "PA2", imperatives "IMP". A separable verb's finite
  * form counts both split ("nehme", main clause) and joined ("mitnehme", subordinate clause). Used to tell
- * subject from object pronouns by agreement (German *Sie*, *ihr*; issue 24, lever 13).
+ * subject from object pronouns by agreement (German *Sie*, *ihr*).
  */
 let germanCells: Map<string, ReadonlySet<string>> | undefined;
 export function germanVerbCells(): ReadonlyMap<string, ReadonlySet<string>> {

@@ -12,7 +12,6 @@ import { identifyFiles, readTsvDocs, writeIdentified, type Annotators } from "..
 import { readEvalSet } from "../ctxpro/items.js";
 import { buildInputs, splitItems } from "../ctxpro/extract.js";
 import { FALLBACK_MODES, type FallbackMode } from "../ctxpro/engine.js";
-import { leversFromEnv } from "../annotate/levers.js";
 import { COMPAT_NAMES, reportTables, scoreFiles, type ScoreMode } from "../ctxpro/score.js";
 import { readLines } from "../io/lines.js";
 import { checkLanguage } from "../text/language.js";
@@ -86,9 +85,9 @@ export function registerCtxpro(program: Command): void {
     .option("--align-threshold <x>", "built-in aligner: drop links whose combined posterior is below x", "0.1")
     .option("--no-align-tags", "built-in aligner: do not re-score links by the taggers' parts of speech and person (tag anchors)")
     .option("--inflection <mode>", "inflection matching: 'paper' (nouns, Sec. 3) or 'ctxpro' (the released code)", "paper")
-    .option("--fallback-antecedent [mode]", "gender/animacy: when the resolver gives a pronoun no noun antecedent (or one whose translation clashes), take an agreeing noun: 'unique' (default: only where one noun of the reach can be it, docs/annotate.md lever 21), 'nearest' (the flag alone: the nearest one; more items, fewer of them right, lever 14b) or 'off'")
-    .option("--uncovered-case", "animacy: a source pronoun our tagger reads in a case the set has no rule for takes the set's one rule for its form, as CTXPRO's own labels do (pl genitive 'jej' -> DAT.FEM.SING); off by default: the case label is then wrong (docs/annotate.md levers 14c, 16a, 36)")
-    .option("--no-apertium", "pl: do not use Debian's Apertium analyser (apertium-pol-szl, run by lt-proc) for noun gender, number and case even where it is installed (docs/annotate.md lever 37)")
+    .option("--fallback-antecedent [mode]", "gender/animacy: when the resolver gives a pronoun no noun antecedent (or one whose translation clashes), take an agreeing noun: 'unique' (default: only where one noun of the reach can be it), 'nearest' (the flag alone: the nearest one; more items, fewer of them right) or 'off'")
+    .option("--uncovered-case", "animacy: a source pronoun our tagger reads in a case the set has no rule for takes the set's one rule for its form, as CTXPRO's own labels do (pl genitive 'jej' -> DAT.FEM.SING); off by default: the case label is then wrong (docs/ctxpro.md)")
+    .option("--no-apertium", "pl: do not use Debian's Apertium analyser (apertium-pol-szl, run by lt-proc) for noun gender, number and case even where it is installed (docs/ctxpro.md)")
     .option("--no-check", "skip the script/language checks of the input columns")
     .option("--keep-unscorable", "keep items whose expected form is not a whole word of the reference (enclitics, contractions)")
     .option("--quoted", "the TSV quotes its cells (\"...\", \"\" for a quote; as proneval's --format tsv writes them), so a sentence may hold a tab or newline; default: a quote is text (sacrebleu --echo)")
@@ -109,8 +108,6 @@ export function registerCtxpro(program: Command): void {
           throw new InputError(`--fallback-antecedent must be one of ${FALLBACK_MODES.join(", ")}, got '${o.fallbackAntecedent}'`);
         if (o.annotations && o.alignCorpus) throw new InputError("--align-corpus trains the built-in aligner; it cannot be combined with --annotations");
         const sets = (o.rules ?? builtinRuleSets().filter((s) => s.lang === lang).map((s) => s.name)).map((r) => loadRuleSet(r, lang));
-        // Issue 24's measurement switches (PRONEVAL_X=0, docs/annotate.md), read once here and passed down.
-        const levers = leversFromEnv(process.env);
         const line = new ProgressLine(process.stderr, !!o.quiet);
         const warn = (m: string) => {
           line.done();
@@ -124,7 +121,6 @@ export function registerCtxpro(program: Command): void {
               tagAnchors: o.alignTags,
               apertium: o.apertium,
               alignCorpus: o.alignCorpus,
-              levers,
               onCorpus: (f, n) => (o.quiet ? undefined : warn(`aligner: ${n} extra sentence pairs from ${f}`)),
             }));
         const t0 = Date.now();
@@ -138,7 +134,6 @@ export function registerCtxpro(program: Command): void {
           inflection: o.inflection,
           fallbackAntecedent: o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode),
           uncoveredCase: !!o.uncoveredCase,
-          levers,
           warn,
           check: o.check,
           quoted: o.quoted,

@@ -4,11 +4,13 @@
  * (src/annotate/morph.ts), the English pronoun resolver (src/annotate/coref.ts) and a corpus-trained
  * one-to-one word aligner.
  *
- * The aligner follows the issue's design (fast_align trained on the corpus being annotated, both
- * directions, then a maximum-weight matching over the averaged posteriors). Training must see the
- * whole corpus before the first pair is aligned, so identify makes two passes over its input: the
- * first only tokenises and feeds the aligner's corpus (`CorpusAligner.add`), the second tags,
- * aligns, resolves and matches one document at a time.
+ * The aligner is fast_align trained on the corpus being annotated, both directions, then a maximum-weight
+ * matching over the averaged posteriors. Training must see the whole corpus before the first pair is
+ * aligned, so identify makes two passes over its input: the first goes to `Annotators.prepare`, which only
+ * tokenises and feeds the aligner's corpus (`CorpusAligner.add`) and then trains it (while the workers train,
+ * the target lexicons load and an external analyser looks up the corpus's words in one batch); the second
+ * tags, aligns, re-tags the target by the alignment (`Annotators.retag`), resolves and matches one document
+ * at a time.
  */
 import { InputError } from "../io/errors.js";
 import { streamTable } from "../io/table.js";
@@ -17,11 +19,9 @@ import { combinedPosteriors, FastAlignWordAligner, tagAnchorOptions } from "../a
 import { addAnchors, matchLinks } from "../annotate/matching.js";
 import { addComitativeLinks, addFormalYouLink, addSoleVerbLink, addTagAnchors, addVerbGroupLinks, type TagAnchorOptions } from "../annotate/tag-anchors.js";
 import { loadDefaultMorph, type MorphTagger } from "../annotate/morph.js";
-import { DEFAULT_LEVERS, type Levers } from "../annotate/levers.js";
 import { APERTIUM_ANALYSERS } from "../annotate/apertium.js";
 import { loadDefaultCoref } from "../annotate/index.js";
-import type { AnnSentence, AnnToken, CorefResolver, SentenceAlignment, WordAligner } from "../annotate/types.js";
-import type { Annotators } from "./identify.js";
+import type { AnnSentence, AnnToken, Annotators, CorefResolver, CorpusPair, PreparePhase, SentenceAlignment, WordAligner } from "../annotate/types.js";
 import { LANGUAGES } from "./rules.js";
 
 export interface CorpusAlignerOptions {
@@ -105,7 +105,7 @@ export class CorpusAligner implements WordAligner {
     addVerbGroupLinks(links, tagged.en, tagged.other);
     addSoleVerbLink(links, tagged.en, tagged.other);
     addComitativeLinks(links, tagged.en, tagged.other);
-    addFormalYouLink(links, tagged.en, tagged.other, tags.lang, tags.levers);
+    addFormalYouLink(links, tagged.en, tagged.other, tags.lang);
     return links;
   }
 
@@ -147,10 +147,10 @@ export interface BuiltinAnnotators extends Annotators {
   aligner: CorpusAligner;
   /** Token texts of a sentence, exactly as the tagger will see them. */
   tokenize: { en: (s: string) => string[]; tgt: (s: string) => string[] };
-}
-
-export function isBuiltin(ann: Annotators): ann is BuiltinAnnotators {
-  return ann.aligner instanceof CorpusAligner && "tokenize" in ann;
+  /** Tokenises every pair for the aligner and trains it (nothing when it is trained already). */
+  prepare(pairs: AsyncIterable<CorpusPair>, progress?: (phase: PreparePhase, done: number) => void): Promise<void>;
+  /** The target tagger's re-reading by the alignment (`MorphTagger.retagAligned`). */
+  retag(doc: { en: readonly AnnSentence[]; tgt: readonly AnnSentence[]; alignment: readonly SentenceAlignment[] }): AnnSentence[];
 }
 
 export interface DefaultAnnotatorOptions extends CorpusAlignerOptions {
@@ -163,16 +163,8 @@ export interface DefaultAnnotatorOptions extends CorpusAlignerOptions {
    * default true, false goes without it (the results of a machine that lacks it).
    */
   apertium?: boolean;
-  /**
-   * Already loaded English tagger and resolver to reuse (they do not depend on the language pair); load the
-   * tagger with the same `levers`.
-   */
+  /** Already loaded English tagger and resolver to reuse (they do not depend on the language pair). */
   english?: { morph: MorphTagger; coref: CorefResolver };
-  /**
-   * Issue 24's measurement switches (src/annotate/levers.ts) for the taggers and the tag anchors; default
-   * DEFAULT_LEVERS (as shipped). Give identify (EngineOptions.levers) the same value.
-   */
-  levers?: Levers;
 }
 
 /** Languages whose noun lexicon may be an external analyser that is best handed all words at once. */
@@ -183,9 +175,8 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
   if (!(LANGUAGES as readonly string[]).includes(lang)) {
     throw new InputError(`unsupported language '${lang}' for the built-in annotators (supported: ${LANGUAGES.join(", ")})`);
   }
-  const levers = opts.levers ?? DEFAULT_LEVERS;
-  const en = opts.english?.morph ?? loadDefaultMorph("en", undefined, { levers });
-  const tgt = loadDefaultMorph(lang, undefined, opts.apertium === false && BATCH_LEXICON_LANGS.has(lang) ? { lexicon: false, levers } : { levers });
+  const en = opts.english?.morph ?? loadDefaultMorph("en");
+  const tgt = loadDefaultMorph(lang, undefined, opts.apertium === false && BATCH_LEXICON_LANGS.has(lang) ? { lexicon: false } : {});
   // The target words of the first pass, for a noun lexicon that analyses a batch at once (Apertium, pl).
   const words = BATCH_LEXICON_LANGS.has(lang) ? new Set<string>() : undefined;
   const tokenize = {
@@ -198,8 +189,8 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
   };
   const aligner = new CorpusAligner({
     ...opts,
-    // The target language restricts the tag anchors' formal-address bonus (lever 12a).
-    tagAnchors: opts.tagAnchors === false ? false : { lang, levers, ...(typeof opts.tagAnchors === "object" ? opts.tagAnchors : {}) },
+    // The target language restricts the tag anchors' formal-address bonus.
+    tagAnchors: opts.tagAnchors === false ? false : { lang, ...(typeof opts.tagAnchors === "object" ? opts.tagAnchors : {}) },
     whileTraining: () => {
       opts.whileTraining?.();
       tgt.loadNouns();
@@ -213,7 +204,25 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
     const n = await readAlignCorpus(file, tokenize, aligner);
     opts.onCorpus?.(file, n);
   }
-  return { morph: { en, tgt }, aligner, coref: opts.english?.coref ?? loadDefaultCoref(), tokenize };
+  const coref = opts.english?.coref ?? loadDefaultCoref();
+  const person = coref.isPerson?.bind(coref);
+  return {
+    morph: { en, tgt },
+    aligner,
+    coref,
+    tokenize,
+    async prepare(pairs, progress) {
+      if (aligner.trained) return;
+      let n = 0;
+      for await (const p of pairs) {
+        aligner.add(tokenize.en(p.en), tokenize.tgt(p.other));
+        progress?.("read", ++n);
+      }
+      progress?.("train", n);
+      await aligner.train();
+    },
+    retag: (doc) => tgt.retagAligned(doc, person),
+  };
 }
 
 /**

@@ -1,10 +1,10 @@
 /**
- * Consistency checks on a candidate item that the released CTXPRO rules do not make, added after the
- * issue-24 hand check (docs/ctxpro-hand-check-24.md, "After levers 1-8"): each drops a kind of item the
+ * Consistency checks on a candidate item that the released CTXPRO rules do not make, added after hand
+ * checks of the items (docs/ctxpro-hand-check-24.md): each drops a kind of item the
  * judge found wrong or questionable, where the aligned pair or the stored antecedent contradicts
  * itself. Every check only removes items, and only on positive evidence (a missing feature or an
  * unaligned word never removes anything), so that recall against CTXPRO's own items falls little.
- * docs/annotate.md, "Issue 24", lists the effect of each on recall and on the judged items.
+ * docs/annotate.md lists the effect of each on recall and on the judged items.
  *
  * Tried and not kept: requiring that the English tagger's Case of *it* (Nom/Acc, read from its position)
  * agree with the aligned pronoun's case where the rules leave the English case open (pt, pl). It removed
@@ -13,6 +13,7 @@
  * recognized" ↔ "trzeba ją rozpoznać"; "What's in it?" ↔ "O que é que ela tem?").
  */
 import type { AnnToken } from "../annotate/types.js";
+import type { PronounRule } from "./rules.js";
 
 function values(tok: AnnToken, feat: string): string[] {
   const v = tok.feats[feat];
@@ -132,7 +133,7 @@ export function propositionalClitic(lang: string, tgt: readonly AnnToken[], t: n
 /**
  * Italian pronominal idioms in *-sela* / *-cela*, whose *la* stands for nothing ("se la vedranno loro",
  * they'll deal with it; "se la cava", she manages): *la* right after a reflexive or dative clitic and
- * before one of these verbs gives no item (the resolver rightly gives it no noun, and lever 21's fallback
+ * before one of these verbs gives no item (the resolver rightly gives it no noun, and the fallback antecedent
  * would otherwise find one). Not *pagarla* ("me la pagherai", you'll pay for this), *prendersela* or
  * *farcela* here: "lei me la deve pagare" is as often the literal "pay me for it" (the map of the line
  * before), "se la prende" likewise, and *farcela* is handled with the do-verbs (propositionalClitic).
@@ -164,7 +165,7 @@ const ARTICLE_CLITICS: Record<string, ReadonlySet<string>> = {
 };
 
 /**
- * Check 4, free relatives (lever 18d). Spanish *lo/la/los/las* and Portuguese *o/a/os/as* right before
+ * Check 4, free relatives. Spanish *lo/la/los/las* and Portuguese *o/a/os/as* right before
  * *que / cual* are the article of a free relative ("lo que queda", "o que o torna"), not an object
  * clitic: a clitic stands before a verb (or after it), never before a relative pronoun. Only for those
  * homographs; the caller checks the label.
@@ -197,4 +198,26 @@ const AUX_FORMULAS = [/\bhow\s+d(?:o|')\s*(?:you|ye|ya)\s+do\b/i];
 
 export function auxiliaryFormula(englishSegment: string): boolean {
   return AUX_FORMULAS.some((re) => re.test(englishSegment));
+}
+
+/**
+ * Whether a rule mapping singular English *it* to a plural target pronoun (label number PLUR) has a
+ * plural target antecedent C_t; other rules always pass.
+ */
+export function pluralItAgrees(rule: Pick<PronounRule, "englishForm" | "label">, ct: AnnToken): boolean {
+  if (rule.englishForm !== "it" || !/\.PLUR(\.|$)/.test(rule.label)) return true;
+  return values(ct, "Number").includes("Plur");
+}
+
+/**
+ * Whether a Polish rule's aligned pronoun can stand for its antecedent: *je* is the accusative
+ * of a neuter singular or a non-virile plural noun, never of a masculine or feminine singular one (that is
+ * *go / niego*, *ją / nią*; genitive *jego / go / niego*, *jej / niej*). CTXPRO's pl rules ACC.MASC.SING and
+ * GEN.MASC.SING pair *it* with *je* and a masculine singular antecedent; their items have a mis-tagged
+ * antecedent or a *je* for another, plural or neuter, referent ("muszą je oddać" = the billions), so no item
+ * comes from them (a deliberate difference from the released rules, like pluralItAgrees). Other rules always pass.
+ */
+export function polishPronounAgrees(lang: string, rule: Pick<PronounRule, "alignedForm" | "alignedCorefGender" | "alignedCorefNumber">): boolean {
+  if (lang !== "pl" || rule.alignedForm !== "je") return true;
+  return !(rule.alignedCorefNumber === "Sing" && (rule.alignedCorefGender === "Masc" || rule.alignedCorefGender === "Fem"));
 }

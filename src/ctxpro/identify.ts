@@ -6,23 +6,13 @@ import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { streamTable } from "../io/table.js";
 import { writeFilesAtomic } from "../io/atomic.js";
-import type { AnnSentence, AnnToken, AnnotatedParallelDoc, CorefResolver, MorphAnnotator, SentenceAlignment, WordAligner } from "../annotate/types.js";
-import { MorphTagger } from "../annotate/morph.js";
-import type { NounLexicon } from "../annotate/lexicons.js";
-import { plObliqueSingular, plPersonU } from "../annotate/polish.js";
-import { DEFAULT_LEVERS, type Levers } from "../annotate/levers.js";
+import type { AnnotatedParallelDoc, Annotators, CorpusPair } from "../annotate/types.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
 import type { CtxproItem } from "./items.js";
 import type { RuleSet } from "./rules.js";
-import { isBuiltin } from "./annotators.js";
 import { ExpectedForm, words } from "./score.js";
 
-/** What identify needs: morphology of both sides, a word aligner and English coreference. */
-export interface Annotators {
-  morph: { en: MorphAnnotator; tgt: MorphAnnotator };
-  aligner: WordAligner;
-  coref: CorefResolver;
-}
+export type { Annotators } from "../annotate/types.js";
 
 export interface TsvDoc {
   id: string;
@@ -282,17 +272,8 @@ export class InputChecker {
 // ---------------------------------------------------------------------------------------------
 // Annotation and matching
 
-export interface AnnotateDocOptions {
-  /**
-   * Issue 24's measurement switches (src/annotate/levers.ts); annotateDoc's are nominalRetag (lever 19a) and
-   * plOblique (22a). Default DEFAULT_LEVERS (as shipped); give the levers the annotators were built with.
-   */
-  levers?: Pick<Levers, "nominalRetag" | "plOblique">;
-}
-
 /** Annotates one TSV document with the given annotators. */
-export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators, opts: AnnotateDocOptions = {}): Promise<AnnotatedParallelDoc> {
-  const levers = opts.levers ?? DEFAULT_LEVERS;
+export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): Promise<AnnotatedParallelDoc> {
   const en = doc.en.map((s, k) => {
     try {
       return ann.morph.en.annotate(s);
@@ -314,284 +295,9 @@ export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators, op
     tgt.map((s) => s.tokens.map((t) => t.text)),
     { en, other: tgt },
   );
-  if (NOMINAL_RETAG_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger && levers.nominalRetag) {
-    const person = ann.coref.isPerson?.bind(ann.coref);
-    for (let i = 0; i < tgt.length; i++) {
-      const at = misTaggedNominals(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!);
-      const names = copiedNames(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, ann.morph.tgt.prepositionCases);
-      if (at.size || names.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names });
-      const oblique = levers.plOblique ? obliqueNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, names, person) : new Set<number>();
-      if (oblique.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { nominal: at, names, oblique });
-    }
-  }
-  const cliticForms = ALIGNED_CLITICS[lang];
-  if (cliticForms && ann.morph.tgt instanceof MorphTagger) {
-    const morph = ann.morph.tgt;
-    const verbOnly = (w: string) => morph.verbOnlyForm(w);
-    for (let i = 0; i < tgt.length; i++) {
-      const clitics = alignedClitics(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, cliticForms, PREPOSITION_HOMOGRAPHS[lang], verbOnly);
-      if (clitics.size) tgt[i] = ann.morph.tgt.annotate(doc.other[i]!, { clitics });
-    }
-  }
-  // After the clitic re-read, which re-tags whole lines: lever 29 replaces only its own words' tags.
-  if (ALIGNED_NOUN_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger) retagAlignedNouns(doc, en, tgt, alignment, ann.morph.tgt);
-  const numbers = ALIGNED_NUMBER_LANGS.has(lang) && ann.morph.tgt instanceof MorphTagger ? ann.morph.tgt.nouns : undefined;
-  if (numbers) for (let i = 0; i < tgt.length; i++) tgt[i] = { ...tgt[i]!, tokens: alignedNumbers(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, numbers) };
+  const retagged = ann.retag ? ann.retag({ en, tgt, alignment }) : tgt;
   const coref = ann.coref.resolve(en);
-  return { id: doc.id, lang, en, tgt, alignment, coref };
-}
-
-/**
- * Languages whose noun lexicon lets identify re-read words aligned to English nouns as nouns (lever 29; pl
- * only where Debian's Apertium analyser is installed, lever 37b: without a lexicon knownNoun is false there).
- */
-const ALIGNED_NOUN_LANGS = new Set(["es", "it", "pt", "pl"]);
-/**
- * Portuguese has no noun lexicon here (MorphTagger.knownNoun only checks the word's shape), so only words
- * the tagger put in an open nominal class are re-read: adjectives ("bicicleta/ADJ", "barba/ADJ"), a proper
- * noun that is the line's first word ("Dinheiro/PROPN", "Lei/PROPN"), numerals and foreign words; not verbs
- * ("encherei", "trabalhar" for "shovel", "trunk"), determiners ("outra"), adverbs or prepositions.
- */
-const SHAPE_ONLY_TAGS: Record<string, ReadonlySet<string>> = { pt: new Set(["ADJ", "PROPN", "NUM", "X"]) };
-
-/** Languages whose noun lexicon lists the numbers of a form that is both (lever 37c: the Apertium analyser, pl). */
-const ALIGNED_NUMBER_LANGS = new Set(["pl"]);
-
-/**
- * Nouns whose form the lexicon knows in both numbers (pl *twarzy*, *krwi*, *korony*, *sukienki*: genitive singular
- * and a plural case) take the number of the English nouns every link of theirs goes to, where those agree: the
- * tagger guessed the plural for "she cut it (his face, *twarzy*) in half" (lever 37c). Other words are returned as
- * they are.
- */
-export function alignedNumbers(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, lex: NounLexicon): AnnToken[] {
-  return tgt.map((t, j) => {
-    if (t.upos !== "NOUN") return t;
-    const both = lex.lookup(t.text, t.lemma)?.numbers;
-    if (!both) return t;
-    const english = new Set(links.filter((l) => l[1] === j).map((l) => (en[l[0]]!.upos === "NOUN" ? en[l[0]]!.feats.Number : undefined)));
-    const [n] = english;
-    if (english.size !== 1 || (n !== "Sing" && n !== "Plur") || !both.includes(n) || t.feats.Number === n) return t;
-    return { ...t, feats: { ...t.feats, Number: n } };
-  });
-}
-
-/** Re-tags, line by line, the words alignedNouns finds (lever 29). */
-function retagAlignedNouns(doc: TsvDoc, en: readonly AnnSentence[], tgt: AnnSentence[], alignment: readonly SentenceAlignment[], tagger: MorphTagger): void {
-  const known = (w: string) => tagger.knownNoun(w);
-  const participle = (w: string) => tagger.participleOnly(w);
-  for (let i = 0; i < tgt.length; i++) {
-    const at = alignedNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, known, tagger.lang, participle);
-    if (!at.size) continue;
-    // Only those words take the new tags: re-tagging the whole line moves others too ("Consumía cocaína. La
-    // consumía", where *La* became an article), which costs as many items as it wins.
-    const retagged = tagger.annotate(doc.other[i]!, { nouns: at }).tokens;
-    tgt[i] = { ...tgt[i]!, tokens: tgt[i]!.tokens.map((t, k) => (at.has(k) ? retagged[k]! : t)) };
-  }
-}
-
-/**
- * Target words the tagger did not call a noun although every link of theirs goes to an English common
- * noun and the language's lexicon knows them as nouns (`known`: MorphTagger.knownNoun, which also leaves
- * out closed-class words): it "le uova/DET", "la parola/VERB", "i maschi/ADJ", es "las chicas/ADJ",
- * "la bebida/VERB", "el sándwich/CCONJ". Without a noun tag the antecedent gives no gender (lever 29).
- * Left alone: a word beside a noun the lexicon knows, mostly that noun's modifier where the English noun's own link is
- * missing ("el momento adecuado" for "the right time" with *time*–*adecuado*); a word right after an
- * auxiliary tagged VERB that the verb lexicon knows only as a participle (`participle`; a noun after a
- * copula, "c'erano facce", stays) or an auxiliary itself; a link to an abbreviation ("No."); for es, pt a word without
- * a final *-s* linked to an English plural. Alignment errors onto verbs ("sapevano" for "tracks") fail the
- * lexicon check.
- */
-export function alignedNouns(
-  en: readonly AnnToken[],
-  tgt: readonly AnnToken[],
-  links: SentenceAlignment,
-  known: (word: string) => boolean,
-  lang: string,
-  participle: (word: string) => boolean = () => true,
-): Set<number> {
-  const at = new Set<number>();
-  tgt.forEach((t, j) => {
-    if (t.upos === "NOUN" || t.upos === "PUNCT" || t.upos === "SYM" || t.upos === "AUX" || !/\p{L}/u.test(t.text)) return;
-    const shape = SHAPE_ONLY_TAGS[lang];
-    if (shape && (!shape.has(t.upos) || (t.upos === "PROPN" && tgt.slice(0, j).some((x) => x.upos !== "PUNCT")))) return;
-    // Beside a noun the lexicon knows: that noun's modifier. Not beside an adjective or determiner the
-    // tagger called a noun: one the lexicon does not know ("un bel/NOUN posto/VERB"), or, as the Spanish
-    // list also holds adjectives, one linked only to English words that are no nouns ("esas/NOUN chicas/ADJ"
-    // for "these ladies", "peligrosos/NOUN asesinos/ADJ" for "dangerous killers").
-    const noun = (k: number) => {
-      if (tgt[k]?.upos !== "NOUN" || !known(tgt[k]!.text)) return false;
-      const own = links.filter((l) => l[1] === k);
-      return !own.length || own.some((l) => en[l[0]]!.upos === "NOUN" || en[l[0]]!.upos === "PROPN");
-    };
-    if (noun(j - 1) || noun(j + 1)) return;
-    // A participle after its auxiliary ("ha requisito il suo veicolo" for "commandeered his vehicle"; not
-    // "Aveva/AUX potere/VERB", an infinitive).
-    if (t.upos === "VERB" && tgt[j - 1]?.upos === "AUX" && participle(t.text)) return;
-    const ls = links.filter((l) => l[1] === j);
-    // English nouns written as words: not abbreviations ("No." for a number, which also reads *no*).
-    if (!ls.length || !ls.every((l) => en[l[0]]!.upos === "NOUN" && /^\p{L}+(?:[-'’]\p{L}+)*$/u.test(en[l[0]]!.text))) return;
-    if ((lang === "es" || lang === "pt") && ls.some((l) => en[l[0]]!.feats.Number === "Plur") && !/s$/i.test(t.text)) return;
-    if (known(t.text)) at.add(j);
-  });
-  return at;
-}
-
-/**
- * Target words of a verb-less English line written exactly as the English proper noun every link of theirs
- * goes to (pl "Oh, Charlie/PRON.", "Cześć, Ed/PROPN|Gen", "Jerry/NUM"): a name left in its base form,
- * which for a Polish name is the nominative (any other case adds an ending: *Eda, Edowi*) and for a foreign
- * name that Polish does not decline is its one form; the tagger, which has seen few foreign names, reads
- * them as pronouns, numerals or genitives. Re-tagged PROPN in the nominative (lever 19j); not right after a
- * preposition, whose case an undeclined name takes ("Z Gennaro?", "Do Cleveland?").
- */
-export function copiedNames(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, prepositions?: ReadonlyMap<string, unknown>): Set<number> {
-  const at = new Set<number>();
-  if (en.some((t) => VERB_TAGS.has(t.upos))) return at;
-  tgt.forEach((t, j) => {
-    if (!/^\p{Lu}/u.test(t.text) || (t.upos === "PROPN" && t.feats.Case === "Nom")) return;
-    // After a preposition an undeclined name takes the preposition's case ("Do Cleveland", "Z Gennaro").
-    const prev = tgt[j - 1];
-    if (prev && (prev.upos === "ADP" || prepositions?.has(prev.text.toLowerCase()))) return;
-    const ls = links.filter((l) => l[1] === j);
-    if (ls.length && ls.every((l) => en[l[0]]!.upos === "PROPN" && en[l[0]]!.text === t.text)) at.add(j);
-  });
-  return at;
-}
-
-/**
- * Polish words of a verb-less English line's target whose every link goes to an English singular noun or
- * proper noun and whose *-ie* ending rules out their label (plObliqueSingular: *Obamie/ADJ|Nom* for "Obama",
- * *Marcie/DET|Nom* for "Marta", *Rodionie/NOUN|Plur|Nom* for "Rodion"), and words in consonant + *-u* read in
- * another case than Dat, Loc, Voc whose every link goes to an English singular person noun (plPersonU: *Skrzypku*
- * GEN for "Fiddler!"; `person`, the resolver's lexicons): re-tagged as singular masculine or feminine nouns in the
- * dative or vocative (lever 22a; the locative these endings also leave needs a preposition). Not the names 19j
- * keeps in the nominative (*Annie* for "Annie"), nor words right after a preposition, whose case it restricts.
- * annotateDoc applies it unless Levers.plOblique is off.
- */
-export function obliqueNouns(
-  en: readonly AnnToken[],
-  tgt: readonly AnnToken[],
-  links: SentenceAlignment,
-  names: ReadonlySet<number> = new Set(),
-  person?: (lemma: string) => boolean,
-): Set<number> {
-  const at = new Set<number>();
-  if (en.some((t) => VERB_TAGS.has(t.upos))) return at;
-  tgt.forEach((t, j) => {
-    if (names.has(j) || (j > 0 && tgt[j - 1]!.upos === "ADP")) return;
-    const ls = links.filter((l) => l[1] === j);
-    if (!ls.length) return;
-    const lower = t.text.toLowerCase();
-    const singular = (upos: readonly string[]) => ls.every((l) => upos.includes(en[l[0]]!.upos) && en[l[0]]!.feats.Number !== "Plur");
-    if (plObliqueSingular(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"])) at.add(j);
-    // A masculine noun in consonant + *-u* that renders an English person noun: not its genitive (*-a* for
-    // persons: *skrzypka*) nor nominative, accusative or instrumental, but its dative or vocative (*panu,
-    // Skrzypku!*); UD Polish-LFG: 24 personal masculine nouns so ending, none genitive.
-    else if (person && plPersonU(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"]) && ls.every((l) => person((en[l[0]]!.lemma || en[l[0]]!.text).toLowerCase()))) at.add(j);
-  });
-  return at;
-}
-
-/** English object pronouns a Romance accusative clitic renders. */
-const EN_OBJECT_PRONOUNS = ["it", "them", "him", "her"];
-/**
- * Per language, the article (or preposition) homographs of its accusative object clitics that alignedClitics
- * re-reads (lever 28); Italian *le* is also the feminine dative *to her*, so there only as *them*.
- */
-export const ALIGNED_CLITICS: Record<string, ReadonlyMap<string, ReadonlySet<string>>> = {
-  es: objectForms(["la", "lo", "las", "los"]),
-  it: objectForms(["la", "lo", "li", "l'", "l’"], [["le", ["them"]]]),
-  pt: objectForms(["a", "o", "as", "os"]),
-};
-function objectForms(forms: string[], limited: [string, string[]][] = []): Map<string, ReadonlySet<string>> {
-  return new Map<string, ReadonlySet<string>>([...forms.map((f): [string, ReadonlySet<string>] => [f, new Set(EN_OBJECT_PRONOUNS)]), ...limited.map(([f, en]): [string, ReadonlySet<string>] => [f, new Set(en)])]);
-}
-/**
- * Homographs that are also prepositions (pt *a*: "está a juntar", "começou a ler"): before an infinitive they are
- * the clitic only right after a preposition ("de a ver", "para a ler"); the first pt read (lever 28) took
- * *estar a* + infinitive for the clitic.
- */
-export const PREPOSITION_HOMOGRAPHS: Record<string, ReadonlySet<string>> = { pt: new Set(["a"]) };
-const INFINITIVE_SHAPE = /\p{L}[aeiô]r$/u;
-const PT_PREPOSITIONS = new Set(["de", "para", "por", "sem", "até", "após"]);
-
-/** English tags of the words a noun phrase's article would sit before: an article's next word does not render them. */
-const EN_NOMINAL_TAGS = new Set(["NOUN", "PROPN", "ADJ", "NUM"]);
-/**
- * English tags of a verb's particle or adverb, which the aligner may link the target verb to; and of its subject
- * pronoun or an interjection (lever 33: a pro-drop verb carries its subject, pt "Até a tinha" - "He ... carried it",
- * "quando a recebesse" - "when she got it").
- */
-const EN_PARTICLE_TAGS = new Set(["ADV", "ADP", "PART", "PRON", "INTJ"]);
-/** Target tags under which an unlinked word after the homograph may be the clitic's verb. */
-const VERB_LIKE_TAGS = new Set(["NOUN", "ADJ", "PROPN", "VERB", "AUX"]);
-
-/**
- * Target article homographs of object clitics (es *la, lo, las, los*, it *la, lo, li, l'*, *le* for *them*,
- * pt *a, o, as, os*) that the tagger reads as anything but a pronoun although every link of theirs goes to
- * an English object pronoun (*it, them, him, her* tagged PRON, not nominative nor possessive) and the next
- * word is no noun the article could introduce: it is linked to an English verb, or unlinked and tagged as a
- * noun, adjective, name or verb, and linked to no English noun, name, adjective or numeral (es "y la/DET
- * mueve/NOUN" for "he scoops it", pt "para o/DET ligar/NOUN" for "to turn it on"): the tagger, which sees
- * a present, subjunctive or infinitive as a noun, reads the article (lever 28). Not a word split off a
- * contraction (pt *na* -> *em a*). `forms`: homograph -> the
- * English pronouns it may render (ALIGNED_CLITICS); `prepositionHomographs`: those also prepositions (PREPOSITION_HOMOGRAPHS);
- * `verbOnly`: whether a word is known only as a verb (MorphTagger.verbOnlyForm), which lets a next word linked only to
- * English particles or adverbs count.
- */
-export function alignedClitics(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment, forms: ReadonlyMap<string, ReadonlySet<string>>,
-  prepositionHomographs?: ReadonlySet<string>,
-  verbOnly?: (word: string) => boolean,
-): Set<number> {
-  const at = new Set<number>();
-  tgt.forEach((t, j) => {
-    const ens = forms.get(t.text.toLowerCase());
-    if (!ens || t.upos === "PRON") return;
-    // Part of a contraction the tokenizer split (pt "na" -> em a, it "nella" -> in la): an article.
-    const written = (k: number) => tgt[k] !== undefined && tgt[k]!.start === t.start && tgt[k]!.end === t.end;
-    if (written(j - 1) || written(j + 1)) return;
-    const ls = links.filter((l) => l[1] === j);
-    const objectPronoun = (e: AnnToken) => e.upos === "PRON" && ens.has(e.text.toLowerCase()) && e.feats.Case !== "Nom" && e.feats.Poss !== "Yes";
-    if (!ls.length || !ls.every((l) => objectPronoun(en[l[0]]!))) return;
-    const next = tgt[j + 1];
-    if (!next) return;
-    const lower = t.text.toLowerCase();
-    if (prepositionHomographs?.has(lower) && INFINITIVE_SHAPE.test(next.text.toLowerCase())) {
-      const prev = tgt[j - 1];
-      if (!prev || !(prev.upos === "ADP" || PT_PREPOSITIONS.has(prev.text.toLowerCase()))) return;
-    }
-    const nls = links.filter((l) => l[1] === j + 1);
-    if (nls.some((l) => EN_NOMINAL_TAGS.has(en[l[0]]!.upos))) return;
-    if (nls.some((l) => VERB_TAGS.has(en[l[0]]!.upos)) || (!nls.length && VERB_LIKE_TAGS.has(next.upos))) at.add(j);
-    // A verb the aligner linked to its English particle, adverb or subject pronoun ("tomé" - "either", "recoges" - "up",
-    // "saqué" - "out"): where the verb lexicon knows the word only as a verb (lever 28c; pt: ptFiniteVerb, lever 33).
-    else if (nls.every((l) => EN_PARTICLE_TAGS.has(en[l[0]]!.upos)) && verbOnly?.(next.text)) at.add(j);
-  });
-  return at;
-}
-
-/** Languages whose target lines identify re-tags where misTaggedNominals finds words (lever 19a: Polish, no dictionary). */
-const NOMINAL_RETAG_LANGS = new Set(["pl"]);
-const VERB_TAGS = new Set(["VERB", "AUX"]);
-const NOMINAL_EN_TAGS = new Set(["NOUN", "PROPN", "ADJ", "NUM", "PRON"]);
-
-/**
- * Target words of a verb-less English line that the tagger calls a verb although every link of theirs goes
- * to an English noun, proper noun, adjective, numeral or pronoun (pl "Boginią/VERB?" for "A deity?",
- * "Przyjaciółmi/VERB?" for "Friends?", "Maxowi/VERB?" for "Max?"): the Polish tagger reads the first
- * word of a verb-less fragment as a verb. Unaligned words and words linked to an interjection or
- * adverb ("Ojć" for "Oops") are left alone. The engine's inflection rule (paper mode) lets the same words
- * pass its verb check (lever 15e); re-tagged (lever 19a) they also get a case.
- */
-export function misTaggedNominals(en: readonly AnnToken[], tgt: readonly AnnToken[], links: SentenceAlignment): Set<number> {
-  const at = new Set<number>();
-  if (en.some((t) => VERB_TAGS.has(t.upos))) return at;
-  tgt.forEach((t, j) => {
-    if (!VERB_TAGS.has(t.upos)) return;
-    const ls = links.filter((l) => l[1] === j);
-    if (ls.length && ls.every((l) => NOMINAL_EN_TAGS.has(en[l[0]]!.upos))) at.add(j);
-  });
-  return at;
+  return { id: doc.id, lang, en, tgt: retagged, alignment, coref };
 }
 
 export interface IdentifyOptions extends EngineOptions {
@@ -628,7 +334,7 @@ export async function identify(
   const person = ann.coref.isPerson?.bind(ann.coref);
   const engineOpts = person && !opts.personNoun ? { ...opts, personNoun: person } : opts;
   for await (const d of docs) {
-    const annotated = await annotateDoc(d, lang, ann, { levers: opts.levers });
+    const annotated = await annotateDoc(d, lang, ann);
     for (const [name, found] of matchDocument(annotated, sets, engineOpts)) {
       const items = opts.keepUnscorable ? found : found.filter(scorableWithReference);
       if (opts.dropped && items.length < found.length) opts.dropped.set(name, (opts.dropped.get(name) ?? 0) + found.length - items.length);
@@ -661,9 +367,10 @@ export interface IdentifyStats {
 }
 
 /**
- * identify over TSV files, streaming. With the built-in annotators the input is read twice: first
- * to tokenise every pair for the aligner's training (and check the input), then to annotate and match
- * one document at a time; only the aligner's integer corpus and the items found stay in memory.
+ * identify over TSV files, streaming. With annotators that prepare on the corpus (`Annotators.prepare`: the
+ * built-in ones train their aligner) the input is read twice: first for `prepare` (and to check the input),
+ * then to annotate and match one document at a time; only what the annotators keep of the first pass (the
+ * aligner's integer corpus) and the items found stay in memory.
  */
 export async function identifyFiles(
   files: string[],
@@ -686,20 +393,32 @@ export async function identifyFiles(
     c?.finish(last ? `${last.file}:${last.line}` : undefined);
   };
   let total: number | undefined;
-  if (isBuiltin(ann) && !ann.aligner.trained) {
-    let t0 = performance.now();
+  if (ann.prepare) {
+    const t0 = performance.now();
+    let trainFrom: number | undefined;
     let n = 0;
-    for await (const r of checked(streamTsvRows(files, { quoted: opts.quoted }), checker)) {
-      ann.aligner.add(ann.tokenize.en(r.en), ann.tokenize.tgt(r.other));
-      opts.progress?.("tokenise", ++n);
-    }
-    checker = undefined; // checked once
-    total = n;
-    seconds.tokenise = (performance.now() - t0) / 1000;
-    opts.progress?.("train", 0);
-    t0 = performance.now();
-    await ann.aligner.train();
-    seconds.train = (performance.now() - t0) / 1000;
+    let readAll = false;
+    const rows = checked(streamTsvRows(files, { quoted: opts.quoted }), checker);
+    const pairs = async function* (): AsyncGenerator<CorpusPair> {
+      for await (const r of rows) {
+        yield { en: r.en, other: r.other };
+        opts.progress?.("tokenise", ++n);
+      }
+      readAll = true;
+    };
+    await ann.prepare(pairs(), (phase) => {
+      if (phase !== "train" || trainFrom !== undefined) return;
+      trainFrom = performance.now();
+      opts.progress?.("train", 0);
+    });
+    const t1 = performance.now();
+    seconds.tokenise = ((trainFrom ?? t1) - t0) / 1000;
+    seconds.train = (t1 - (trainFrom ?? t1)) / 1000;
+    // Checked once when prepare read every row; annotators that were ready read none.
+    if (readAll) {
+      checker = undefined;
+      total = n;
+    } else if (checkOpts) checker = new InputChecker(lang, warn, checkOpts);
   }
   const t0 = performance.now();
   let docs = 0;

@@ -1,4 +1,12 @@
-import { DEFAULT_LEVERS, type Levers } from "./levers.js";
+/**
+ * Polish: the cases its prepositions govern and its endings leave (it has no dictionary here, so a word's ending
+ * and the preposition before it restrict the tagger's case labels), the case of *jej*, and, after alignment, the
+ * words of verb-less fragments that the tagger reads as verbs or in a case their ending rules out.
+ */
+import type { AnnToken, SentenceAlignment } from "../types.js";
+import type { AlignmentPass, EndingCases, LanguageRules, SingularCases, TaggerView, Tagged } from "../language-rules.js";
+import { nounOnlyForms, verbOnlyForms } from "../reread.js";
+import { alignedNounsPass, alignedNumbersPass, copiedNames, misTaggedNominals } from "../aligned-retag.js";
 
 /**
  * Polish: the cases a preposition governs (UD Case values), for MorphTagger.prepositionCases. Polish has
@@ -20,8 +28,8 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
 ]);
 
 /**
- * Polish: the cases an open-class word's ending leaves (UD Case values), for MorphTagger.endingCases
- * (lever 19b): endings that only some cases have. `adjectival`: the restriction holds for adjective,
+ * Polish: the cases an open-class word's ending leaves (UD Case values), for MorphTagger.endingCases:
+ * endings that only some cases have. `adjectival`: the restriction holds for adjective,
  * determiner, numeral and pronoun labels only (nouns and names may end so in the nominative: *Andrzej, kolej,
  * Joachim, Zurich*). `undefined`: the ending decides nothing. Only for words the closed-class table does not
  * list.
@@ -37,7 +45,7 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * - *-ym* (adjectives, masculine/neuter singular, dative plural; 4 letters or more): Ins, Loc or Dat;
  * - *-om* (nouns, dative plural; 6 letters or more; not *poziom, syndrom, idiom*, PL_OM_NOUNS): Dat, no verb;
  * - *-em* (nouns, instrumental singular; *problem, system* Nom/Acc; adjectival place names *w Zakopanem* Loc;
- *   4 letters or more): not Gen, Dat or Voc (lever 19l: "Z Benem/PROPN|Gen" before);
+ *   4 letters or more): not Gen, Dat or Voc ("Z Benem/PROPN|Gen" before);
  *   adjectival *-im* the same;
  * - adjectival *-ej*: Gen, Dat or Loc; adjectival *-ych, -ich*: Gen, Loc or Acc;
  * - *-ą* (feminine singular of adjectives and nouns): Acc or Ins;
@@ -48,15 +56,12 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * - consonant + *-u* (masculine nouns; 5 letters or more): Gen, Dat, Loc or Voc (not *menu, tabu*; not the
  *   numerals *kilku, wielu, -nastu, -dziestu* nor *po prostu, po polsku, po niemiecku*).
  *
- * Checked against UD Polish-LFG dev+test (gold tags; docs/annotate.md, lever 19): at most 5 % (-owi, -emu: 1 token each)
+ * Checked against UD Polish-LFG dev+test (gold tags; docs/annotate.md): at most 5 % (-owi, -emu: 1 token each)
  * of the tokens a rule covers have a case it rules out, after the exceptions below.
- *
- * `levers` (default DEFAULT_LEVERS): plNoCase (lever 22b, `plNoCase`) and plNounEndings (lever 22a,
- * `plSingularNounCases`) off leave those parts out.
  */
-export function plEndingCases(lower: string, name = false, levers: Pick<Levers, "plNoCase" | "plNounEndings"> = DEFAULT_LEVERS): PlEnding | undefined {
+export function plEndingCases(lower: string, name = false): EndingCases | undefined {
   if (!/^\p{Ll}+$/u.test(lower) || PL_ENDING_EXCEPTIONS.has(lower)) return undefined;
-  if (levers.plNoCase && plNoCase(lower, name)) return { cases: [], noCase: true };
+  if (plNoCase(lower, name)) return { cases: [], noCase: true };
   const n = lower.length;
   if (/(ymi|imi)$/.test(lower) && n >= 5) return { cases: ["Ins"], noVerb: true };
   if (/ami$/.test(lower) && n >= 5) return { cases: ["Ins"], noVerb: true };
@@ -74,16 +79,13 @@ export function plEndingCases(lower: string, name = false, levers: Pick<Levers, 
   if (/a$/.test(lower)) return { cases: ["Nom", "Gen", "Acc", "Voc"] };
   if (/ę$/.test(lower)) return PL_NEUTER_E.test(lower) ? { cases: ["Nom", "Acc", "Voc"] } : { cases: ["Acc"] };
   if (/[bcdfghjklłmnprstwzżźćńś]u$/.test(lower) && n >= 5 && !/(stu|sku|cku)$/.test(lower)) return { cases: ["Gen", "Dat", "Loc", "Voc"] };
-  if (levers.plNounEndings) {
-    const sing = plSingularNounCases(lower);
-    if (sing) return { cases: PL_CASES, sing };
-  }
-  return undefined;
+  const sing = plSingularNounCases(lower);
+  return sing ? { cases: PL_CASES, sing } : undefined;
 }
 
 
 /**
- * Polish words that take no case (lever 22b): adverbs, particles and interjections, which the tagger, reading
+ * Polish words that take no case: adverbs, particles and interjections, which the tagger, reading
  * a verb-less fragment, may label as a noun or adjective with a case (*Rety/NOUN|Nom* "gosh", *wielce/ADJ|Nom*
  * "greatly"). Two sources, none of them CTXPRO items:
  *
@@ -111,8 +113,8 @@ const PL_CASES: readonly string[] = ["Nom", "Gen", "Dat", "Acc", "Ins", "Loc", "
 
 /**
  * Polish: the cases a singular noun's ending leaves, for the noun, proper-noun and pronoun labels of some genders
- * (lever 22a; PlEnding's `sing`). From the declensions, then checked against UD Polish-LFG dev+test gold tags
- * (docs/annotate.md, lever 22):
+ * (EndingCases's `sing`). From the declensions, then checked against UD Polish-LFG dev+test gold tags
+ * (docs/annotate.md):
  *
  * - *-ie* after a hard consonant (*-mie, -nie, -cie, -dzie, -bie, -pie, -wie, -fie, -sie, -zie*) and *-rze*
  *   (the hard stem softened before the ending *-e*: *Obama → Obamie, plan → planie, jubilat → jubilacie,
@@ -136,24 +138,24 @@ const PL_CASES: readonly string[] = ["Nom", "Gen", "Dat", "Acc", "Ins", "Loc", "
  * but the tagger, held off a singular label there, escapes to a worse one (*próby/ADJ*, *wysiągi/VERB*) and no
  * inflection item gained.
  */
-export function plSingularNounCases(lower: string): readonly PlSingular[] | undefined {
+export function plSingularNounCases(lower: string): readonly SingularCases[] | undefined {
   if (lower.length < 4) return undefined;
   if (/([bfms]ie|[^d]zie)$/.test(lower)) return PL_SG_MIE_ADJ;
   if (/pie$/.test(lower)) return PL_SG_MIE;
   if (/([cnw]ie|dzie|rze)$/.test(lower) || (/le$/.test(lower) && !/lle$/.test(lower))) return PL_SG_IE;
   return undefined;
 }
-const PL_SG_IE: readonly PlSingular[] = [
+const PL_SG_IE: readonly SingularCases[] = [
   { upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem"], cases: ["Dat", "Loc", "Voc"] },
   { upos: ["ADJ", "DET"], genders: ["Masc", "Fem"], cases: [] },
 ];
-const PL_SG_MIE: readonly PlSingular[] = [{ upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem", "Neut"], cases: ["Dat", "Loc", "Voc"] }];
-const PL_SG_MIE_ADJ: readonly PlSingular[] = [...PL_SG_MIE, { upos: ["ADJ", "DET"], genders: ["Masc", "Fem", "Neut"], cases: [], anyNumber: true }];
+const PL_SG_MIE: readonly SingularCases[] = [{ upos: ["NOUN", "PROPN", "PRON"], genders: ["Masc", "Fem", "Neut"], cases: ["Dat", "Loc", "Voc"] }];
+const PL_SG_MIE_ADJ: readonly SingularCases[] = [...PL_SG_MIE, { upos: ["ADJ", "DET"], genders: ["Masc", "Fem", "Neut"], cases: [], anyNumber: true }];
 
 /**
  * Whether a Polish word read with this label, in a verb-less line where it renders an English singular noun
  * or proper noun, is to be re-read as a singular masculine or feminine noun in the dative or vocative (the
- * locative needs a preposition; lever 22a, identify's `oblique`): its ending is one of plSingularNounCases' *-ie* endings (*Obamie, Marcie,
+ * locative needs a preposition; the re-reading after alignment's `oblique`): its ending is one of plSingularNounCases' *-ie* endings (*Obamie, Marcie,
  * Rodionie, Jubilacie*), which no singular nominative, genitive, accusative or instrumental has but a neuter
  * noun's (*zdanie, życie, zdrowie, pole, morze, narzędzie*), and its label is none of those three cases in
  * the singular. The tagger, reading a one-word fragment, escapes to a plural, neuter, adjective or
@@ -174,7 +176,7 @@ export function plObliqueSingular(lower: string, upos: string, feats: Readonly<R
 
 /**
  * Whether a Polish word read with this label, in a verb-less line where it renders an English singular person
- * noun, is to be re-read in the dative or vocative (lever 22a; identify's `oblique`): a masculine noun in
+ * noun, is to be re-read in the dative or vocative (RetagOptions.oblique, after alignment): a masculine noun in
  * consonant + *-u* (5 letters or more) read as a singular noun or proper noun in another case than the dative,
  * locative or vocative (*Skrzypku/NOUN|Gen* "Fiddler!"). A personal masculine noun's genitive ends in *-a*
  * (*skrzypka, człowieka*); its *-u* forms are the dative (*panu, bratu*), locative and vocative (*wujku,
@@ -186,28 +188,6 @@ export function plPersonU(lower: string, upos: string, feats: Readonly<Record<st
   return !(feats.Number === "Sing" && ["Dat", "Loc", "Voc"].includes(feats.Case ?? ""));
 }
 
-/** A singular noun's ending: for labels of `upos` with a gender of `genders` and Number=Sing, the cases left. */
-export interface PlSingular {
-  upos: readonly string[];
-  genders: readonly string[];
-  cases: readonly string[];
-  /** The rule holds for plural labels too. */
-  anyNumber?: boolean;
-}
-
-/** What a Polish ending leaves: its cases; `adjectival`: for adjectival labels only; `noVerb`: no verb form ends so. */
-export interface PlEnding {
-  cases: readonly string[];
-  /** The restriction holds for ADJ, DET, NUM and PRON labels only. */
-  adjectival?: boolean;
-  /** The restriction holds for every label but ADJ. */
-  notAdj?: boolean;
-  noVerb?: boolean;
-  /** Lever 22a: singular noun labels' cases (plSingularNounCases). */
-  sing?: readonly PlSingular[];
-  /** Lever 22b: a word with no case (plNoCase): adverb, particle, interjection or conjunction labels only. */
-  noCase?: boolean;
-}
 /**
  * Words whose ending misleads plEndingCases: names and nouns in *-ego*; adjectives whose stem ends in *-ym,
  * -im* (*olbrzymi* Nom); *więcej, trzej, czterej* (Acc, Nom); *trochę* (Gen); the numerals *kilku, wielu, paru, ilu, tylu*; the
@@ -223,8 +203,8 @@ const PL_OM_NOUNS = /(poziom|syndrom|symptom|idiom|kondom|pogrom|chromosom|agron
 const PL_EM_NOUN_U = /(problem|system|krem|harem|totem|tandem|modem|tlen|poemat)u$/;
 
 /**
- * Polish verbs whose object in the dative is the only object they take with a third-person pronoun
- * (lever 19c): *pomóc jej*, *ufam jej*, *przyglądać się jej*. Lemmas, and the stems their forms begin with
+ * Polish verbs whose object in the dative is the only object they take with a third-person pronoun:
+ * *pomóc jej*, *ufam jej*, *przyglądać się jej*. Lemmas, and the stems their forms begin with
  * where the lemmatizer misses the lemma (imperatives and vowel alternations: *pozwól*, *pomóż*, *wierzono*).
  * General grammar (the verbs of dative rection in Polish grammars), not read off any test item. Verbs marked
  * `sie` govern the dative only with *się* in the clause (*oprzeć się jej*, but *oprzeć ją*).
@@ -307,3 +287,149 @@ export function plDativeVerb(form: string, lemma: string, sie: boolean): boolean
   }
   return false;
 }
+
+/** Parts of speech after a possessive *jej* (its noun phrase). */
+const PL_POSSESSED = new Set(["NOUN", "PROPN", "ADJ", "NUM", "DET"]);
+/** Polish dative-only personal pronouns (with one of them in the clause, *jej* is not the dative object). */
+const PL_DATIVE_PRONOUNS = new Set(["mi", "mu", "ci", "nam", "wam", "im", "jemu", "tobie", "sobie", "niemu"]);
+
+/** Forms of Polish *być* (be) that a predicate noun or adjective follows. */
+const PL_BYC = new Set(["być", "jest", "są", "jestem", "jesteś", "jesteśmy", "jesteście", "był", "była", "było", "byli", "były", "byłem", "byłam", "byłeś", "byłaś", "byliśmy", "byłyśmy", "byliście", "byłyście", "będzie", "będą", "będę", "będziesz", "będziemy", "będziecie", "bądź", "bądźcie", "byłby", "byłaby", "byłoby", "byliby", "byłyby", "zostać", "został", "została", "zostanie", "zostaniesz"]);
+
+const PL_YM_CASES: readonly string[] = ["Ins", "Loc", "Dat"];
+/** Words in *-ym, -im* that are no adjective form: the conjunction *zanim* and nouns whose nominative ends so. */
+const PL_YM_NOT = new Set(["zanim", "pielgrzym", "olbrzym", "synonim", "antonim", "homonim", "pseudonim", "anonim", "akronim", "toponim", "reżim"]);
+/**
+ * Polish: whether word k is an adjectival modifier in *-ym, -im* (4 letters or more: *jakim, twoim, nowym,
+ * wielkim*; not *tym, nim*), whose noun right after it agrees in the instrumental, locative or dative
+ * ("Jakim planie?" Loc, not *planie/NOUN|Neut|Acc*). Not a capitalised word after the line's first word
+ * (names: *Joachim*, *Hakim*), not *zanim* nor a noun in *-ym, -im* (*pseudonim, pielgrzym*; PL_YM_NOT), not an
+ * active participle in *-ącym, -ącim*, which takes its own object (*otaczającym fort*, *niosącym pomoc*). UD
+ * Polish-LFG dev+test: 122 nouns after a word in *-ym, -im*, 4 in another case, 3 of them after *-ącym*; without
+ * those, 1 of 109 (*w lutym emisje*, the noun *luty*).
+ */
+function plYmModifier(words: readonly string[], lower: readonly string[], k: number): boolean {
+  const w = lower[k]!;
+  if (!/^\p{Ll}{2,}[yi]m$/u.test(w) || /ąc[yi]m$/.test(w) || PL_YM_NOT.has(w)) return false;
+  return !/^\p{Lu}/u.test(words[k]!) || !words.slice(0, k).some((x) => /\p{L}/u.test(x));
+}
+
+/**
+ * The labels left to a Polish open-class word (no dictionary here): the word's ending's cases (`plEndingCases`,
+ * applied by the tagger), then, right after an adjectival modifier in *-ym, -im*, the cases a noun agreeing with
+ * it can have ("Jakim planie?" Loc, not *planie/NOUN|Neut|Acc*), and, right after a form of *być*, no verb for a
+ * word in *-ą*: it is the predicate's instrumental (or accusative), not a third-person plural verb ("jesteście
+ * drużyną/VERB", "być ofiarą/VERB").
+ */
+function polishOpenClassLabels(t: TaggerView, words: readonly string[], lower: readonly string[], i: number, ids: readonly number[] | undefined): readonly number[] | undefined {
+  let byEnding = ids;
+  if (i > 0 && plYmModifier(words, lower, i - 1)) byEnding = t.nounCases(byEnding, PL_YM_CASES);
+  return i > 0 && PL_BYC.has(lower[i - 1]!) && /\p{Ll}{3,}ą$/u.test(lower[i]!) ? t.withoutVerbLabels(byEnding) : byEnding;
+}
+
+/**
+ * Polish *jej* (Gen or Dat of *ona*) as the object of a verb that governs the dative (plDativeVerb: *pomóc
+ * jej*, *Ufam jej*, *Pozwól jej się gotować*, *udało jej się*) is Dat: in its clause (between
+ * punctuation and conjunctions), not after a preposition, not before a noun, adjective, numeral or
+ * determiner (the possessive *jej nazwę*), and with no other dative pronoun there (*mi jej dać*: then
+ * *jej* is the thing given). A *jej* with a verb in its clause that governs no dative is Gen; other *jej*
+ * keep the tagger's case.
+ */
+export function polishJejCase(tg: TaggerView, _words: readonly string[], lower: readonly string[], out: Tagged[]): void {
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i]!;
+    if (lower[i] !== "jej" || t.upos !== "PRON" || t.feats.Poss === "Yes") continue;
+    if (i > 0 && out[i - 1]!.upos === "ADP") continue;
+    const next = out[i + 1];
+    if (next && PL_POSSESSED.has(next.upos)) continue;
+    const bound = (u: string) => u === "PUNCT" || u === "SCONJ" || u === "CCONJ";
+    let lo = i;
+    while (lo > 0 && !bound(out[lo - 1]!.upos)) lo--;
+    let hi = i;
+    while (hi + 1 < out.length && !bound(out[hi + 1]!.upos)) hi++;
+    const clause = lower.slice(lo, hi + 1);
+    if (clause.some((w) => PL_DATIVE_PRONOUNS.has(w))) continue;
+    const sie = clause.includes("się");
+    let dat = false;
+    let verb = false;
+    for (let k = lo; k <= hi && !dat; k++) {
+      const u = out[k]!.upos;
+      if (u !== "VERB" && u !== "AUX") continue;
+      verb = true;
+      if (plDativeVerb(lower[k]!, out[k]!.lemma, sie)) dat = true;
+    }
+    // The object of any other verb is genitive (negation, genitive verbs: *Nie możesz jej dotknąć*,
+    // *szukać jej*); the tagger reads such *jej* Gen or Dat about at random.
+    const c = dat ? "Dat" : verb ? "Gen" : undefined;
+    if (!c || t.feats.Case === c) continue;
+    const a = (tg.table.get("jej") ?? []).find((x) => x.upos === "PRON" && x.feats.Case === c && x.feats.Poss !== "Yes");
+    if (a) out[i] = { upos: a.upos, feats: { ...a.feats }, lemma: t.lemma };
+  }
+}
+
+
+const VERB_TAGS = new Set(["VERB", "AUX"]);
+
+/**
+ * Polish words of a verb-less English line's target whose every link goes to an English singular noun or
+ * proper noun and whose *-ie* ending rules out their label (plObliqueSingular: *Obamie/ADJ|Nom* for "Obama",
+ * *Marcie/DET|Nom* for "Marta", *Rodionie/NOUN|Plur|Nom* for "Rodion"), and words in consonant + *-u* read in
+ * another case than Dat, Loc, Voc whose every link goes to an English singular person noun (plPersonU: *Skrzypku*
+ * GEN for "Fiddler!"; `person`, the resolver's lexicons): re-tagged as singular masculine or feminine nouns in the
+ * dative or vocative (the locative these endings also leave needs a preposition). Not the names copiedNames
+ * keeps in the nominative (*Annie* for "Annie"), nor words right after a preposition, whose case it restricts.
+ */
+export function obliqueNouns(
+  en: readonly AnnToken[],
+  tgt: readonly AnnToken[],
+  links: SentenceAlignment,
+  names: ReadonlySet<number> = new Set(),
+  person?: (lemma: string) => boolean,
+): Set<number> {
+  const at = new Set<number>();
+  if (en.some((t) => VERB_TAGS.has(t.upos))) return at;
+  tgt.forEach((t, j) => {
+    if (names.has(j) || (j > 0 && tgt[j - 1]!.upos === "ADP")) return;
+    const ls = links.filter((l) => l[1] === j);
+    if (!ls.length) return;
+    const lower = t.text.toLowerCase();
+    const singular = (upos: readonly string[]) => ls.every((l) => upos.includes(en[l[0]]!.upos) && en[l[0]]!.feats.Number !== "Plur");
+    if (plObliqueSingular(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"])) at.add(j);
+    // A masculine noun in consonant + *-u* that renders an English person noun: not its genitive (*-a* for
+    // persons: *skrzypka*) nor nominative, accusative or instrumental, but its dative or vocative (*panu,
+    // Skrzypku!*); UD Polish-LFG: 24 personal masculine nouns so ending, none genitive.
+    else if (person && plPersonU(lower, t.upos, t.feats) && singular(["NOUN", "PROPN"]) && ls.every((l) => person((en[l[0]]!.lemma || en[l[0]]!.text).toLowerCase()))) at.add(j);
+  });
+  return at;
+}
+
+/**
+ * In a verb-less English line's target, the words the tagger reads as verbs although every link of theirs goes
+ * to an English nominal (`misTaggedNominals`: the Polish tagger reads the first word of a verb-less fragment as a
+ * verb) and the names copied from English (`copiedNames`) are tagged again, held to nominal labels and the
+ * nominative; then the singular nouns whose ending leaves the dative or vocative (`obliqueNouns`).
+ */
+const polishFragments: AlignmentPass = (tagger, { en, tgt, alignment, person }) => {
+  for (let i = 0; i < tgt.length; i++) {
+    const text = tgt[i]!.text;
+    const at = misTaggedNominals(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!);
+    const names = copiedNames(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, tagger.prepositionCases);
+    if (at.size || names.size) tgt[i] = tagger.annotate(text, { nominal: at, names });
+    const oblique = obliqueNouns(en[i]!.tokens, tgt[i]!.tokens, alignment[i]!, names, person);
+    if (oblique.size) tgt[i] = tagger.annotate(text, { nominal: at, names, oblique });
+  }
+};
+
+export const POLISH: LanguageRules = {
+  lang: "pl",
+  nounLexicon: "all",
+  prepositionCases: PL_PREPOSITION_CASES,
+  // *ze* before a verb is *że* written without its diacritic in subtitles ("Chyba ze przejdzie").
+  verbAfterPreposition: (preposition) => preposition === "ze",
+  endingCases: plEndingCases,
+  openClassLabels: polishOpenClassLabels,
+  labelPasses: [verbOnlyForms, nounOnlyForms],
+  wordPasses: [polishJejCase],
+  knownNoun: (t: TaggerView, lower: string) => t.nouns?.lookup(lower, lower) !== undefined,
+  alignmentPasses: [polishFragments, alignedNounsPass(), alignedNumbersPass],
+};
