@@ -40,7 +40,7 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
     .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm-news, scored zero-shot with PMI; docs/meta-eval.md)")
     .option("--model-dir <dir>", "directory holding transformers models")
-    .option("--allow-empty", "skip empty reference segments (counted and reported) instead of failing")
+    .option("--allow-empty", "accept empty reference segments instead of failing: skipped (nothing to score against), counted in the output and the signature")
     .option("--allow-non-english", "score although the target is not English (the metric is for English targets)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
