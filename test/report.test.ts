@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { registerReport } from "../src/cli/report.js";
 import { buildReport, checkInput, detectKind, parseEvalSetName, readReportInput, renderHtml, renderReportFromInputs, systemLabels, writePngs } from "../src/report/index.js";
 import type { SegmentView } from "../src/report/model.js";
-import { compareJson, ctxproJson, curveJson, evalJson, scoreJson, suiteJson } from "./report-fixtures.js";
+import { aptJson, compareJson, contrastiveJson, ctxproJson, curveJson, evalJson, metaEvalJson, mudaJson, scoreJson, suiteJson } from "./report-fixtures.js";
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), "proneval-report-"));
 
@@ -122,11 +122,15 @@ describe("report content", () => {
     checkInput(ctxproJson("gender.opensubtitles.en-de.dev.json.gz", ["out/base/gender.de.txt", "out/ctx/gender.de.txt"]), "c1.json"),
     checkInput(ctxproJson("formality.opensubtitles.en-fr.dev.json.gz", ["out/base/formality.fr.txt", "out/ctx/formality.fr.txt"]), "c2.json"),
     checkInput(suiteJson(), "suite.json"),
+    checkInput(aptJson(), "apt.json"),
+    checkInput(mudaJson(), "muda.json"),
+    checkInput(contrastiveJson(), "contrastive.json"),
+    checkInput(metaEvalJson(), "meta.json"),
   ];
 
   it("has a section per kind, and every chart has labelled axes or a legend", () => {
     const data = buildReport(inputs(), { bootstrap: 100, generated: "fixed" });
-    expect(data.sections.map((s) => s.id)).toEqual(["training", "evaluation", "scoring", "ctxpro", "suites"]);
+    expect(data.sections.map((s) => s.id)).toEqual(["training", "evaluation", "scoring", "ctxpro", "suites", "apt", "muda", "contrastive", "meta-eval"]);
     const charts = data.sections.flatMap((s) => s.blocks.flatMap((b) => (b.type === "chart" ? [b.chart] : [])));
     expect(new Set(charts.map((c) => c.id)).size).toBe(charts.length);
     for (const c of charts) {
