@@ -13,6 +13,7 @@ import { Command, type Option } from "commander";
 import { registerCommands } from "../src/cli/commands.js";
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { formatTable, parseTable } from "../src/io/table.js";
+import { ProgressLine } from "../src/nn/progress.js";
 
 const CLI = resolve("dist/src/cli/index.js");
 const ATOMIC = resolve("dist/src/io/atomic.js");
@@ -303,6 +304,19 @@ describe("sacrebleu and comet habits", () => {
   });
 });
 
+describe("progress lines", () => {
+  it("in a log (no terminal) the last update held back by the rate limit is printed when the line is done, so the log ends at 100%", () => {
+    const written: string[] = [];
+    const stream = { isTTY: false, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream;
+    const line = new ProgressLine(stream);
+    line.update("scoring 10%");
+    line.update("scoring 60%");
+    line.update("scoring 100%");
+    line.done();
+    expect(written).toEqual(["scoring 10%\n", "scoring 100%\n"]);
+  });
+});
+
 describe("tables", () => {
   it("a cell with a tab, quote or newline round-trips through the TSV writer and reader", async () => {
     const rows = [["d1", 'he said "no"\tloudly', "two\nlines"], ["d2", "plain", ""]];
@@ -492,6 +506,12 @@ describe("every subcommand follows the flag convention", () => {
       const format = (cmd.options as Option[]).find((o) => o.long === "--format");
       if (format) expect(/mtme/.test(format.description), name).toBe(name === "score");
     }
+  });
+
+  it("score's help names its default model (the masked-pronoun model, scored zero-shot), not a ranker", () => {
+    const score = all.find((c) => c.name === "score")!.cmd;
+    expect(score.description()).toMatch(/masked-pronoun model scored zero-shot/);
+    expect(score.description()).not.toMatch(/learned ranker/);
   });
 
   it("align's help says its short flags are fast_align's", () => {

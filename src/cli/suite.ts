@@ -99,6 +99,7 @@ export function registerSuite(program: Command): void {
         ["last-sentence", Boolean(o.lastSentence)],
         ["align", "fast_align-gdfa"],
         ["ranker", scorer?.modelSignature().replace(/^model:/, "")],
+        ["backend", scorer ? await (await import("./scoring.js")).backendTag(scorer) : undefined],
         ["bootstrap", boot ? bootstrapSamples : undefined],
         ["seed", boot ? seed : undefined],
       ]);
