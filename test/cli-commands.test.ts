@@ -87,7 +87,7 @@ describe("outputs and inputs", () => {
 });
 
 describe("report reads every JSON the commands write", () => {
-  it("one page from the JSON of score (also --confidence), compare, eval, meta-eval, ctxpro score, suite score, contrastive, apt and muda score; intervals from the aggregate each file records", async () => {
+  it("one page from the JSON of score (also --confidence), compare, eval, meta-eval, ctxpro score, suite score, contrastive, apt, muda score, stats, suite stats and contrastive --self-check; intervals from the aggregate each file records", async () => {
     if (!built()) return;
     const J = (name: string) => join(f.dir, `${name}.json`);
     const runs: Array<[string, string[]]> = [
@@ -101,9 +101,13 @@ describe("report reads every JSON the commands write", () => {
       ["contrastive", ["contrastive", f.contrastiveSet, "--scores", f.contrastiveScores, f.contrastiveScores, "--no-check-data"]],
       ["apt", ["apt", "-s", f.deSrc, "-r", f.enRef, "-t", f.enHyp, f.enRef, "-l", "de-en", "--no-check"]],
       ["muda", ["muda", "score", "-l", "en-de", "-s", f.enSrc, "-r", f.deRef, "-t", f.deHyp, f.deRef, "--no-check"]],
+      ["stats", ["stats", f.pairs]],
+      ["suite-stats", ["suite", "stats", f.suite]],
+      ["contrastive-check", ["contrastive", f.contrastiveSet, "--self-check"]],
     ];
     for (const [name, args] of runs) {
-      const r = await shell(`node ${CLI} ${quote([...args, "--json", "-q", "-o", J(name)])}`);
+      const quiet = ["stats", "suite-stats"].includes(name) ? [] : ["-q"];
+      const r = await shell(`node ${CLI} ${quote([...args, "--json", ...quiet, "-o", J(name)])}`);
       expect(r.status, `${name}: ${r.stderr}`).toBe(0);
     }
     const html = join(f.dir, "all.html");
@@ -111,8 +115,8 @@ describe("report reads every JSON the commands write", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).not.toMatch(/warning/);
     const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(readFileSync(html, "utf8"))![1]!);
-    expect(data.sections.map((x: { id: string }) => x.id)).toEqual(["evaluation", "scoring", "ctxpro", "suites", "apt", "muda", "contrastive", "meta-eval"]);
-    expect(data.inputs.map((x: { kind: string }) => x.kind)).toEqual(["score", "score", "compare", "eval", "meta-eval", "ctxpro-score", "suite-score", "contrastive", "apt", "muda-score"]);
+    expect(data.sections.map((x: { id: string }) => x.id)).toEqual(["evaluation", "scoring", "ctxpro", "suites", "apt", "muda", "contrastive", "meta-eval", "data"]);
+    expect(data.inputs.map((x: { kind: string }) => x.kind)).toEqual(["score", "score", "compare", "eval", "meta-eval", "ctxpro-score", "suite-score", "contrastive", "apt", "muda-score", "pair-stats", "suite-stats", "contrastive-check"]);
     // The ranking shows each system's recorded score, with an interval that holds it (mean aggregate, the default).
     const score = JSON.parse(readFileSync(J("score"), "utf8"));
     const scoring = data.sections.find((x: { id: string }) => x.id === "scoring");

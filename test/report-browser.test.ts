@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { registerReport } from "../src/cli/report.js";
-import { aptJson, compareJson, contrastiveJson, ctxproJson, curveJson, evalJson, metaEvalJson, mudaJson, scoreJson, suiteJson } from "./report-fixtures.js";
+import { aptJson, compareJson, contrastiveJson, ctxproJson, curveJson, evalJson, metaEvalJson, mudaJson, onTopJson, pretrainCurveJson, scoreJson, suiteJson } from "./report-fixtures.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -57,6 +57,8 @@ function writeFixtures(dir: string): string[] {
     put("muda.json", mudaJson()),
     put("contrastive.json", contrastiveJson()),
     put("meta-eval.json", metaEvalJson()),
+    put("lm-news/curve.json", pretrainCurveJson()),
+    put("ontop.json", onTopJson()),
   ];
 }
 

@@ -3,7 +3,7 @@
  * src/report/inputs.ts). Deterministic (seeded), so sizes and screenshots are stable.
  */
 import { rng } from "../src/annotate/perceptron.js";
-import type { AptJson, CompareJson, ContrastiveJson, CtxproJson, EvalJson, MetaEvalJson, MudaJson, ScoreJson, ScoredSideJson, SuiteJson, TrainCurveJson } from "../src/report/inputs.js";
+import type { AptJson, CompareJson, ContrastiveJson, CtxproJson, EvalJson, MetaEvalJson, MudaJson, OnTopJson, PretrainCurveJson, ScoreJson, ScoredSideJson, SuiteJson, TrainCurveJson } from "../src/report/inputs.js";
 
 
 export function curveJson(epochs = 6): TrainCurveJson {
@@ -291,4 +291,21 @@ export function metaEvalJson(): MetaEvalJson {
     reports: [report("pronoun-lm-news", 0), report("default", -0.1)],
     significance: { draws: 1000, seed: 1, baseline: "pronoun-lm-news", measures: [m("out/pairs/dev.jsonl.gz: R vs S", 0.74, 0.64), m("out/pairs/dev.jsonl.gz: R vs R'", 0.84, 0.74), m("judged: accuracy", 0.86, 0.76), m("judged: AC1", 0.6, 0.5)] },
   };
+}
+
+/** `pretrain`'s curve.json: an evaluation every 500 steps. */
+export function pretrainCurveJson(points = 8): PretrainCurveJson {
+  return {
+    curve: Array.from({ length: points }, (_, k) => {
+      const step = 500 * (k + 1);
+      const acc = 0.6 + 0.15 * (1 - Math.exp(-k / 3));
+      return { step, epoch: step / 4000, loss: 2.5 * Math.exp(-k / 4) + 0.8, seconds: 900 * (k + 1), tokensPerSec: 5200, dev: { overall: acc, pairs: 2000, pmi: { overall: acc + 0.03 } } };
+    }),
+  };
+}
+
+/** `pretrain-ontop --json`: zero-shot, then one eval report per epoch. */
+export function onTopJson(): OnTopJson {
+  const ev = evalJson(-0.05);
+  return { signature: "proneval-ontop|lm:pronoun-lm@abcd1234|variant:frozen+lp|epochs:2|lr:1e-3|seed:1|train-pairs:3000|dev:dev.jsonl.gz|version:0.1.0", variant: "frozen+lp", zeroShotDev: ev, dev: [evalJson(-0.02), evalJson(0)], trainPairs: 3000 };
 }

@@ -12,6 +12,21 @@ import { Checker, isNum, isObj, isStr, type Json } from "./check.js";
 import { checkApt, checkContrastive, checkMetaEval, checkMuda, type AptJson, type ContrastiveJson, type MetaEvalJson, type MudaJson } from "./inputs-results.js";
 
 export type { AptJson, ContrastiveJson, MetaEvalJson, MudaJson } from "./inputs-results.js";
+import {
+  arrayKind,
+  checkContrastiveCheck,
+  checkOnTop,
+  checkPairStats,
+  checkPretrainCurve,
+  checkSuiteStats,
+  type ContrastiveCheckJson,
+  type OnTopJson,
+  type PairStatsJson,
+  type PretrainCurveJson,
+  type SuiteStatsJson,
+} from "./inputs-runs.js";
+
+export type { ContrastiveCheckJson, OnTopJson, PairStatsJson, PretrainCurveJson, SuiteStatsJson } from "./inputs-runs.js";
 
 /** One point of the training curve, as src/ranker/train.ts writes it (type-only import: no tfjs is loaded). */
 export type CurvePointJson = CurvePoint;
@@ -142,7 +157,12 @@ export type ReportInput =
   | { kind: "apt"; file: string; data: AptJson }
   | { kind: "muda-score"; file: string; data: MudaJson }
   | { kind: "contrastive"; file: string; data: ContrastiveJson }
-  | { kind: "meta-eval"; file: string; data: MetaEvalJson };
+  | { kind: "meta-eval"; file: string; data: MetaEvalJson }
+  | { kind: "pretrain-curve"; file: string; data: PretrainCurveJson }
+  | { kind: "ontop"; file: string; data: OnTopJson }
+  | { kind: "pair-stats"; file: string; data: PairStatsJson }
+  | { kind: "suite-stats"; file: string; data: SuiteStatsJson }
+  | { kind: "contrastive-check"; file: string; data: ContrastiveCheckJson };
 
 export type InputKind = ReportInput["kind"];
 
@@ -158,6 +178,11 @@ export const KIND_DESCRIPTIONS: Record<InputKind, string> = {
   "muda-score": "MuDA f-measures per tag (`proneval muda score --json`)",
   contrastive: "contrastive accuracy (`proneval contrastive --json`)",
   "meta-eval": "meta-evaluation of scorers (`proneval meta-eval --json`)",
+  "pretrain-curve": "pretraining curve (curve.json written by `proneval pretrain`)",
+  ontop: "ranker on a pretrained model (`proneval pretrain-ontop --json`)",
+  "pair-stats": "pair counts (`proneval stats --json`)",
+  "suite-stats": "suite counts (`proneval suite stats --json`)",
+  "contrastive-check": "contrastive harness check (`proneval contrastive --self-check --json`)",
 };
 
 const EXPECTED = Object.values(KIND_DESCRIPTIONS).join("; ");
@@ -332,6 +357,8 @@ function checkSuite(c: Checker, d: Record<string, Json>): SuiteJson {
 /** Which kind a parsed JSON value is, or an InputError saying what was expected. */
 export function detectKind(v: Json, file: string): InputKind {
   if (Array.isArray(v)) {
+    const k = arrayKind(v);
+    if (k) return k;
     throw new InputError(
       `is a JSON array, not a report input (a CTXPRO evaluation set or a pair list?); expected one of: ${EXPECTED}`,
       file,
@@ -345,7 +372,8 @@ export function detectKind(v: Json, file: string): InputKind {
       throw new InputError(`has kind ${v.kind} version ${JSON.stringify(v.version)}; this proneval reads version ${known.versions.join(" or ")} (re-run the command that wrote it with this proneval)`, file);
     return known.kind;
   }
-  if (Array.isArray(v.curve)) return "train-curve";
+  if (Array.isArray(v.curve)) return isObj(v.curve[0]) && "tokensPerSec" in v.curve[0] ? "pretrain-curve" : "train-curve";
+  if ("zeroShotDev" in v && Array.isArray(v.dev)) return "ontop";
   if ("byPronounPair" in v && "overall" in v) return "eval";
   if ("scoreA" in v && "scoreB" in v && "wins" in v)
     throw new InputError("is a two-system comparison written by an older proneval compare; run compare again (it now writes kind proneval-compare version 2)", file);
@@ -362,6 +390,12 @@ export function detectKind(v: Json, file: string): InputKind {
 /** Checks a parsed value of a known kind and returns it typed. */
 export function checkInput(v: Json, file: string, kind: InputKind = detectKind(v, file)): ReportInput {
   const c = new Checker(file, KIND_DESCRIPTIONS[kind]);
+  if (kind === "pair-stats" || kind === "suite-stats" || kind === "contrastive-check") {
+    const rows = c.arr(v, "top level");
+    if (kind === "pair-stats") return { kind, file, data: checkPairStats(c, rows) };
+    if (kind === "suite-stats") return { kind, file, data: checkSuiteStats(c, rows) };
+    return { kind, file, data: checkContrastiveCheck(c, rows) };
+  }
   const d = c.obj(v, "top level");
   switch (kind) {
     case "train-curve":
@@ -384,7 +418,12 @@ export function checkInput(v: Json, file: string, kind: InputKind = detectKind(v
       return { kind, file, data: checkContrastive(c, d) };
     case "meta-eval":
       return { kind, file, data: checkMetaEval(c, d) };
+    case "pretrain-curve":
+      return { kind, file, data: checkPretrainCurve(c, d) };
+    case "ontop":
+      return { kind, file, data: checkOnTop(c, d) };
   }
+  throw new InputError(`${KIND_DESCRIPTIONS[kind]} is a JSON array`, file);
 }
 
 /** Reads a JSON file (plain or .gz), detects its kind and checks it. */
