@@ -86,6 +86,57 @@ describe("outputs and inputs", () => {
   }, 120_000);
 });
 
+describe("report reads every JSON the commands write", () => {
+  it("one page from the JSON of score (also --confidence), compare, eval, meta-eval, ctxpro score, suite score, contrastive, apt, muda score, stats, suite stats and contrastive --self-check; intervals from the aggregate each file records", async () => {
+    if (!built()) return;
+    const J = (name: string) => join(f.dir, `${name}.json`);
+    const runs: Array<[string, string[]]> = [
+      ["score", ["score", "-r", f.ref, "-t", f.a, f.b, "--backend", "cpu"]],
+      ["score-confidence", ["score", "-r", f.ref, "-t", f.a, f.b, "--backend", "cpu", "--confidence", "-b", "100"]],
+      ["compare", ["compare", "-r", f.ref, "-t", f.a, f.b, "--backend", "cpu", "-b", "100"]],
+      ["eval", ["eval", "--pairs", f.pairs, "--backend", "cpu"]],
+      ["meta-eval", ["meta-eval", "--pairs", f.pairs, "--backend", "cpu", "-b", "50"]],
+      ["ctxpro", ["ctxpro", "score", "-e", f.ctxproSet, "-t", f.ctxproHyp, f.ctxproHyp]],
+      ["suite", ["suite", "score", "--suite", f.suite, "-t", f.suiteHyp, f.suiteHyp, "-b", "50"]],
+      ["contrastive", ["contrastive", f.contrastiveSet, "--scores", f.contrastiveScores, f.contrastiveScores, "--no-check-data"]],
+      ["apt", ["apt", "-s", f.deSrc, "-r", f.enRef, "-t", f.enHyp, f.enRef, "-l", "de-en", "--no-check"]],
+      ["muda", ["muda", "score", "-l", "en-de", "-s", f.enSrc, "-r", f.deRef, "-t", f.deHyp, f.deRef, "--no-check"]],
+      ["stats", ["stats", f.pairs]],
+      ["suite-stats", ["suite", "stats", f.suite]],
+      ["contrastive-check", ["contrastive", f.contrastiveSet, "--self-check"]],
+    ];
+    for (const [name, args] of runs) {
+      const quiet = ["stats", "suite-stats"].includes(name) ? [] : ["-q"];
+      const r = await shell(`node ${CLI} ${quote([...args, "--json", ...quiet, "-o", J(name)])}`);
+      expect(r.status, `${name}: ${r.stderr}`).toBe(0);
+    }
+    const html = join(f.dir, "all.html");
+    const r = await shell(`node ${CLI} report ${quote(runs.map(([n]) => J(n)))} -o '${html}' -b 200`);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/warning/);
+    const data = JSON.parse(/<script type="application\/json" id="report-data">(.*?)<\/script>/s.exec(readFileSync(html, "utf8"))![1]!);
+    expect(data.sections.map((x: { id: string }) => x.id)).toEqual(["evaluation", "scoring", "ctxpro", "suites", "apt", "muda", "contrastive", "meta-eval", "data"]);
+    expect(data.inputs.map((x: { kind: string }) => x.kind)).toEqual(["score", "score", "compare", "eval", "meta-eval", "ctxpro-score", "suite-score", "contrastive", "apt", "muda-score", "pair-stats", "suite-stats", "contrastive-check"]);
+    // The ranking shows each system's recorded score, with an interval that holds it (mean aggregate, the default).
+    const score = JSON.parse(readFileSync(J("score"), "utf8"));
+    const scoring = data.sections.find((x: { id: string }) => x.id === "scoring");
+    const rankings = scoring.blocks.filter((b: { type: string; caption?: string }) => b.type === "table" && /^Ranking/.test(b.caption ?? ""));
+    expect(rankings).toHaveLength(2);
+    for (const t of rankings)
+      for (const row of t.rows as string[][]) {
+        const sys = score.systems.find((x: { system: string }) => x.system === row[1]);
+        expect(row[2]).toBe(sys.summary.score.toFixed(2));
+        const [lo, hi] = row[3]!.slice(1, -1).split(", ").map(Number);
+        expect(lo!).toBeLessThanOrEqual(sys.summary.score + 0.005);
+        expect(hi!).toBeGreaterThanOrEqual(sys.summary.score - 0.005);
+      }
+    // score --confidence: the report shows the recorded interval.
+    const conf = JSON.parse(readFileSync(J("score-confidence"), "utf8"));
+    const c0 = conf.systems[0].confidence.ci95 as [number, number];
+    expect(JSON.stringify(rankings[1].rows)).toContain(`[${c0[0].toFixed(2)}, ${c0[1].toFixed(2)}]`);
+  }, 600_000);
+});
+
 describe("usage and input errors", () => {
   it("a usage error is its line and a pointer to --help, not the whole help", async () => {
     if (!built()) return;

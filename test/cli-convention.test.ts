@@ -13,6 +13,7 @@ import { Command, type Option } from "commander";
 import { registerCommands } from "../src/cli/commands.js";
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { formatTable, parseTable } from "../src/io/table.js";
+import { ProgressLine } from "../src/nn/progress.js";
 
 const CLI = resolve("dist/src/cli/index.js");
 const ATOMIC = resolve("dist/src/io/atomic.js");
@@ -247,6 +248,75 @@ describe("inputs and scores", () => {
   });
 });
 
+describe("sacrebleu and comet habits", () => {
+  it("compare: a baseline and N systems, one paired test per system in one table; -q keeps only the table; the signature names backend and bootstrap", () => {
+    if (!built()) return;
+    const r = cli(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), join(dir, "nop.txt"), "--backend", "cpu", "-b", "100"]);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.split("\n");
+    expect(lines[0]).toBe("system\tscore\tbaseline\tdelta\tci95_low\tci95_high\tp\tverdict\tpronoun_segments\twins\tlosses\tties\tcohens_h");
+    expect(lines[1]).toMatch(/^b\.txt\t\d+\.\d\d\t\t\t\t\t\tbaseline\t2\t/);
+    expect(lines[2]).toMatch(/^a\.txt\t\d+\.\d\d\t\d+\.\d\d\t[+-]\d+\.\d\d\t-?\d+\.\d\d\t-?\d+\.\d\d\t\d\.\d{4}\t(better|worse|n\.s\.)\t\d+\t/);
+    expect(lines[3]).toMatch(/^nop\.txt\t/);
+    expect(r.stdout).toMatch(/\nsignature: proneval-pronoun\|.*\|backend:cpu\|bootstrap:100\|seed:12345\|alpha:0\.05\|version:\S+\n$/);
+    const q = cli(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), "--backend", "cpu", "-b", "100", "-q"]);
+    expect(q.stderr).toBe("");
+    expect(q.stdout.trim().split("\n")).toHaveLength(3);
+    expect(q.stdout).not.toMatch(/^#|signature/m);
+    const j = JSON.parse(cli(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), "--backend", "cpu", "-b", "100", "--json", "-q"]).stdout);
+    expect(j).toMatchObject({ kind: "proneval-compare", version: 2, baseline: "b.txt", bootstrap: { samples: 100, seed: 12345 } });
+    expect(j.comparisons[0].system).toBe("a.txt");
+    expect(j.comparisons[0].bootstrap.p).toBeGreaterThan(0);
+  });
+
+  it("compare --bootstrap 0 prints the difference without an interval, p or verdict", () => {
+    if (!built()) return;
+    const r = cli(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), "--backend", "cpu", "-b", "0"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.split("\n")[2]).toMatch(/^a\.txt\t\d+\.\d\d\t\d+\.\d\d\t[+-]\d+\.\d\d\t\t\t\tnot tested\t/);
+    expect(r.stdout).not.toMatch(/0\.00, 0\.00|p = 1/);
+    expect(r.stdout).toMatch(/# delta: score - baseline; no interval, p or verdict: --bootstrap 0 tests nothing/);
+    expect(r.stdout).toMatch(/\|bootstrap:0\|version:/);
+  });
+
+  it("score --confidence gives each system its bootstrap interval, -w the decimals; --format mtme writes MT-metrics-eval score files", () => {
+    if (!built()) return;
+    const r = cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), join(dir, "b.txt"), "--backend", "cpu", "--confidence", "-b", "200", "-w", "3", "-q"]);
+    expect(r.status, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split("\n").map((l) => l.split("\t"));
+    expect(rows[0]).toEqual(["system", "score", "mean", "ci95_low", "ci95_high", "pronoun_segments", "segments"]);
+    for (const row of rows.slice(1)) {
+      expect(row[1]).toMatch(/^\d+\.\d{3}$/);
+      expect(Number(row[3])).toBeLessThanOrEqual(Number(row[1]));
+      expect(Number(row[4])).toBeGreaterThanOrEqual(Number(row[1]));
+    }
+    const json = JSON.parse(cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), "--backend", "cpu", "--confidence", "-b", "200", "--json", "-q"]).stdout);
+    expect(json.systems[0].confidence).toMatchObject({ samples: 200, seed: 12345 });
+    expect(json.signature).toMatch(/\|backend:cpu\|bootstrap:200\|seed:12345\|version:/);
+    const out = join(dir, "mtme");
+    const m = cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), join(dir, "b.txt"), "--backend", "cpu", "--format", "mtme", "-o", out, "-q"]);
+    expect(m.status, m.stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["proneval-ref.seg.score", "proneval-ref.sys.score"]);
+    expect(readFileSync(join(out, "proneval-ref.sys.score"), "utf8")).toMatch(/^a\t\d+(\.\d+)?\nb\t\d+(\.\d+)?\n$/);
+    const seg = readFileSync(join(out, "proneval-ref.seg.score"), "utf8").trim().split("\n");
+    expect(seg.map((l) => l.split("\t")[0])).toEqual(["a", "a", "a", "b", "b", "b"]);
+    expect(cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), "--format", "mtme", "-q"]).stderr).toMatch(/--format mtme writes two files .* -o DIR/);
+  });
+});
+
+describe("progress lines", () => {
+  it("in a log (no terminal) the last update held back by the rate limit is printed when the line is done, so the log ends at 100%", () => {
+    const written: string[] = [];
+    const stream = { isTTY: false, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream;
+    const line = new ProgressLine(stream);
+    line.update("scoring 10%");
+    line.update("scoring 60%");
+    line.update("scoring 100%");
+    line.done();
+    expect(written).toEqual(["scoring 10%\n", "scoring 100%\n"]);
+  });
+});
+
 describe("tables", () => {
   it("a cell with a tab, quote or newline round-trips through the TSV writer and reader", async () => {
     const rows = [["d1", 'he said "no"\tloudly', "two\nlines"], ["d2", "plain", ""]];
@@ -328,8 +398,15 @@ describe("tables on the command line", () => {
 });
 
 // docs/cli.md: one meaning per flag. align alone keeps fast_align's short flags.
-const SHORT: Record<string, string> = { "-o": "--output", "-r": "--reference", "-t": "--translations", "-s": "--source", "-l": "--lang", "-c": "--checkpoint", "-q": "--quiet" };
+const SHORT: Record<string, string> = { "-o": "--output", "-r": "--reference", "-t": "--translations", "-s": "--source", "-l": "--lang", "-c": "--checkpoint", "-q": "--quiet", "-b": "--bootstrap", "-w": "--width" };
 const LONG = Object.fromEntries(Object.entries(SHORT).map(([s, l]) => [l, s]));
+// Kept for compatibility with the tool a command reimplements (docs/cli.md): CTXPRO's identify has -w/--window-size.
+const OWN_SHORT: Record<string, string[]> = { "ctxpro identify": ["-w"] };
+
+/** Whether a command resamples with the bootstrap (it has -b/--bootstrap). */
+function cmdBootstraps(cmd: Command): boolean {
+  return (cmd.options as Option[]).some((o) => o.long === "--bootstrap");
+}
 
 function leaves(cmd: Command, path: string[] = []): Array<{ name: string; cmd: Command }> {
   const subs = cmd.commands as Command[];
@@ -350,13 +427,15 @@ describe("every subcommand follows the flag convention", () => {
     const problems: string[] = [];
     for (const o of cmd.options as Option[]) {
       const long = o.long ?? "";
-      if (name !== "align" && o.short && SHORT[o.short] && SHORT[o.short] !== long) problems.push(`${o.short} is ${long}, not ${SHORT[o.short]}`);
+      if (name !== "align" && o.short && SHORT[o.short] && SHORT[o.short] !== long && !OWN_SHORT[name]?.includes(o.short)) problems.push(`${o.short} is ${long}, not ${SHORT[o.short]}`);
       if (LONG[long] && o.short && o.short !== LONG[long]) problems.push(`${long} has ${o.short}, not ${LONG[long]}`);
       if (LONG[long] && !o.short && name !== "align") problems.push(`${long} lacks ${LONG[long]}`);
       if (long === "--json" && (o.required || o.optional)) problems.push("--json takes a value (it is a switch)");
       if (long === "--quiet" && (o.required || o.optional)) problems.push("--quiet takes a value");
       if (long === "--translations" && !o.variadic && name !== "muda tag") problems.push("--translations is not variadic (-t A B)");
-      if (["--seed", "--output", "--reference", "--source", "--checkpoint", "--lang"].includes(long) && !(o.required || o.optional)) problems.push(`${long} takes no value`);
+      if (["--seed", "--output", "--reference", "--source", "--checkpoint", "--lang", "--bootstrap", "--width"].includes(long) && !(o.required || o.optional)) problems.push(`${long} takes no value`);
+      if (long === "--allow-empty" && !/^accept empty .* instead of failing: .+/.test(o.description)) problems.push(`--allow-empty says "${o.description}", not "accept empty ... instead of failing: what happens to them"`);
+      if (long === "--seed" && (cmdBootstraps(cmd) ? o.defaultValue !== "12345" && name !== "meta-eval" : false)) problems.push(`--seed defaults to ${o.defaultValue}, not 12345`);
       if (["--out", "--out-dir", "--output-dir", "--to-json", "--hyp", "--hyps", "--ref", "--lang-pair"].includes(long)) problems.push(`old flag ${long}`);
     }
     if (name === "align") expect(cmd.helpInformation() + (cmd as unknown as { _helpText?: string })._helpText).toBeDefined();
@@ -364,7 +443,9 @@ describe("every subcommand follows the flag convention", () => {
   });
 
   // What each command must have (docs/cli.md): the flags its kind of input and output call for.
-  const TABLE = ["score", "eval", "meta-eval", "stats", "suite stats", "suite score", "ctxpro rules", "ctxpro score", "contrastive", "apt", "muda score", "muda cxmi"];
+  const TABLE = ["score", "compare", "eval", "meta-eval", "stats", "suite stats", "suite score", "ctxpro rules", "ctxpro score", "contrastive", "apt", "muda score", "muda cxmi"];
+  // Every command that runs a bootstrap (src/stats/bootstrap.ts).
+  const BOOTSTRAP = ["score", "compare", "ctxpro score", "suite score", "contrastive", "apt", "muda score", "meta-eval", "report"];
   const SIGNED = ["score", "compare", "eval", "meta-eval", "suite score", "ctxpro score", "contrastive", "apt", "muda score", "muda cxmi"];
   const NEEDS: Record<string, string[]> = {
     "--format": TABLE,
@@ -372,7 +453,10 @@ describe("every subcommand follows the flag convention", () => {
     // Commands that print progress, a summary or a signature (align's -q is fast_align's p0).
     "--quiet": [...SIGNED, "mine", "pairs", "suite build", "train", "pretrain", "pretrain-ontop", "ensemble", "report", "ctxpro identify", "ctxpro extract", "muda tag"],
     // Everything that resamples, shuffles or draws.
-    "--seed": ["compare", "ctxpro score", "ctxpro extract", "muda score", "contrastive", "suite score", "report", "meta-eval", "train", "pretrain", "pretrain-ontop"],
+    "--seed": [...BOOTSTRAP, "ctxpro extract", "train", "pretrain", "pretrain-ontop"],
+    "--bootstrap": BOOTSTRAP,
+    // Decimals of printed scores, as sacrebleu's -w.
+    "--width": ["score", "compare", "apt"],
     "--source": ["apt", "muda tag", "muda score"],
     "--reference": ["score", "compare", "apt", "muda score"],
     "--translations": ["score", "compare", "ctxpro score", "muda score", "suite score", "apt"],
@@ -394,7 +478,7 @@ describe("every subcommand follows the flag convention", () => {
     const seen = new Map<string, Set<string>>();
     for (const { name, cmd } of all) {
       if (name === "align") continue;
-      for (const o of cmd.options as Option[]) if (o.short) seen.set(o.short, (seen.get(o.short) ?? new Set()).add(o.long ?? ""));
+      for (const o of cmd.options as Option[]) if (o.short && !OWN_SHORT[name]?.includes(o.short)) seen.set(o.short, (seen.get(o.short) ?? new Set()).add(o.long ?? ""));
     }
     const clashes = [...seen].filter(([, l]) => l.size > 1).map(([s, l]) => `${s}: ${[...l].join(", ")}`);
     expect(clashes).toEqual([]);
@@ -415,6 +499,19 @@ describe("every subcommand follows the flag convention", () => {
     }
     const withFormat = all.filter((c) => (c.cmd.options as Option[]).some((o) => o.long === "--format")).map((c) => c.name);
     expect(withFormat.sort()).toEqual([...TABLE].sort());
+  });
+
+  it("score's --format also takes mtme (MT-metrics-eval score files); nothing else does", () => {
+    for (const { name, cmd } of all) {
+      const format = (cmd.options as Option[]).find((o) => o.long === "--format");
+      if (format) expect(/mtme/.test(format.description), name).toBe(name === "score");
+    }
+  });
+
+  it("score's help names its default model (the masked-pronoun model, scored zero-shot), not a ranker", () => {
+    const score = all.find((c) => c.name === "score")!.cmd;
+    expect(score.description()).toMatch(/masked-pronoun model scored zero-shot/);
+    expect(score.description()).not.toMatch(/learned ranker/);
   });
 
   it("align's help says its short flags are fast_align's", () => {

@@ -110,7 +110,7 @@ describe("ensemble checkpoint", () => {
     // Without -q the accuracies come with a signature naming both components, the fit and the data.
     const again = await runCli(registerEnsemble, "ensemble", ["--ranker", rankerDir, "--lm", lmDir, "--train", pairsFile, "-o", ensDir, "--force", "--method", "equal-spread", "--backend", "cpu", "--threads", "1"]);
     expect(again.code).toBe(0);
-    expect(again.out).toMatch(/\nsignature: proneval-ensemble\|ranker:@[0-9a-f]{8}\|lm:pronoun-lm-pmi@[0-9a-f]{8}\|method:equal-spread\|a:\S+\|train:pairs\.jsonl:[0-9a-f]{16}:5\|version:\S+\n$/);
+    expect(again.out).toMatch(/\nsignature: proneval-ensemble\|ranker:@[0-9a-f]{8}\|lm:pronoun-lm-pmi@[0-9a-f]{8}\|method:equal-spread\|a:\S+\|train:pairs\.jsonl:[0-9a-f]{16}:5\|backend:\w+\|version:\S+\n$/);
   });
 
   it("loadScorer gives ranker score + a * zero-shot PMI, with the ranker's pronoun scores and the LM's per pronoun", async () => {

@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { Command } from "commander";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { registerReport } from "../src/cli/report.js";
-import { compareJson, ctxproJson, curveJson, evalJson, scoreJson, suiteJson } from "./report-fixtures.js";
+import { aptJson, compareJson, contrastiveJson, ctxproJson, curveJson, evalJson, metaEvalJson, mudaJson, onTopJson, pretrainCurveJson, scoreJson, suiteJson } from "./report-fixtures.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -53,6 +53,12 @@ function writeFixtures(dir: string): string[] {
       ["formality.opensubtitles.en-fr.dev.json.gz", "formality.fr"],
     ].map(([set, t], k) => put(`ctxpro.${t}.json`, ctxproJson(set!, ["sentence-level", "context-3", "context-10"].map((s) => trans(s, t!)), k + 1))),
     put("suite.json", suiteJson(3)),
+    put("apt.json", aptJson()),
+    put("muda.json", mudaJson()),
+    put("contrastive.json", contrastiveJson()),
+    put("meta-eval.json", metaEvalJson()),
+    put("lm-news/curve.json", pretrainCurveJson()),
+    put("ontop.json", onTopJson()),
   ];
 }
 

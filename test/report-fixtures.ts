@@ -3,7 +3,7 @@
  * src/report/inputs.ts). Deterministic (seeded), so sizes and screenshots are stable.
  */
 import { rng } from "../src/annotate/perceptron.js";
-import type { CompareJson, CtxproJson, EvalJson, ScoreJson, ScoredSideJson, SuiteJson, TrainCurveJson } from "../src/report/inputs.js";
+import type { AptJson, CompareJson, ContrastiveJson, CtxproJson, EvalJson, MetaEvalJson, MudaJson, OnTopJson, PretrainCurveJson, ScoreJson, ScoredSideJson, SuiteJson, TrainCurveJson } from "../src/report/inputs.js";
 
 
 export function curveJson(epochs = 6): TrainCurveJson {
@@ -209,4 +209,103 @@ export function suiteJson(systems = 3): SuiteJson {
       comparisons: sys.slice(1).map((s) => ({ baseline: "sys1", system: s.name, delta: s.accuracy - sys[0]!.accuracy, ci: [s.accuracy - sys[0]!.accuracy - 9, s.accuracy - sys[0]!.accuracy + 9] as [number, number], p: 0.04 })),
     },
   };
+}
+
+/** Paired bootstrap in src/stats/bootstrap.ts's shape: values with intervals, differences to the first. */
+function statsBootstrap(names: string[], values: number[], width: number) {
+  return {
+    samples: 1000,
+    seed: 12345,
+    systems: names.map((name, i) => ({ name, value: values[i]!, ci: [values[i]! - width, values[i]! + width] as [number, number], mean: values[i]! })),
+    comparisons: names.slice(1).map((name, i) => ({ baseline: names[0]!, system: name, delta: values[i + 1]! - values[0]!, ci: [values[i + 1]! - values[0]! - width, values[i + 1]! - values[0]! + width] as [number, number], p: i % 2 ? 0.31 : 0.002 })),
+  };
+}
+
+export function aptJson(): AptJson {
+  const names = ["ONLINE-A", "NLLB_Greedy", "GPT4-5shot"];
+  const scores = [0.7843, 0.6533, 0.8012];
+  return {
+    signature: "apt|pair:de-en|mode:target-en|weights:1,0.5,0,0,0,0|equiv:builtin|align:fast_align-gdfa-per-system|bootstrap:1000|seed:12345|version:0.1.0",
+    mode: "target-en",
+    srcLang: "de",
+    tgtLang: "en",
+    segments: 549,
+    weights: [1, 0.5, 0, 0, 0, 0],
+    systems: names.map((name, i) => ({ name, cases: [1288 - 100 * i, 20, 272, 75, 0, 0], unanchored: 331, score: scores[i]!, byPronoun: {} })),
+    bootstrap: statsBootstrap(names, scores, 0.02),
+  };
+}
+
+export function mudaJson(): MudaJson {
+  const names = ["AIRC", "GPT4-5shot"];
+  const labels = ["all", "lexical", "formality", "pronouns", "ellipsis", "no_tag"];
+  const f = (s: number, l: number) => 0.5 + 0.07 * l + 0.1 * s;
+  return {
+    signature: "muda|pair:en-de|ref:refA|tags:all,lexical,formality,pronouns,ellipsis,no_tag|tagger:proneval-morph|align:fast_align-gdfa|align-corpus:ref+2-outputs|bootstrap:1000|seed:12345|version:0.1.0",
+    testset: "generaltest2023",
+    langPair: "en-de",
+    reference: "refA",
+    tags: ["lexical", "formality", "pronouns", "ellipsis"],
+    referenceCounts: { segments: 557, tokens: 13000, taggedTokens: 2100, tags: { lexical: 1500, formality: 120, pronouns: 400, ellipsis: 80 } },
+    systems: names.map((name, s) => ({ name, labels: labels.map((label, l) => ({ label, f: f(s, l), recall: f(s, l), precision: f(s, l), refCount: 100, hypCount: 100 })) })),
+    bootstrap: Object.fromEntries(labels.map((l, k) => [l, statsBootstrap(names, names.map((_, s) => f(s, k)), 0.03)])),
+  };
+}
+
+export function contrastiveJson(): ContrastiveJson {
+  const result = (system: string, acc: number) => ({
+    set: "deixis_dev",
+    system,
+    overall: { items: 500, correct: Math.round(5 * acc), accuracy: acc, chance: 50 },
+    byDistance: ["1", "2", "3"].map((key, k) => ({ key, items: 170 - k * 5, correct: Math.round(((170 - k * 5) * (acc - k)) / 100), accuracy: acc - k, chance: 50 })),
+    ties: 0,
+  });
+  return {
+    set: "deixis_dev",
+    file: "deixis_dev.json.gz",
+    signature: "contrastive|set:deixis_dev|scores:lower-better|scoring-data:checked|bootstrap:1000|seed:12345|version:0.1.0",
+    results: [result("sentence-level", 60.6), result("context-aware", 69.0)],
+    bootstrap: statsBootstrap(["sentence-level", "context-aware"], [60.6, 69.0], 4),
+  };
+}
+
+export function metaEvalJson(): MetaEvalJson {
+  const cell = (n: number, acc: number) => ({ n, correct: Math.round(n * acc), accuracy: Math.round(n * acc) / n });
+  const report = (name: string, shift: number) => ({
+    name,
+    kind: "zero-shot",
+    signature: `proneval-pronoun|model:${name}@abcd1234|ctx:crc|agg:mean|keys:128|tie:0.00001|backend:wasm|version:0.1.0`,
+    pairs: [{ file: "out/pairs/dev.jsonl.gz", pairs: 7804, overall: cell(7804, 0.8 + shift), system: cell(3100, 0.74 + shift), noisy: cell(4704, 0.84 + shift), balanced: { accuracy: 0.7 + shift } }],
+    judged: { items: 420, decided: 296, accuracy: 0.86 + shift, ac1: 0.6 + shift },
+  });
+  const m = (measure: string, a: number, b: number) => ({
+    measure,
+    scorers: [
+      { name: "pronoun-lm-news", value: a, lo: a - 0.03, hi: a + 0.03 },
+      { name: "default", value: b, lo: b - 0.04, hi: b + 0.04, delta: b - a, p: 0.001 },
+    ],
+  });
+  return {
+    aggregate: "mean",
+    mode: "sentence",
+    reports: [report("pronoun-lm-news", 0), report("default", -0.1)],
+    significance: { draws: 1000, seed: 1, baseline: "pronoun-lm-news", measures: [m("out/pairs/dev.jsonl.gz: R vs S", 0.74, 0.64), m("out/pairs/dev.jsonl.gz: R vs R'", 0.84, 0.74), m("judged: accuracy", 0.86, 0.76), m("judged: AC1", 0.6, 0.5)] },
+  };
+}
+
+/** `pretrain`'s curve.json: an evaluation every 500 steps. */
+export function pretrainCurveJson(points = 8): PretrainCurveJson {
+  return {
+    curve: Array.from({ length: points }, (_, k) => {
+      const step = 500 * (k + 1);
+      const acc = 0.6 + 0.15 * (1 - Math.exp(-k / 3));
+      return { step, epoch: step / 4000, loss: 2.5 * Math.exp(-k / 4) + 0.8, seconds: 900 * (k + 1), tokensPerSec: 5200, dev: { overall: acc, pairs: 2000, pmi: { overall: acc + 0.03 } } };
+    }),
+  };
+}
+
+/** `pretrain-ontop --json`: zero-shot, then one eval report per epoch. */
+export function onTopJson(): OnTopJson {
+  const ev = evalJson(-0.05);
+  return { signature: "proneval-ontop|lm:pronoun-lm@abcd1234|variant:frozen+lp|epochs:2|lr:1e-3|seed:1|train-pairs:3000|dev:dev.jsonl.gz|version:0.1.0", variant: "frozen+lp", zeroShotDev: ev, dev: [evalJson(-0.02), evalJson(0)], trainPairs: 3000 };
 }

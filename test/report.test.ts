@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { registerReport } from "../src/cli/report.js";
 import { buildReport, checkInput, detectKind, parseEvalSetName, readReportInput, renderHtml, renderReportFromInputs, systemLabels, writePngs } from "../src/report/index.js";
 import type { SegmentView } from "../src/report/model.js";
-import { compareJson, ctxproJson, curveJson, evalJson, scoreJson, suiteJson } from "./report-fixtures.js";
+import { aptJson, compareJson, contrastiveJson, ctxproJson, curveJson, evalJson, metaEvalJson, mudaJson, onTopJson, pretrainCurveJson, scoreJson, suiteJson } from "./report-fixtures.js";
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), "proneval-report-"));
 
@@ -122,11 +122,17 @@ describe("report content", () => {
     checkInput(ctxproJson("gender.opensubtitles.en-de.dev.json.gz", ["out/base/gender.de.txt", "out/ctx/gender.de.txt"]), "c1.json"),
     checkInput(ctxproJson("formality.opensubtitles.en-fr.dev.json.gz", ["out/base/formality.fr.txt", "out/ctx/formality.fr.txt"]), "c2.json"),
     checkInput(suiteJson(), "suite.json"),
+    checkInput(aptJson(), "apt.json"),
+    checkInput(mudaJson(), "muda.json"),
+    checkInput(contrastiveJson(), "contrastive.json"),
+    checkInput(metaEvalJson(), "meta.json"),
+    checkInput(pretrainCurveJson(), "lm/curve.json"),
+    checkInput(onTopJson(), "ontop.json"),
   ];
 
   it("has a section per kind, and every chart has labelled axes or a legend", () => {
     const data = buildReport(inputs(), { bootstrap: 100, generated: "fixed" });
-    expect(data.sections.map((s) => s.id)).toEqual(["training", "evaluation", "scoring", "ctxpro", "suites"]);
+    expect(data.sections.map((s) => s.id)).toEqual(["training", "pretraining", "evaluation", "scoring", "ctxpro", "suites", "apt", "muda", "contrastive", "meta-eval"]);
     const charts = data.sections.flatMap((s) => s.blocks.flatMap((b) => (b.type === "chart" ? [b.chart] : [])));
     expect(new Set(charts.map((c) => c.id)).size).toBe(charts.length);
     for (const c of charts) {
@@ -136,7 +142,7 @@ describe("report content", () => {
       expect(titled.length, `${c.id} axis titles`).toBeGreaterThanOrEqual(1);
     }
     // CTXPRO systems are matched across sets by the differing path part.
-    const table = data.sections[3]!.blocks.find((b) => b.type === "table")!;
+    const table = data.sections.find((s) => s.id === "ctxpro")!.blocks.find((b) => b.type === "table")!;
     expect(table.type === "table" && table.columns.slice(-2)).toEqual(["base", "ctx"]);
   });
 
@@ -144,7 +150,7 @@ describe("report content", () => {
     const a = buildReport(inputs(), { bootstrap: 200, seed: 5, generated: "fixed" });
     const b = buildReport(inputs(), { bootstrap: 200, seed: 5, generated: "fixed" });
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
-    const rank = a.sections[2]!.blocks.find((x) => x.type === "table")!;
+    const rank = a.sections.find((s) => s.id === "scoring")!.blocks.find((x) => x.type === "table")!;
     if (rank.type !== "table") throw new Error("no table");
     const scores = rank.rows.map((r) => Number(r[2]));
     expect([...scores].sort((x, y) => y - x)).toEqual(scores);

@@ -236,7 +236,7 @@ export function registerCtxpro(program: Command): void {
       .option("--compat <name>", `reproduce another scorer exactly: ${COMPAT_NAMES.join(", ")} (CTXPRO's score.py: last sentence by sentence_splitter, punctuation-stripped substring match)`)
       .option("--separator <s>", "score only the text after the last occurrence of this separator (e.g. '<eos>')")
       .option("--match <mode>", "'word' (whole words, Unicode punctuation) or 'ctxpro' (the original substring test)", "word")
-      .option("--allow-empty", "score empty translations as wrong instead of failing")
+      .option("--allow-empty", "accept empty translations instead of failing: scored as wrong (the expected form is missing)")
       .option("--no-check", "skip the check that the translations are in the set's language")
       .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
       .option("--seed <n>", SEED_HELP, "12345")

@@ -59,6 +59,7 @@ export function registerEnsemble(program: Command): void {
                       ["method", cfg.choice.method],
                       ["a", cfg.weight.toPrecision(4)],
                       ["train", String(cfg.data.train)],
+                      ["backend", (await import("../nn/backend.js")).currentBackend()?.backend],
                     ])}`,
                   ]),
             ].join("\n") + "\n",

@@ -102,7 +102,7 @@ export function registerMuda(program: Command): void {
     .option("--docs <file>", "document ids, one a line (or 'domain<TAB>docid'); default: one document")
     .option("--ref-name <name>", "with a directory: the reference to tag (default: the first)")
     .option("--align-with <files...>", "more translations of the same source to train the aligner on (not tagged)")
-    .option("--allow-empty", "accept empty lines")
+    .option("--allow-empty", "accept empty source and reference segments instead of failing: tagged as they stand (no tokens)")
     .option("--alignment", "also write each segment's English tokens, alignment links and ellipsis cues")
     .option("--no-check", "skip the check that -s is English and the target side in the language of -l")
     .option("-q, --quiet", "no progress on stderr")
@@ -158,7 +158,7 @@ export function registerMuda(program: Command): void {
       .option("--tags <tags>", `labels to report (default: all, the language's tags, no_tag); from: all ${MUDA_TAGS.join(" ")} no_tag`)
       .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
       .option("--seed <n>", SEED_HELP, "12345")
-      .option("--allow-empty", "accept empty lines")
+      .option("--allow-empty", "accept empty source and reference segments instead of failing: tagged as they stand (no tokens)")
       .option("--no-check", "skip the check that -s is English and the reference and translations in the language of -l")
       .option("-q, --quiet", "no progress on stderr; only the table on stdout (no notes, no signature)")
       .option("-o, --output <file>", "write the report here ('-' = stdout, the default)"),

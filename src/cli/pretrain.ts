@@ -143,7 +143,8 @@ export function registerPretrainOnTop(program: Command): void {
         if (variant !== "frozen" && variant !== "frozen+lp" && variant !== "finetune") throw new InputError(`unknown variant '${variant}' (expected frozen, frozen+lp or finetune)`);
         await checkOutputs(o.output as string | undefined);
         const { selectBackend, describeBackend } = await import("../nn/backend.js");
-        const backendLine = describeBackend(await selectBackend(String(o.backend)));
+        const backend = await selectBackend(String(o.backend));
+        const backendLine = describeBackend(backend);
         if (!o.quiet) process.stderr.write(backendLine + "\n");
         const { trainOnTop, pct } = await import("../ontop/train.js");
         const r = await trainOnTop({
@@ -173,6 +174,7 @@ export function registerPretrainOnTop(program: Command): void {
           ["seed", String(o.seed)],
           ["train-pairs", r.trainPairs],
           ["dev", basename(String(o.dev))],
+          ["backend", backend.backend],
         ]);
         const text = o.json
           ? JSON.stringify({ signature, options: o, ...r }, null, 1) + "\n"

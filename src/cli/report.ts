@@ -6,7 +6,7 @@ import { BUILD_DEFAULTS, DEFAULT_MAX_BYTES, generateReport } from "../report/ind
 export function registerReport(program: Command): void {
   program
     .command("report")
-    .description("One self-contained HTML report (chart.js inlined) from the JSON of train (curve.json), eval --json, score/compare --json, ctxpro score --json, suite score --json")
+    .description("One self-contained HTML report (chart.js inlined) from the JSON the other commands write: train and pretrain (curve.json), eval, score, compare, ctxpro score, suite score, apt, muda score, contrastive, meta-eval, pretrain-ontop, stats and suite stats --json")
     .argument("<json...>", "input JSON files (.gz ok); the kind of each is detected")
     .option("-o, --output <file>", "HTML file to write ('-' = stdout, the default)", "-")
     .option("-q, --quiet", "no summary on stderr")

@@ -41,7 +41,7 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm-news, scored zero-shot with PMI; docs/meta-eval.md)")
     .option("--model-dir <dir>", "directory holding transformers models")
     .option("--zero-shot-aggregate <a>", ZERO_SHOT_AGGREGATE_HELP)
-    .option("--allow-empty", "skip empty reference segments (counted and reported) instead of failing")
+    .option("--allow-empty", "accept empty reference segments instead of failing: skipped (nothing to score against), counted in the output and the signature")
     .option("--allow-non-english", "score although the target is not English (the metric is for English targets)")
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")

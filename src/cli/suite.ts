@@ -73,7 +73,7 @@ export function registerSuite(program: Command): void {
       .requiredOption("-t, --translations <files...>", "translations, one line per item, in item order (-t A B or -t A -t B; '-' = stdin)")
       .option("--separator <s>", "keep only the text after the last separator (context-translated inputs)", "<eos>")
       .option("--last-sentence", "keep only the last sentence of each output (context translated without separators)")
-      .option("--allow-empty", "score empty outputs as wrong instead of refusing them")
+      .option("--allow-empty", "accept empty translations instead of failing: scored as wrong (the expected pronoun is missing)")
       .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
       .option("--seed <n>", SEED_HELP, "12345")
       .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
@@ -99,6 +99,7 @@ export function registerSuite(program: Command): void {
         ["last-sentence", Boolean(o.lastSentence)],
         ["align", "fast_align-gdfa"],
         ["ranker", scorer?.modelSignature().replace(/^model:/, "")],
+        ["backend", scorer ? await (await import("./scoring.js")).backendTag(scorer) : undefined],
         ["bootstrap", boot ? bootstrapSamples : undefined],
         ["seed", boot ? seed : undefined],
       ]);

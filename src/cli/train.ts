@@ -140,7 +140,8 @@ export function registerTrain(program: Command): void {
               ["lr", opts.lr],
               ["seed", opts.seed],
               ["init", opts.initFrom ? basename(opts.initFrom) : undefined],
-              ["backend", opts.backend],
+              // The backend that ran (not the one asked for, "auto"): float order can move the last digits.
+              ["backend", (await import("../nn/backend.js")).currentBackend()?.backend ?? opts.backend],
             ])}`,
           );
         }

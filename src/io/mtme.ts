@@ -21,7 +21,7 @@ export function mtmeSystemName(name: string): string {
 export function mtmeRefName(name: string): string {
   const base = name.replace(/^.*[/\\]/, "").replace(/\.gz$/i, "");
   const wmt = /\.ref\.([^.-]+)\.[a-z]{2,3}$/.exec(base) ?? /^[a-z]{2,3}-[a-z]{2,3}\.([^.-]+)\.txt$/i.exec(base);
-  const out = wmt ? wmt[1]! : base.replace(/[.\-\s]+/g, "");
+  const out = wmt ? wmt[1]! : base.replace(/\.[^.]*$/, "").replace(/[.\-\s]+/g, "");
   return out || "ref";
 }
 

@@ -9,6 +9,9 @@ import { KIND_DESCRIPTIONS, type ReportInput, type ScoreSystemJson } from "./inp
 import type { ReportData, Section, SegmentView } from "./model.js";
 import { ctxproSection } from "./sections/ctxpro.js";
 import { evalSection } from "./sections/evaluation.js";
+import { metaEvalSection } from "./sections/meta-eval.js";
+import { aptSection, contrastiveSection, mudaSection } from "./sections/reference-based.js";
+import { dataSection, pretrainingSection } from "./sections/runs.js";
 import { scoringSection } from "./sections/scoring.js";
 import { fillDetails } from "./sections/segments.js";
 import { suiteSection } from "./sections/suite.js";
@@ -59,12 +62,29 @@ export function buildReport(inputs: ReportInput[], opts: BuildOptions = {}): Rep
   const compares = of("compare");
   const ctxpros = of("ctxpro-score");
   const suites = of("suite-score");
+  const apts = of("apt");
+  const mudas = of("muda-score");
+  const contrastives = of("contrastive");
+  const metaEvals = of("meta-eval");
+  const pretrains = of("pretrain-curve");
+  // pretrain-ontop's dev accuracies are eval reports: drawn with the eval files, one per epoch.
+  const onTop = of("ontop").flatMap((x) => [
+    { label: `${x.label}: zero-shot`, file: x.file, data: x.data.zeroShotDev },
+    ...x.data.dev.map((d, k) => ({ label: `${x.label}: ${x.data.variant} epoch ${k + 1}`, file: x.file, data: d })),
+  ]);
+  const counts = { pairs: of("pair-stats"), suites: of("suite-stats"), checks: of("contrastive-check") };
   const views: Array<{ view: SegmentView; ranked: ScoreSystemJson[]; candidates: number[] }> = [];
   if (curves.length) sections.push(trainingSection(curves));
-  if (evals.length) sections.push(evalSection(evals));
+  if (pretrains.length) sections.push(pretrainingSection(pretrains));
+  if (evals.length || onTop.length) sections.push(evalSection([...evals, ...onTop]));
   if (scores.length || compares.length) sections.push(scoringSection(scores, compares, { bootstrap: o.bootstrap, seed: o.seed }, (m) => warnings.push(m), views));
   if (ctxpros.length) sections.push(ctxproSection(ctxpros, o.systemNames));
   if (suites.length) sections.push(suiteSection(suites, o.systemNames));
+  if (apts.length) sections.push(aptSection(apts));
+  if (mudas.length) sections.push(mudaSection(mudas));
+  if (contrastives.length) sections.push(contrastiveSection(contrastives));
+  if (metaEvals.length) sections.push(metaEvalSection(metaEvals));
+  if (counts.pairs.length || counts.suites.length || counts.checks.length) sections.push(dataSection(counts.pairs, counts.suites, counts.checks));
   const data: ReportData = {
     title: o.title ?? "proneval report",
     generated: o.generated ?? new Date().toISOString(),

@@ -109,7 +109,7 @@ export function renderReport(data: ReportData, Chart: any): void {
     }
     const root = el("div", { class: "segments", id: v.id });
     root.append(
-      el("p", { class: "note" }, "y_ref, y_sys: the ranker's scores of the reference's and the system's sentence in context (higher: the model finds its pronouns more plausible). Verdict: whether y_sys ≥ y_ref − 0.00001, the share the system score counts."),
+      el("p", { class: "note" }, `y_ref, y_sys: the scorer's scores of the reference's and the system's sentence in context (sum over their pronouns; higher: the model finds its pronouns more plausible). diff: the system against the reference under the aggregate the file was scored with (${v.aggregate}). Verdict: whether diff ≥ −0.00001 (or nothing was compared), the share the system score counts.`),
       el("p", { class: "note" }, v.detailNote),
     );
     const sysSel = el("select", { "aria-label": "system" }, ...v.systems.map((s, i) => el("option", { value: String(i) }, `${i + 1}. ${s}`)));
@@ -126,13 +126,13 @@ export function renderReport(data: ReportData, Chart: any): void {
       "select",
       { "aria-label": "sort" },
       el("option", { value: "disagree" }, "systems disagree most first"),
-      el("option", { value: "diff" }, "largest |y_sys − y_ref| first"),
+      el("option", { value: "diff" }, "largest |diff| first"),
       el("option", { value: "order" }, "test-set order"),
     );
     const search = el("input", { type: "search", placeholder: "document or segment id", "aria-label": "find document or segment" });
     root.append(el("div", { class: "controls" }, el("label", {}, "System ", sysSel), el("label", {}, "Show ", filterSel), el("label", {}, "Sort ", sortSel), el("label", {}, "Find ", search)));
     const tbody = el("tbody");
-    const cols = ["#", "document", "segment", "reference pronouns", "y_ref", "system pronouns", "y_sys", "y_sys − y_ref", "verdict", "◆"];
+    const cols = ["#", "document", "segment", "reference pronouns", "y_ref", "system pronouns", "y_sys", "diff", "verdict", "◆"];
     const right = new Set([0, 4, 6, 7]);
     root.append(el("div", { class: "table-wrap" }, el("table", { class: "seg-table" }, el("thead", {}, el("tr", {}, ...cols.map((c, i) => el("th", { class: right.has(i) ? "r" : "" }, c)))), tbody)));
     const pager = el("div", { class: "pager" });
@@ -155,9 +155,8 @@ export function renderReport(data: ReportData, Chart: any): void {
         out.push(i);
       }
       const diff = (i: number): number => {
-        const x = v.sysScore[s]![i];
-        const r = v.refScore[i];
-        return x === null || x === undefined || r === null || r === undefined ? -1 : Math.abs(x - r);
+        const x = v.sysDiff[s]![i];
+        return x === null || x === undefined ? -1 : Math.abs(x);
       };
       if (st.sort === "disagree") out.sort((a, b) => disagree[b]! - disagree[a]! || spread[b]! - spread[a]! || a - b);
       else if (st.sort === "diff") out.sort((a, b) => diff(b) - diff(a) || a - b);
@@ -176,8 +175,8 @@ export function renderReport(data: ReportData, Chart: any): void {
       const r = v.refScore[i];
       detail.append(el("h4", {}, `Segment #${i + 1}: document ${v.docs[v.doc[i]!]}, segment ${v.segId[i]}`));
       const diffs = v.systems.map((_, s) => {
-        const x = v.sysScore[s]![i];
-        return x === null || x === undefined || r === null || r === undefined ? null : Math.round((x - r) * 1e4) / 1e4;
+        const x = v.sysDiff[s]![i];
+        return x === null || x === undefined ? null : Math.round(x * 1e4) / 1e4;
       });
       const lab = diffs.map((d, s) => (d === null ? "no pronoun" : `${d >= 0 ? "+" : ""}${d.toFixed(3)} (${v.verdict[s]![i] === "+" ? "not below" : "below"})`));
       const mk = (label: string, want: string, color: string) => ({
@@ -194,9 +193,9 @@ export function renderReport(data: ReportData, Chart: any): void {
         el(
           "figure",
           { class: "chart", "data-chart": `${v.id}-segment` },
-          el("h5", {}, `Every system on this segment: y_sys − y_ref (reference score y_ref = ${fmt(r)})`),
+          el("h5", {}, `Every system on this segment: diff under the ${v.aggregate} aggregate (reference score y_ref = ${fmt(r)})`),
           el("div", { class: "chart-box", style: `height:${h}px` }, canvas),
-          el("figcaption", {}, "Right of zero: the system's sentence scores at least as high as the reference's. Systems with no pronoun on either side are not scored."),
+          el("figcaption", {}, "Right of zero: the system is not below the reference under the file's aggregate. Systems with no pronoun on either side, or nothing to compare, have no bar."),
         ),
       );
       detailChart = new Chart(canvas, {
@@ -208,7 +207,7 @@ export function renderReport(data: ReportData, Chart: any): void {
           maintainAspectRatio: false,
           animation: false,
           layout: { padding: { right: 150 } },
-          scales: { x: { title: { display: true, text: "y_sys − y_ref (score difference)" } }, y: { title: { display: true, text: "system (ranked)" } } },
+          scales: { x: { title: { display: true, text: "diff (system against the reference)" } }, y: { title: { display: true, text: "system (ranked)" } } },
         },
       });
       const d = v.details[String(i)];
@@ -248,7 +247,7 @@ export function renderReport(data: ReportData, Chart: any): void {
           el("td", { class: "r" }, fmt(r)),
           el("td", {}, pronOf(s, i) || "–"),
           el("td", { class: "r" }, fmt(x)),
-          el("td", { class: "r" }, x === null || x === undefined || r === null || r === undefined ? "–" : fmt(x - r)),
+          el("td", { class: "r" }, fmt(v.sysDiff[s]![i])),
           verdictCell(v.verdict[s]![i]!),
           el("td", {}, v.details[String(i)] ? "◆" : ""),
         );

@@ -8,6 +8,25 @@ import { InputError } from "../io/errors.js";
 import { readText } from "../io/lines.js";
 import type { CurvePoint } from "../ranker/train.js";
 import type { PairComparison, SegmentResult } from "../metric/testset.js";
+import { Checker, isNum, isObj, isStr, type Json } from "./check.js";
+import { checkApt, checkContrastive, checkMetaEval, checkMuda, type AptJson, type ContrastiveJson, type MetaEvalJson, type MudaJson } from "./inputs-results.js";
+
+export type { AptJson, ContrastiveJson, MetaEvalJson, MudaJson } from "./inputs-results.js";
+import {
+  arrayKind,
+  checkContrastiveCheck,
+  checkOnTop,
+  checkPairStats,
+  checkPretrainCurve,
+  checkSuiteStats,
+  type ContrastiveCheckJson,
+  type OnTopJson,
+  type PairStatsJson,
+  type PretrainCurveJson,
+  type SuiteStatsJson,
+} from "./inputs-runs.js";
+
+export type { ContrastiveCheckJson, OnTopJson, PairStatsJson, PretrainCurveJson, SuiteStatsJson } from "./inputs-runs.js";
 
 /** One point of the training curve, as src/ranker/train.ts writes it (type-only import: no tfjs is loaded). */
 export type CurvePointJson = CurvePoint;
@@ -24,13 +43,17 @@ export interface AccuracyCellJson {
   accuracy: number;
 }
 
-/** `proneval eval --json`. */
+/** `proneval eval --json` (src/metric/pairs.ts PairAccuracy), with byKind and contextMode filled in by the reader. */
 export interface EvalJson {
   signature?: string;
   checkpoint?: string;
   pairsFile?: string;
   pairs: number;
   overall: AccuracyCellJson;
+  system?: AccuracyCellJson;
+  noisy?: AccuracyCellJson;
+  /** Balanced R vs R' (null when no pronoun pair occurs in both directions). */
+  balanced?: { accuracy: number; pronounPairs: number; pairs: number; uncovered: number } | null;
   byKind: Record<string, AccuracyCellJson>;
   byLang: Record<string, AccuracyCellJson>;
   byPronounPair: Record<string, AccuracyCellJson>;
@@ -130,7 +153,16 @@ export type ReportInput =
   | { kind: "score"; file: string; data: ScoreJson }
   | { kind: "compare"; file: string; data: CompareJson }
   | { kind: "ctxpro-score"; file: string; data: CtxproJson }
-  | { kind: "suite-score"; file: string; data: SuiteJson };
+  | { kind: "suite-score"; file: string; data: SuiteJson }
+  | { kind: "apt"; file: string; data: AptJson }
+  | { kind: "muda-score"; file: string; data: MudaJson }
+  | { kind: "contrastive"; file: string; data: ContrastiveJson }
+  | { kind: "meta-eval"; file: string; data: MetaEvalJson }
+  | { kind: "pretrain-curve"; file: string; data: PretrainCurveJson }
+  | { kind: "ontop"; file: string; data: OnTopJson }
+  | { kind: "pair-stats"; file: string; data: PairStatsJson }
+  | { kind: "suite-stats"; file: string; data: SuiteStatsJson }
+  | { kind: "contrastive-check"; file: string; data: ContrastiveCheckJson };
 
 export type InputKind = ReportInput["kind"];
 
@@ -142,6 +174,15 @@ export const KIND_DESCRIPTIONS: Record<InputKind, string> = {
   compare: "systems against a baseline (`proneval compare --json`, kind proneval-compare)",
   "ctxpro-score": "CTXPRO scores (`proneval ctxpro score --json`)",
   "suite-score": "pronoun suite scores (`proneval suite score --json`, kind proneval-suite-score)",
+  apt: "APT scores (`proneval apt --json`)",
+  "muda-score": "MuDA f-measures per tag (`proneval muda score --json`)",
+  contrastive: "contrastive accuracy (`proneval contrastive --json`)",
+  "meta-eval": "meta-evaluation of scorers (`proneval meta-eval --json`)",
+  "pretrain-curve": "pretraining curve (curve.json written by `proneval pretrain`)",
+  ontop: "ranker on a pretrained model (`proneval pretrain-ontop --json`)",
+  "pair-stats": "pair counts (`proneval stats --json`)",
+  "suite-stats": "suite counts (`proneval suite stats --json`)",
+  "contrastive-check": "contrastive harness check (`proneval contrastive --self-check --json`)",
 };
 
 const EXPECTED = Object.values(KIND_DESCRIPTIONS).join("; ");
@@ -151,121 +192,6 @@ const EXPLICIT_KINDS: Record<string, { kind: InputKind; versions: number[] }> = 
   "proneval-suite-score": { kind: "suite-score", versions: [1] },
   "proneval-compare": { kind: "compare", versions: [2] },
 };
-
-type Json = unknown;
-
-function isObj(v: Json): v is Record<string, Json> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-const isNum = (v: Json): v is number => typeof v === "number" && Number.isFinite(v);
-const isNumOrNull = (v: Json): boolean => v === null || isNum(v);
-const isStr = (v: Json): v is string => typeof v === "string";
-
-/** Field checks that throw InputError naming the file, the field path and what was expected. */
-class Checker {
-  constructor(
-    readonly file: string,
-    readonly kind: InputKind,
-  ) {}
-
-  fail(path: string, expected: string, got: Json): never {
-    const shown = got === undefined ? "nothing" : JSON.stringify(got)?.slice(0, 60);
-    throw new InputError(`${path}: expected ${expected}, found ${shown} (read as ${KIND_DESCRIPTIONS[this.kind]})`, this.file);
-  }
-
-  obj(v: Json, path: string): Record<string, Json> {
-    if (!isObj(v)) this.fail(path, "an object", v);
-    return v;
-  }
-
-  arr(v: Json, path: string): Json[] {
-    if (!Array.isArray(v)) this.fail(path, "an array", v);
-    return v;
-  }
-
-  num(o: Record<string, Json>, key: string, path: string): number {
-    if (!isNum(o[key])) this.fail(`${path}.${key}`, "a number", o[key]);
-    return o[key] as number;
-  }
-
-  numOrNull(o: Record<string, Json>, key: string, path: string): void {
-    if (!isNumOrNull(o[key])) this.fail(`${path}.${key}`, "a number or null", o[key]);
-  }
-
-  str(o: Record<string, Json>, key: string, path: string): string {
-    if (!isStr(o[key])) this.fail(`${path}.${key}`, "a string", o[key]);
-    return o[key] as string;
-  }
-
-  optStr(o: Record<string, Json>, key: string, path: string): void {
-    if (o[key] !== undefined && !isStr(o[key])) this.fail(`${path}.${key}`, "a string", o[key]);
-  }
-
-  strArr(o: Record<string, Json>, key: string, path: string): void {
-    const a = this.arr(o[key], `${path}.${key}`);
-    a.forEach((x, i) => isStr(x) || this.fail(`${path}.${key}[${i}]`, "a string", x));
-  }
-
-  cell(v: Json, path: string): void {
-    const c = this.obj(v, path);
-    this.num(c, "n", path);
-    this.num(c, "correct", path);
-    this.num(c, "accuracy", path);
-  }
-
-  cells(o: Record<string, Json>, key: string, path: string): void {
-    const m = this.obj(o[key], `${path}.${key}`);
-    for (const [k, v] of Object.entries(m)) this.cell(v, `${path}.${key}["${k}"]`);
-  }
-
-  ci(v: Json, path: string): void {
-    if (!Array.isArray(v) || v.length !== 2 || !isNum(v[0]) || !isNum(v[1])) this.fail(path, "a [low, high] pair of numbers", v);
-  }
-
-  bootstrap(v: Json, path: string): void {
-    if (v === undefined) return;
-    const b = this.obj(v, path);
-    this.num(b, "samples", path);
-    this.num(b, "seed", path);
-    this.arr(b.systems, `${path}.systems`).forEach((s, i) => {
-      const p = `${path}.systems[${i}]`;
-      const o = this.obj(s, p);
-      this.str(o, "name", p);
-      this.num(o, "accuracy", p);
-      this.ci(o.ci, `${p}.ci`);
-    });
-    this.arr(b.comparisons, `${path}.comparisons`).forEach((s, i) => {
-      const p = `${path}.comparisons[${i}]`;
-      const o = this.obj(s, p);
-      this.str(o, "baseline", p);
-      this.str(o, "system", p);
-      this.num(o, "delta", p);
-      this.num(o, "p", p);
-      this.ci(o.ci, `${p}.ci`);
-    });
-  }
-
-  side(v: Json, path: string): void {
-    const s = this.obj(v, path);
-    this.num(s, "score", path);
-    this.num(s, "sentStart", path);
-    this.strArr(s, "tokens", path);
-    const n = (s.tokens as string[]).length;
-    this.arr(s.pronouns, `${path}.pronouns`).forEach((p, i) => {
-      const pp = `${path}.pronouns[${i}]`;
-      const o = this.obj(p, pp);
-      this.str(o, "token", pp);
-      this.num(o, "index", pp);
-      this.num(o, "score", pp);
-      if (o.attention !== undefined) {
-        const a = this.arr(o.attention, `${pp}.attention`);
-        if (a.length !== n) this.fail(`${pp}.attention`, `one weight per token (${n})`, `${a.length} weights`);
-        a.forEach((w, k) => isNum(w) || this.fail(`${pp}.attention[${k}]`, "a number", w));
-      }
-    });
-  }
-}
 
 function checkCurve(c: Checker, d: Record<string, Json>): TrainCurveJson {
   c.arr(d.curve, "curve").forEach((p, i) => {
@@ -289,9 +215,20 @@ function checkCurve(c: Checker, d: Record<string, Json>): TrainCurveJson {
 function checkEval(c: Checker, d: Record<string, Json>): EvalJson {
   c.num(d, "pairs", "");
   c.cell(d.overall, "overall");
-  for (const k of ["byKind", "byLang", "byPronounPair"]) c.cells(d, k, "");
-  c.str(d, "contextMode", "");
-  return d as unknown as EvalJson;
+  for (const k of ["byLang", "byPronounPair"]) c.cells(d, k, "");
+  // eval --json gives system and noisy (R vs S, R vs R') and the signature; older files byKind and contextMode.
+  const byKind: Record<string, AccuracyCellJson> = {};
+  if (d.byKind !== undefined) c.cells(d, "byKind", "");
+  else
+    for (const k of ["system", "noisy"]) {
+      if (d[k] === undefined) continue;
+      c.cell(d[k], k);
+      if ((d[k] as AccuracyCellJson).n > 0) byKind[k] = d[k] as AccuracyCellJson;
+    }
+  if (d.balanced !== undefined && d.balanced !== null) c.num(c.obj(d.balanced, "balanced"), "accuracy", "balanced");
+  const ctx = typeof d.contextMode === "string" ? d.contextMode : /\|ctx:([\w-]+)/.exec(typeof d.signature === "string" ? d.signature : "")?.[1];
+  if (ctx === undefined) c.fail("contextMode", "a context mode (or a signature with ctx:)", d.contextMode);
+  return { ...(d as unknown as EvalJson), byKind: (d.byKind as Record<string, AccuracyCellJson> | undefined) ?? byKind, contextMode: ctx };
 }
 
 function checkScore(c: Checker, d: Record<string, Json>): ScoreJson {
@@ -420,6 +357,8 @@ function checkSuite(c: Checker, d: Record<string, Json>): SuiteJson {
 /** Which kind a parsed JSON value is, or an InputError saying what was expected. */
 export function detectKind(v: Json, file: string): InputKind {
   if (Array.isArray(v)) {
+    const k = arrayKind(v);
+    if (k) return k;
     throw new InputError(
       `is a JSON array, not a report input (a CTXPRO evaluation set or a pair list?); expected one of: ${EXPECTED}`,
       file,
@@ -433,11 +372,16 @@ export function detectKind(v: Json, file: string): InputKind {
       throw new InputError(`has kind ${v.kind} version ${JSON.stringify(v.version)}; this proneval reads version ${known.versions.join(" or ")} (re-run the command that wrote it with this proneval)`, file);
     return known.kind;
   }
-  if (Array.isArray(v.curve)) return "train-curve";
+  if (Array.isArray(v.curve)) return isObj(v.curve[0]) && "tokensPerSec" in v.curve[0] ? "pretrain-curve" : "train-curve";
+  if ("zeroShotDev" in v && Array.isArray(v.dev)) return "ontop";
   if ("byPronounPair" in v && "overall" in v) return "eval";
   if ("scoreA" in v && "scoreB" in v && "wins" in v)
     throw new InputError("is a two-system comparison written by an older proneval compare; run compare again (it now writes kind proneval-compare version 2)", file);
   if ("evalSet" in v && Array.isArray(v.systems)) return "ctxpro-score";
+  if (Array.isArray(v.reports) && "aggregate" in v) return "meta-eval";
+  if ("set" in v && Array.isArray(v.results)) return "contrastive";
+  if ("referenceCounts" in v && Array.isArray(v.systems)) return "muda-score";
+  if ("weights" in v && "mode" in v && Array.isArray(v.systems) && isObj(v.systems[0]) && "cases" in v.systems[0]) return "apt";
   if (Array.isArray(v.systems) && ("systemScoreDefinition" in v || (isObj(v.systems[0]) && "summary" in v.systems[0] && "segments" in v.systems[0]))) return "score";
   const keys = Object.keys(v).slice(0, 8).join(", ");
   throw new InputError(`is not a file proneval report reads (top-level keys: ${keys || "none"}); expected one of: ${EXPECTED}`, file);
@@ -445,7 +389,13 @@ export function detectKind(v: Json, file: string): InputKind {
 
 /** Checks a parsed value of a known kind and returns it typed. */
 export function checkInput(v: Json, file: string, kind: InputKind = detectKind(v, file)): ReportInput {
-  const c = new Checker(file, kind);
+  const c = new Checker(file, KIND_DESCRIPTIONS[kind]);
+  if (kind === "pair-stats" || kind === "suite-stats" || kind === "contrastive-check") {
+    const rows = c.arr(v, "top level");
+    if (kind === "pair-stats") return { kind, file, data: checkPairStats(c, rows) };
+    if (kind === "suite-stats") return { kind, file, data: checkSuiteStats(c, rows) };
+    return { kind, file, data: checkContrastiveCheck(c, rows) };
+  }
   const d = c.obj(v, "top level");
   switch (kind) {
     case "train-curve":
@@ -460,7 +410,20 @@ export function checkInput(v: Json, file: string, kind: InputKind = detectKind(v
       return { kind, file, data: checkCtxpro(c, d) };
     case "suite-score":
       return { kind, file, data: checkSuite(c, d) };
+    case "apt":
+      return { kind, file, data: checkApt(c, d) };
+    case "muda-score":
+      return { kind, file, data: checkMuda(c, d) };
+    case "contrastive":
+      return { kind, file, data: checkContrastive(c, d) };
+    case "meta-eval":
+      return { kind, file, data: checkMetaEval(c, d) };
+    case "pretrain-curve":
+      return { kind, file, data: checkPretrainCurve(c, d) };
+    case "ontop":
+      return { kind, file, data: checkOnTop(c, d) };
   }
+  throw new InputError(`${KIND_DESCRIPTIONS[kind]} is a JSON array`, file);
 }
 
 /** Reads a JSON file (plain or .gz), detects its kind and checks it. */

@@ -96,6 +96,10 @@ export interface SegmentView {
   refPron: string[];
   /** Per system, per segment: score y (null: no pronoun on either side). */
   sysScore: Array<Array<number | null>>;
+  /** Per system, per segment: the system against the reference under the file's aggregate (null: nothing compared). */
+  sysDiff: Array<Array<number | null>>;
+  /** The aggregate the file was scored with (its verdicts are diff >= -0.00001). */
+  aggregate: string;
   /** Per system, per segment: pronouns space-separated, "=" when the same as the reference's. */
   sysPron: string[][];
   /** Per system: one char per segment: "+" not ranked below the reference, "-" below, "." no pronoun. */

@@ -153,7 +153,7 @@ export function scoringSection(
         ];
       }),
     });
-    const sv = segmentView(`seg-${fi}`, ranked.map((r) => r.sys));
+    const sv = segmentView(`seg-${fi}`, ranked.map((r) => r.sys), d.aggregate);
     views.push({ view: sv.view, ranked: ranked.map((r) => r.sys), candidates: sv.candidates });
     blocks.push({ type: "h3", text: "Segments: scores, pronouns and attention", anchor: `segments-${fi}` });
     blocks.push({ type: "segments", view: sv.view });

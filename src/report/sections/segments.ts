@@ -47,7 +47,7 @@ function segmentDetail(ranked: ScoreSystemJson[], i: number): SegmentDetail | nu
   return { ctx, sent, sides, ref, sys };
 }
 
-export function segmentView(id: string, ranked: ScoreSystemJson[]): { view: SegmentView; candidates: number[] } {
+export function segmentView(id: string, ranked: ScoreSystemJson[], aggregate = "the file's"): { view: SegmentView; candidates: number[] } {
   const first = ranked[0]!.segments;
   const docs: string[] = [];
   const docIdx = new Map<string, number>();
@@ -60,6 +60,8 @@ export function segmentView(id: string, ranked: ScoreSystemJson[]): { view: Segm
     refScore: [],
     refPron: [],
     sysScore: ranked.map(() => []),
+    sysDiff: ranked.map(() => []),
+    aggregate,
     sysPron: ranked.map(() => []),
     verdict: [],
     details: {},
@@ -82,6 +84,7 @@ export function segmentView(id: string, ranked: ScoreSystemJson[]): { view: Segm
     ranked.forEach((s, si) => {
       const x = s.segments[i]!;
       view.sysScore[si]!.push(x.sys === null ? null : round(x.sys));
+      view.sysDiff[si]!.push(x.diff === null ? null : round(x.diff));
       const p = x.sysPronouns.join(" ");
       view.sysPron[si]!.push(p === refPron ? "=" : p);
       const v = verdictOf(x);

@@ -4,11 +4,11 @@ import { int, num, pct, PRON_KIND_LABEL, round } from "../format.js";
 import type { TrainCurveJson } from "../inputs.js";
 import type { Block, Section } from "../model.js";
 
-function lineDataset(label: string, points: Array<{ x: number; y: number | null }>, i: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function lineDataset(label: string, points: Array<{ x: number; y: number | null }>, i: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { label, data: points, borderColor: color(i), backgroundColor: color(i), pointRadius: 3, borderWidth: 2, tension: 0, spanGaps: true, ...extra };
 }
 
-function downsample<T>(xs: T[], max: number): T[] {
+export function downsample<T>(xs: T[], max: number): T[] {
   if (xs.length <= max) return xs;
   const k = Math.ceil(xs.length / max);
   return xs.filter((_, i) => i % k === 0 || i === xs.length - 1);
