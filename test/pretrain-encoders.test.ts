@@ -94,6 +94,7 @@ describe("larger encoders under the masked-pronoun head", () => {
   for (const [name, arch] of [
     ["Transformer (pre-LN, multi-head attention with a padding mask, GELU FFN)", TRANSFORMER],
     ["Transformer with sinusoidal positions", { ...TRANSFORMER, positions: "sinusoidal" } as LmArch],
+    ["Transformer reading windows longer than its learned positions (later ones share the last)", { ...TRANSFORMER, maxPositions: 4 } as LmArch],
     ["two-layer BiLSTM (gradients pass through the upper layer to the lower one)", BILSTM2],
   ] as Array<[string, LmArch]>) {
     it(`${name}: analytic gradients match finite differences`, () => {
@@ -109,6 +110,16 @@ describe("larger encoders under the masked-pronoun head", () => {
       lm.dispose();
     });
   }
+
+  it("a side longer than the Transformer's learned positions is scored (sinusoids extend, learned positions reuse the last)", () => {
+    for (const positions of ["learned", "sinusoidal"] as const) {
+      const lm = lmOf({ ...TRANSFORMER, positions, maxPositions: 4 }, 3);
+      const rows = Int32Array.from({ length: 11 }, (_, i) => 2 + (i % words.length));
+      const [lp] = lm.logProbs([{ rows, mask: 9, label: 2 }]);
+      expect(Number.isFinite(lp!)).toBe(true);
+      lm.dispose();
+    }
+  });
 
   it("padding does not change a window's output (the Transformer masks padded keys)", () => {
     const lm = lmOf(TRANSFORMER, 3);

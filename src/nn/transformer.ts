@@ -15,7 +15,7 @@ export interface GloveTransformerConfig {
   ffn: number;
   /** Learned position vectors (`maxPositions` of them, trained) or fixed sinusoids. */
   positions: "learned" | "sinusoidal";
-  /** Longest sequence the encoder reads (learned positions exist only up to it). */
+  /** Number of learned positions (the longest training window); later positions share the last one. */
   maxPositions: number;
   dropout: number;
 }
@@ -42,7 +42,8 @@ function layerNorm(x: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor): tf.Tensor2D {
 
 /** GELU, tanh approximation (same on every backend). */
 function gelu(x: tf.Tensor): tf.Tensor {
-  const inner = tf.mul(tf.add(x, tf.mul(tf.pow(x, 3), 0.044715)), Math.sqrt(2 / Math.PI));
+  // x^3 as products: tf.pow's gradient goes through log and is several times slower.
+  const inner = tf.mul(tf.add(x, tf.mul(tf.mul(tf.mul(x, x), x), 0.044715)), Math.sqrt(2 / Math.PI));
   return tf.mul(tf.mul(x, 0.5), tf.add(tf.tanh(inner), 1));
 }
 
@@ -99,7 +100,6 @@ export class GloveTransformerEncoder implements Encoder<GloveFeatures> {
   forward(f: GloveFeatures, training: boolean, dropoutSeed?: number): tf.Tensor3D {
     const { B, T, lengths } = f;
     const { width: w, heads, layers } = this.cfg;
-    if (T > this.cfg.maxPositions) throw new Error(`sequence of ${T} tokens is longer than the Transformer's ${this.cfg.maxPositions} positions`);
     const dh = w / heads;
     const dropout = training && this.cfg.dropout > 0 ? this.cfg.dropout : 0;
     const seed = dropoutSeed ?? 0;
@@ -116,17 +116,16 @@ export class GloveTransformerEncoder implements Encoder<GloveFeatures> {
     }
     const x = lookupRows(this.table, rows, dropout, dropout ? new Rng(seed) : null);
     const drop = (t: tf.Tensor, k: number): tf.Tensor => (dropout ? tf.dropout(t, dropout, undefined, seed + k) : t);
-    const pos = this.fixedPositions ?? p("tf/pos");
     let h = tf.add(mm(tf.tensor2d(x, [B * T, this.table.dim]), p("tf/in/W")), p("tf/in/b")) as tf.Tensor2D;
-    h = tf.reshape(tf.add(tf.reshape(h, [B, T, w]), tf.slice(pos, [0, 0], [T, w])), [B * T, w]) as tf.Tensor2D;
+    h = tf.reshape(tf.add(tf.reshape(h, [B, T, w]), this.positions(T)), [B * T, w]) as tf.Tensor2D;
     const bias = tf.tensor3d(keyBias, [B * heads, 1, T]);
     // [B*T, w] -> [B*heads, T, dh] and back.
     const split = (t: tf.Tensor): tf.Tensor3D => tf.reshape(tf.transpose(tf.reshape(t, [B, T, heads, dh]), [0, 2, 1, 3]), [B * heads, T, dh]) as tf.Tensor3D;
     const merge = (t: tf.Tensor): tf.Tensor2D => tf.reshape(tf.transpose(tf.reshape(t, [B, heads, T, dh]), [0, 2, 1, 3]), [B * T, w]) as tf.Tensor2D;
     for (let l = 1; l <= layers; l++) {
       const a = layerNorm(h, p(`tf/${l}/ln1/g`), p(`tf/${l}/ln1/b`));
-      const qkv = tf.add(mm(a, p(`tf/${l}/qkv/W`)), p(`tf/${l}/qkv/b`));
-      const [q, k, v] = tf.split(qkv, 3, 1);
+      // One [w, 3w] parameter; its column blocks are sliced (small) rather than the [B*T, 3w] product (SplitV is slow on wasm).
+      const [q, k, v] = [0, 1, 2].map((j) => tf.add(mm(a, tf.slice(p(`tf/${l}/qkv/W`), [0, j * w], [w, w])), tf.slice(p(`tf/${l}/qkv/b`), [j * w], [w])));
       const scores = tf.add(tf.mul(bmm(split(q!), tf.transpose(split(k!), [0, 2, 1])), 1 / Math.sqrt(dh)), bias);
       const ctx = merge(bmm(tf.softmax(scores), split(v!)));
       h = tf.add(h, drop(tf.add(mm(ctx, p(`tf/${l}/out/W`)), p(`tf/${l}/out/b`)), 10 * l + 1)) as tf.Tensor2D;
@@ -136,6 +135,20 @@ export class GloveTransformerEncoder implements Encoder<GloveFeatures> {
     }
     const out = layerNorm(h, p("tf/lnf/g"), p("tf/lnf/b"));
     return tf.mul(tf.reshape(out, [B, T, w]), tf.tensor3d(keep, [B, T, 1])) as tf.Tensor3D;
+  }
+
+  /**
+   * [T, width] position vectors. Training windows are at most maxPositions long, but a side to score
+   * may be longer (a sentence over the limit, an appended clause): learned positions past the last
+   * one reuse the last vector; sinusoids extend.
+   */
+  private positions(T: number): tf.Tensor2D {
+    const P = this.cfg.maxPositions;
+    const w = this.cfg.width;
+    if (this.fixedPositions) return T <= P ? (tf.slice(this.fixedPositions, [0, 0], [T, w]) as tf.Tensor2D) : tf.tensor2d(sinusoidalPositions(T, w), [T, w]);
+    const pos = this.params.get("tf/pos")!;
+    if (T <= P) return tf.slice(pos, [0, 0], [T, w]) as tf.Tensor2D;
+    return tf.concat([pos, tf.tile(tf.slice(pos, [P - 1, 0], [1, w]), [T - P, 1])], 0) as tf.Tensor2D;
   }
 
   disposeFeatures(): void {
