@@ -13,7 +13,7 @@ import { Command, type Option } from "commander";
 import { registerCommands } from "../src/cli/commands.js";
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { formatTable, parseTable } from "../src/io/table.js";
-import { ProgressLine } from "../src/nn/progress.js";
+import { ProgressLine } from "../src/core/progress.js";
 
 const CLI = resolve("dist/src/cli/index.js");
 const ATOMIC = resolve("dist/src/io/atomic.js");
