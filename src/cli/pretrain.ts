@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, intOption, floatOption, rangeOption, emit, checkOutputs } from "./run.js";
 import { PRETRAIN_DEFAULTS } from "../pretrain/defaults.js";
 import { InputError } from "../io/errors.js";
-import { checkOutputDir, writeFileAtomic } from "../io/atomic.js";
+import { checkOutputDir } from "../io/atomic.js";
 import { LSTM_IMPLS, type LstmImpl } from "../nn/lstm-impl.js";
 import { makeSignature } from "../signature.js";
 import { basename } from "node:path";

@@ -99,7 +99,7 @@ export function registerScore(program: Command): void {
         .description("Pronoun scores of system outputs against a reference, per system (with --confidence, its bootstrap interval) or per segment; the default model is the masked-pronoun model scored zero-shot (PMI), -c takes a ranker or ensemble"),
       "systems",
     )
-      .option("--zero-shot [dir]", "score with a masked-pronoun model zero-shot (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
+      .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
       .option("--zero-shot-aggregate <a>", "zero-shot: pmi (masked log-probabilities minus corpus log-priors, as in the README) | sum | margin", "pmi")
       .option("--segments", "per-segment rows instead of the system table", false)
       .option("--confidence", "each system's score with its 95% bootstrap interval over its pronoun segments (sacrebleu --confidence)", false),
