@@ -312,7 +312,7 @@ describe("masked-pronoun data and training", () => {
     const args = ["--lm", join(dir, "a"), "--train", pairs, "--dev", pairs, "--epochs", "1", "--batch-size", "2", "--lr", "0", "--backend", "cpu"];
     const cli = await runCli(registerPretrainOnTop, "pretrain-ontop", args);
     expect(cli.code, cli.err).toBe(0);
-    expect(cli.out).toMatch(/^zero-shot: .*\nfrozen\+lp epoch 1: .*\nsignature: proneval-ontop\|lm:pronoun-lm@[0-9a-f]{8}\|variant:frozen\+lp\|epochs:1\|lr:0\|seed:1\|train-pairs:3\|dev:pairs\.jsonl\|version:\S+\n$/);
+    expect(cli.out).toMatch(/^zero-shot: .*\nfrozen\+lp epoch 1: .*\nsignature: proneval-ontop\|lm:pronoun-lm@[0-9a-f]{8}\|variant:frozen\+lp\|epochs:1\|lr:0\|seed:1\|train-pairs:3\|dev:pairs\.jsonl\|backend:\w+\|version:\S+\n$/);
     const quiet = await runCli(registerPretrainOnTop, "pretrain-ontop", [...args, "-q"]);
     expect(quiet.err).toBe("");
     expect(quiet.out).not.toMatch(/signature/);

@@ -144,6 +144,7 @@ export function registerCompare(program: Command): void {
           "wins, losses, ties: segments where only the system, only the baseline, or neither or both are not below the reference; cohens_h: effect size of the two shares",
           contextNote(ctx, input.testSet),
         ];
+        if (comparisons.some((c) => c.pronounSegments === 0)) notes.push("n/a: no pronoun segments (neither the reference, the system nor the baseline has a pronoun): nothing to compare");
         if (dropped) notes.push(`${dropped} empty reference segment(s) skipped`);
         const { formatResult } = await import("../io/table.js");
         await emit(await formatResult([table], format, { notes, signature, quiet: Boolean(o.quiet) }), o.output as string | undefined);

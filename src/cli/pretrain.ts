@@ -3,7 +3,7 @@ import { action, intOption, floatOption, rangeOption, emit, checkOutputs } from 
 import { PRETRAIN_DEFAULTS } from "../pretrain/defaults.js";
 import { archFromOptions } from "../pretrain/arch.js";
 import { InputError } from "../io/errors.js";
-import { checkOutputDir, writeFileAtomic } from "../io/atomic.js";
+import { checkOutputDir } from "../io/atomic.js";
 import { LSTM_IMPLS, type LstmImpl } from "../nn/lstm-impl.js";
 import { makeSignature } from "../signature.js";
 import { basename } from "node:path";

@@ -1,6 +1,6 @@
 /** The CTXPRO section: generative accuracy of `proneval ctxpro score --json` files, per set and rule. */
 import { basename } from "node:path";
-import { color, grouped, type Series } from "../charts.js";
+import { grouped, type Series } from "../charts.js";
 import { ci, int, pctCount, pValue, round, signed } from "../format.js";
 import type { CtxproJson } from "../inputs.js";
 import type { Block, Section } from "../model.js";

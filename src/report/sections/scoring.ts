@@ -1,10 +1,10 @@
 /** The scoring section: systems of `proneval score --json` ranked with intervals, `compare --json`, the segment view. */
 import { notBelowReference, systemVerdicts } from "../../core/scorer.js";
 import { meanInterval, pairedBootstrapStats, sumStats } from "../../stats/bootstrap.js";
-import { axis, barChart, baseOptions, color, labelPadding } from "../charts.js";
-import { ci, int, num, pct, pValue, round, signed } from "../format.js";
+import { axis, baseOptions, color, labelPadding } from "../charts.js";
+import { ci, int, num, pValue, round, signed } from "../format.js";
 import type { CompareJson, ScoreJson, ScoreSystemJson } from "../inputs.js";
-import { NEUTRAL, type Block, type Section, type SegmentView } from "../model.js";
+import type { Block, Section, SegmentView } from "../model.js";
 import { compareBlocks } from "./compare.js";
 import { segmentView } from "./segments.js";
 
