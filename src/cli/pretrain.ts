@@ -22,7 +22,7 @@ export function registerPretrain(program: Command): void {
     .option("--encoder <kind>", "bilstm (the shipped models' encoder) | transformer (pre-LN, over the same GloVe vectors)", "bilstm")
     .option("--hidden <n>", "bilstm: units per direction", String(d.hidden))
     .option("--layers <n>", "encoder layers (default: bilstm 1, transformer 4)")
-    .option("--width <n>", "transformer: model width", "256")
+    .option("--model-width <n>", "transformer: model width (--width is the decimals of printed scores elsewhere)", "256")
     .option("--heads <n>", "transformer: attention heads (default: width / 64)")
     .option("--ffn <n>", "transformer: feed-forward inner size (default: 4 x width)")
     .option("--positions <p>", "transformer: learned | sinusoidal", "learned")
@@ -56,7 +56,7 @@ export function registerPretrain(program: Command): void {
           encoder,
           hidden: intOption("--hidden", String(o.hidden), 1),
           layers: optInt("--layers", o.layers),
-          width: optInt("--width", o.width),
+          width: optInt("--model-width", o.modelWidth),
           heads: optInt("--heads", o.heads),
           ffn: optInt("--ffn", o.ffn),
           positions: String(o.positions),
