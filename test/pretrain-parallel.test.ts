@@ -149,7 +149,7 @@ describe("pretrain refuses bad input", () => {
     );
     await expect(pretrain({ ...base, maxSteps: 4, resume: true, arch: { kind: "glove-bilstm", hidden: 6, layers: 2 } }, () => {})).rejects.toThrow(/BiLSTM 1 x 6, this command asks for a BiLSTM 2 x 6/);
     // Through the CLI: one line, exit 2.
-    const cli = await runCli(registerPretrain, "pretrain", ["--corpus", corpus, "-o", out, "--resume", "--encoder", "transformer", "--layers", "4", "--width", "8", "--heads", "2", "--max-steps", "4", "--backend", "cpu", "-q"]);
+    const cli = await runCli(registerPretrain, "pretrain", ["--corpus", corpus, "-o", out, "--resume", "--encoder", "transformer", "--layers", "4", "--model-width", "8", "--heads", "2", "--max-steps", "4", "--backend", "cpu", "-q"]);
     expect(cli.code).toBe(2);
     expect(cli.err).toMatch(/^proneval: error: .*resume\.ckpt: cannot resume: the interrupted run trained a BiLSTM 1 x 6, this command asks for a Transformer 4 x 8 .*\n$/);
   }, 60000);
