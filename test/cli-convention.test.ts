@@ -24,6 +24,26 @@ const HYP_A = "He said that she would come.\nThey told us about it.\nThe weather
 const HYP_B = "She said that he would come.\nWe told them about it.\nThe weather was fine and the sun was out all day.\n";
 const NO_PRONOUN = "The weather was fine.\nThe sun was out all day.\nA train left the station.\n";
 
+/** A command without blocking the test worker (long spawnSync runs starve vitest's own messages). */
+function run(cmd: string, args: string[], input?: string | Buffer): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const c = spawn(cmd, args);
+    let stdout = "";
+    let stderr = "";
+    c.stdout.on("data", (d) => (stdout += String(d)));
+    c.stderr.on("data", (d) => (stderr += String(d)));
+    const timer = setTimeout(() => c.kill("SIGKILL"), 120_000);
+    c.on("close", (status) => {
+      clearTimeout(timer);
+      done({ status, stdout, stderr });
+    });
+    if (input !== undefined) c.stdin.end(input);
+    else c.stdin.end();
+  });
+}
+
+const cliAsync = (args: string[], input?: string | Buffer) => run("node", [CLI, ...args], input);
+
 function cli(args: string[], input?: string | Buffer) {
   return spawnSync("node", [CLI, ...args], { encoding: "utf8", input, timeout: 120_000 });
 }
@@ -148,21 +168,21 @@ describe("inputs and scores", () => {
     expect(r.stdout).toMatch(/^system\tscore\tpronoun_segments\tsegments\na\.txt\t\d+\.\d\d\t2\t3\nb\.txt\t\d+\.\d\d\t2\t3\n$/);
   });
 
-  it("a named FIFO, a process-substitution pipe and /dev/stdin as the reference are read once (format detection and reader share it)", () => {
+  it("a named FIFO, a process-substitution pipe and /dev/stdin as the reference are read once (format detection and reader share it)", async () => {
     if (!built()) return;
-    const expected = cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), "--backend", "cpu", "-q"]).stdout;
+    const expected = (await cliAsync(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), "--backend", "cpu", "-q"])).stdout;
     expect(expected).toMatch(/^system\tscore/);
     const fifo = join(dir, "ref.fifo");
     execFileSync("mkfifo", [fifo]);
-    const sh = (script: string) => spawnSync("bash", ["-c", script], { encoding: "utf8", timeout: 60_000 });
+    const sh = (script: string) => run("bash", ["-c", script]);
     const a = join(dir, "a.txt");
-    let r = sh(`(cat "${join(dir, "ref.txt")}" > "${fifo}" &); node ${CLI} score -r "${fifo}" -t "${a}" --backend cpu -q`);
+    let r = await sh(`(cat "${join(dir, "ref.txt")}" > "${fifo}" &); node ${CLI} score -r "${fifo}" -t "${a}" --backend cpu -q`);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe(expected);
-    r = sh(`node ${CLI} score -r <(cat "${join(dir, "ref.txt")}") -t "${a}" --backend cpu -q`);
+    r = await sh(`node ${CLI} score -r <(cat "${join(dir, "ref.txt")}") -t "${a}" --backend cpu -q`);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe(expected);
-    r = sh(`cat "${join(dir, "ref.txt")}" | node ${CLI} score -r /dev/stdin -t "${a}" --backend cpu -q`);
+    r = await sh(`cat "${join(dir, "ref.txt")}" | node ${CLI} score -r /dev/stdin -t "${a}" --backend cpu -q`);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe(expected);
   });
@@ -250,9 +270,9 @@ describe("inputs and scores", () => {
 });
 
 describe("sacrebleu and comet habits", () => {
-  it("compare: a baseline and N systems, one paired test per system in one table; -q keeps only the table; the signature names backend and bootstrap", () => {
+  it("compare: a baseline and N systems, one paired test per system in one table; -q keeps only the table; the signature names backend and bootstrap", async () => {
     if (!built()) return;
-    const r = cli(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), join(dir, "nop.txt"), "--backend", "cpu", "-b", "100"]);
+    const r = await cliAsync(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), join(dir, "nop.txt"), "--backend", "cpu", "-b", "100"]);
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.split("\n");
     expect(lines[0]).toBe("system\tscore\tbaseline\tdelta\tci95_low\tci95_high\tp\tverdict\tpronoun_segments\twins\tlosses\tties\tcohens_h");
@@ -260,19 +280,19 @@ describe("sacrebleu and comet habits", () => {
     expect(lines[2]).toMatch(/^a\.txt\t\d+\.\d\d\t\d+\.\d\d\t[+-]\d+\.\d\d\t-?\d+\.\d\d\t-?\d+\.\d\d\t\d\.\d{4}\t(better|worse|n\.s\.)\t\d+\t/);
     expect(lines[3]).toMatch(/^nop\.txt\t/);
     expect(r.stdout).toMatch(/\nsignature: proneval-pronoun\|.*\|backend:cpu\|bootstrap:100\|seed:12345\|alpha:0\.05\|version:\S+\n$/);
-    const q = cli(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), "--backend", "cpu", "-b", "100", "-q"]);
+    const q = await cliAsync(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), "--backend", "cpu", "-b", "100", "-q"]);
     expect(q.stderr).toBe("");
     expect(q.stdout.trim().split("\n")).toHaveLength(3);
     expect(q.stdout).not.toMatch(/^#|signature/m);
-    const j = JSON.parse(cli(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), "--backend", "cpu", "-b", "100", "--json", "-q"]).stdout);
+    const j = JSON.parse((await cliAsync(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), "--backend", "cpu", "-b", "100", "--json", "-q"])).stdout);
     expect(j).toMatchObject({ kind: "proneval-compare", version: 2, baseline: "b.txt", bootstrap: { samples: 100, seed: 12345 } });
     expect(j.comparisons[0].system).toBe("a.txt");
     expect(j.comparisons[0].bootstrap.p).toBeGreaterThan(0);
   });
 
-  it("compare --bootstrap 0 prints the difference without an interval, p or verdict", () => {
+  it("compare --bootstrap 0 prints the difference without an interval, p or verdict", async () => {
     if (!built()) return;
-    const r = cli(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), "--backend", "cpu", "-b", "0"]);
+    const r = await cliAsync(["compare", "-r", join(dir, "ref.txt"), "-t", join(dir, "b.txt"), join(dir, "a.txt"), "--backend", "cpu", "-b", "0"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.split("\n")[2]).toMatch(/^a\.txt\t\d+\.\d\d\t\d+\.\d\d\t[+-]\d+\.\d\d\t\t\t\tnot tested\t/);
     expect(r.stdout).not.toMatch(/0\.00, 0\.00|p = 1/);
@@ -280,9 +300,9 @@ describe("sacrebleu and comet habits", () => {
     expect(r.stdout).toMatch(/\|bootstrap:0\|version:/);
   });
 
-  it("score --confidence gives each system its bootstrap interval, -w the decimals; --format mtme writes MT-metrics-eval score files", () => {
+  it("score --confidence gives each system its bootstrap interval, -w the decimals; --format mtme writes MT-metrics-eval score files", async () => {
     if (!built()) return;
-    const r = cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), join(dir, "b.txt"), "--backend", "cpu", "--confidence", "-b", "200", "-w", "3", "-q"]);
+    const r = await cliAsync(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), join(dir, "b.txt"), "--backend", "cpu", "--confidence", "-b", "200", "-w", "3", "-q"]);
     expect(r.status, r.stderr).toBe(0);
     const rows = r.stdout.trim().split("\n").map((l) => l.split("\t"));
     expect(rows[0]).toEqual(["system", "score", "mean", "ci95_low", "ci95_high", "pronoun_segments", "segments"]);
@@ -291,17 +311,17 @@ describe("sacrebleu and comet habits", () => {
       expect(Number(row[3])).toBeLessThanOrEqual(Number(row[1]));
       expect(Number(row[4])).toBeGreaterThanOrEqual(Number(row[1]));
     }
-    const json = JSON.parse(cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), "--backend", "cpu", "--confidence", "-b", "200", "--json", "-q"]).stdout);
+    const json = JSON.parse((await cliAsync(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), "--backend", "cpu", "--confidence", "-b", "200", "--json", "-q"])).stdout);
     expect(json.systems[0].confidence).toMatchObject({ samples: 200, seed: 12345 });
     expect(json.signature).toMatch(/\|backend:cpu\|bootstrap:200\|seed:12345\|version:/);
     const out = join(dir, "mtme");
-    const m = cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), join(dir, "b.txt"), "--backend", "cpu", "--format", "mtme", "-o", out, "-q"]);
+    const m = await cliAsync(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), join(dir, "b.txt"), "--backend", "cpu", "--format", "mtme", "-o", out, "-q"]);
     expect(m.status, m.stderr).toBe(0);
     expect(readdirSync(out).sort()).toEqual(["proneval-ref.seg.score", "proneval-ref.sys.score"]);
     expect(readFileSync(join(out, "proneval-ref.sys.score"), "utf8")).toMatch(/^a\t\d+(\.\d+)?\nb\t\d+(\.\d+)?\n$/);
     const seg = readFileSync(join(out, "proneval-ref.seg.score"), "utf8").trim().split("\n");
     expect(seg.map((l) => l.split("\t")[0])).toEqual(["a", "a", "a", "b", "b", "b"]);
-    expect(cli(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), "--format", "mtme", "-q"]).stderr).toMatch(/--format mtme writes two files .* -o DIR/);
+    expect((await cliAsync(["score", "-r", join(dir, "ref.txt"), "-t", join(dir, "a.txt"), "--format", "mtme", "-q"])).stderr).toMatch(/--format mtme writes two files .* -o DIR/);
   });
 });
 
