@@ -16,8 +16,9 @@
  * right after, and on any exit of this script (error, Ctrl-C, SIGTERM), to measure on a machine
  * background jobs share; one that is already stopped is left alone.
  *
- * `--impls js,graph [--reference wasm|none]`: the earlier comparison of BiLSTM implementations per
- * tfjs backend on one thread instead (BiLSTM only), with zero-shot forward windows/s.
+ * `--impls js,graph [--reference wasm|none]`, or a GPU backend: the comparison of BiLSTM
+ * implementations per tfjs backend on one thread instead (BiLSTM only), with zero-shot forward
+ * windows/s and the ratio to wasm with the js BiLSTM in the same process.
  */
 import * as tf from "@tensorflow/tfjs";
 import { loadavg } from "node:os";
@@ -39,7 +40,7 @@ function arg(name: string, def: string): string {
 const has = (name: string): boolean => process.argv.includes(`--${name}`);
 const optNum = (name: string): number | undefined => (has(name) ? Number(arg(name, "")) : undefined);
 
-const steps = Number(arg("steps", has("impls") ? "20" : "6"));
+const steps = Number(arg("steps", has("impls") || !["wasm", "cpu"].includes(arg("backend", "wasm")) ? "20" : "6"));
 const batch = Number(arg("batch", "64"));
 const len = Number(arg("len", "70"));
 const backendName = arg("backend", "wasm");
@@ -276,7 +277,8 @@ async function implsMode(): Promise<void> {
   console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 
-(has("impls") ? implsMode() : workersMode()).then(
+// The implementation comparison also when a GPU backend is named (data-parallel threads are a CPU matter).
+(has("impls") || !["wasm", "cpu"].includes(backendName) ? implsMode() : workersMode()).then(
   () => process.exit(0),
   (e) => {
     console.error(e);
