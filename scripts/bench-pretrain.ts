@@ -10,17 +10,19 @@
  *
  *   node dist/scripts/bench-pretrain.js [--encoder bilstm|transformer] [--hidden 128] [--layers N]
  *     [--width 256] [--heads N] [--workers 1,2] [--steps 6] [--rounds 2] [--batch 64] [--len 70]
- *     [--backend wasm] [--pause-pid PID]
+ *     [--backend wasm] [--pause-pid PID[,PID...]]
  *
- * --pause-pid stops that process (SIGSTOP) during the measured rounds and continues it (SIGCONT)
- * right after, and on any exit of this script (error, Ctrl-C, SIGTERM), to measure on a machine a
- * background job shares.
+ * --pause-pid stops those processes (SIGSTOP) during the measured rounds and continues them (SIGCONT)
+ * right after, and on any exit of this script (error, Ctrl-C, SIGTERM), to measure on a machine
+ * background jobs share; one that is already stopped is left alone.
  *
- * `--impls js,graph [--reference wasm|none]`: the earlier comparison of BiLSTM implementations per
- * tfjs backend on one thread instead (BiLSTM only), with zero-shot forward windows/s.
+ * `--impls js,graph [--reference wasm|none]`, or a GPU backend: the comparison of BiLSTM
+ * implementations per tfjs backend on one thread instead (BiLSTM only), with zero-shot forward
+ * windows/s and the ratio to wasm with the js BiLSTM in the same process.
  */
 import * as tf from "@tensorflow/tfjs";
 import { loadavg } from "node:os";
+import { readFileSync } from "node:fs";
 import { selectBackend, describeBackend } from "../src/nn/backend.js";
 import { PronounLm, N_PRONOUNS, type MaskedWindow } from "../src/pretrain/model.js";
 import { archFromOptions, describeArch, type LmArch } from "../src/pretrain/arch.js";
@@ -38,7 +40,7 @@ function arg(name: string, def: string): string {
 const has = (name: string): boolean => process.argv.includes(`--${name}`);
 const optNum = (name: string): number | undefined => (has(name) ? Number(arg(name, "")) : undefined);
 
-const steps = Number(arg("steps", has("impls") ? "20" : "6"));
+const steps = Number(arg("steps", has("impls") || !["wasm", "cpu"].includes(arg("backend", "wasm")) ? "20" : "6"));
 const batch = Number(arg("batch", "64"));
 const len = Number(arg("len", "70"));
 const backendName = arg("backend", "wasm");
@@ -61,20 +63,31 @@ function makeBatch(rng: Rng, V: number): MaskedWindow[] {
 
 const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
 
-/** SIGSTOP/SIGCONT of a background job around the measurement, continued on every way out. */
-function pauser(pid: number | undefined): { pause(): void; resume(): void } {
-  if (pid === undefined) return { pause() {}, resume() {} };
-  let paused = false;
+/** The state letter of /proc/<pid>/stat (R, S, T, ...), or "?" where there is none. */
+function processState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return "?";
+  }
+}
+
+/** SIGSTOP/SIGCONT of background jobs around the measurement, continued on every way out. */
+function pauser(pids: number[]): { pause(): void; resume(): void } {
+  let paused: number[] = [];
   const resume = (): void => {
-    if (!paused) return;
-    try {
-      process.kill(pid, "SIGCONT");
-      console.log(`continued process ${pid} (SIGCONT)`);
-    } catch (e) {
-      console.error(`could not continue process ${pid}: ${(e as Error).message}`);
+    for (const pid of paused) {
+      try {
+        process.kill(pid, "SIGCONT");
+        console.log(`continued process ${pid} (SIGCONT)`);
+      } catch (e) {
+        console.error(`could not continue process ${pid}: ${(e as Error).message}`);
+      }
     }
-    paused = false;
+    paused = [];
   };
+  if (pids.length === 0) return { pause() {}, resume };
   process.on("exit", resume);
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
     process.on(sig, () => {
@@ -88,10 +101,17 @@ function pauser(pid: number | undefined): { pause(): void; resume(): void } {
   });
   return {
     pause() {
-      process.kill(pid, 0); // fails now, before anything is measured, if there is no such process
-      process.kill(pid, "SIGSTOP");
-      paused = true;
-      console.log(`stopped process ${pid} (SIGSTOP) for the measurement`);
+      for (const pid of pids) process.kill(pid, 0); // fails now, before anything is measured, if there is no such process
+      for (const pid of pids) {
+        // A process someone else has stopped stays as it is: continuing it afterwards is not ours to do.
+        if (processState(pid) === "T") {
+          console.log(`process ${pid} is already stopped: left as it is`);
+          continue;
+        }
+        process.kill(pid, "SIGSTOP");
+        paused.push(pid);
+        console.log(`stopped process ${pid} (SIGSTOP) for the measurement`);
+      }
     },
     resume,
   };
@@ -101,7 +121,8 @@ async function workersMode(): Promise<void> {
   const arch: LmArch = archFromOptions({ encoder: arg("encoder", "bilstm"), hidden: optNum("hidden"), layers: optNum("layers"), width: optNum("width"), heads: optNum("heads"), ffn: optNum("ffn"), maxLen: 128 });
   const counts = arg("workers", "1,2").split(",").map(Number);
   const rounds = Number(arg("rounds", "2"));
-  const pid = has("pause-pid") ? Number(arg("pause-pid", "")) : undefined;
+  const pids = has("pause-pid") ? arg("pause-pid", "").split(",").map(Number) : [];
+  if (pids.some((x) => !Number.isInteger(x) || x <= 1)) throw new Error(`--pause-pid expects process ids, got '${arg("pause-pid", "")}'`);
   const b = await selectBackend(backendName);
   console.log(describeBackend(b));
   console.log(`${describeArch(arch)}; ${rounds} rounds x ${steps} steps x ${batch} windows of ~${len} tokens per configuration; threads: ${counts.join(", ")}`);
@@ -129,7 +150,7 @@ async function workersMode(): Promise<void> {
   const batches = Array.from({ length: rounds * steps }, () => makeBatch(rng, table.words.length));
   const stats = new Map(counts.map((w) => [w, { tokens: 0, wall: 0, cpu: 0, peakRss: 0 }]));
   const load0 = loadavg();
-  const p = pauser(pid);
+  const p = pauser(pids);
   p.pause();
   try {
     for (let r = 0; r < rounds; r++)
@@ -256,7 +277,8 @@ async function implsMode(): Promise<void> {
   console.log(`peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
 }
 
-(has("impls") ? implsMode() : workersMode()).then(
+// The implementation comparison also when a GPU backend is named (data-parallel threads are a CPU matter).
+(has("impls") || !["wasm", "cpu"].includes(backendName) ? implsMode() : workersMode()).then(
   () => process.exit(0),
   (e) => {
     console.error(e);

@@ -7,7 +7,7 @@ import { pretrain, PretrainStoppedError } from "../src/pretrain/train.js";
 import { PRETRAIN_DEFAULTS } from "../src/pretrain/defaults.js";
 import { PronounLm, N_PRONOUNS, type MaskedWindow } from "../src/pretrain/model.js";
 import type { LmArch } from "../src/pretrain/arch.js";
-import { shardGradients, shardWindows, shardSeed } from "../src/pretrain/shard.js";
+import { shardGradients, shardWindows, shardSeed, microBatches, TRANSFORMER_MICRO_BATCH_TOKENS } from "../src/pretrain/shard.js";
 import { averageShards, averageLoss, gradsToFlat, paramLayout, compiledScript } from "../src/nn/data-parallel.js";
 import { registerPretrain } from "../src/cli/pretrain.js";
 import { runCli } from "./cli-helper.js";
@@ -77,6 +77,35 @@ describe("data-parallel gradients", () => {
       lm.dispose();
     });
   }
+});
+
+describe("Transformer micro-batches", () => {
+  it("a batch over the token budget runs in micro-batches whose size-weighted gradients are the whole batch's", () => {
+    const arch: LmArch = { kind: "glove-transformer", layers: 1, width: 8, heads: 2, ffn: 8, positions: "learned", maxPositions: 128 };
+    const lm = new PronounLm(tinyTable(), 8, 0, new Rng(4), "masked", "js", arch);
+    const params = lm.allParams();
+    const rng = new Rng(2);
+    const ws: MaskedWindow[] = Array.from({ length: 45 }, () => {
+      const n = 90 + rng.int(38);
+      return { rows: Int32Array.from({ length: n }, () => 2 + rng.int(words.length)), mask: rng.int(n), label: rng.int(N_PRONOUNS) };
+    }).sort((a, b) => a.rows.length - b.rows.length);
+    const parts = microBatches(lm, ws);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.flat()).toEqual(ws);
+    for (const p of parts) expect(p.length * Math.max(...p.map((w) => w.rows.length))).toBeLessThanOrEqual(TRANSFORMER_MICRO_BATCH_TOKENS);
+    const split = shardGradients(lm, params, ws, 1);
+    const { value, grads } = tf.variableGrads(() => lm.loss(ws, true, 1), [...params.values()]);
+    expect(split.loss).toBeCloseTo(value.dataSync()[0]!, 5);
+    for (const [k, v] of params) {
+      const a = split.grads.get(k)!.dataSync();
+      const b = grads[v.name]!.dataSync();
+      let scale = 1e-6;
+      for (const x of b) scale = Math.max(scale, Math.abs(x));
+      for (let i = 0; i < a.length; i++) expect(Math.abs(a[i]! - b[i]!), k).toBeLessThan(1e-5 * scale + 1e-7);
+    }
+    tf.dispose([value, ...Object.values(grads), ...split.grads.values()]);
+    lm.dispose();
+  });
 });
 
 describe.skipIf(!compiledScript("pretrain", "train-worker.js", new URL("../src/pretrain/x.js", import.meta.url).href))("pretrain --workers 2 (worker threads; needs the compiled build)", () => {

@@ -13,7 +13,7 @@ export function registerPretrain(program: Command): void {
   const d = PRETRAIN_DEFAULTS;
   program
     .command("pretrain")
-    .description("Masked-pronoun pretraining of the BiLSTM encoder on an English corpus (scripts/build-pretrain-corpus.ts); resumable; zero-shot dev accuracy along the way")
+    .description("Masked-pronoun pretraining of an encoder (BiLSTM or Transformer over GloVe) on an English corpus (scripts/build-pretrain-corpus.ts); resumable; data-parallel on --workers threads; zero-shot dev accuracy along the way")
     .requiredOption("--corpus <file>", "corpus JSONL(.gz) from scripts/build-pretrain-corpus.ts")
     .requiredOption("-o, --output <dir>", "output directory (model, resume.ckpt, curve.json)")
     .option("--force", "start a new run in a directory that holds one (default: refuse; --resume continues it)", false)

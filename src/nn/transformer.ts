@@ -4,6 +4,7 @@ import { PAD_ROW, Vocab, type EmbeddingTable } from "./glove.js";
 import { Rng } from "../core/prng.js";
 import { gloveFeatures, lookupRows, uniformInit, type Encoder, type GloveFeatures } from "./encoder.js";
 import { mm, bmm } from "./matmul.js";
+import { fastTanh } from "./bilstm.js";
 
 /** Shape of a Transformer encoder over frozen GloVe vectors. */
 export interface GloveTransformerConfig {
@@ -32,20 +33,66 @@ export function sinusoidalPositions(P: number, width: number): Float32Array {
   return out;
 }
 
-/** Layer normalisation over the last axis of [N, w]. */
-function layerNorm(x: tf.Tensor2D, g: tf.Tensor, b: tf.Tensor): tf.Tensor2D {
-  const mean = tf.mean(x, 1, true);
-  const xc = tf.sub(x, mean);
-  const variance = tf.mean(tf.square(xc), 1, true);
-  return tf.add(tf.mul(tf.mul(xc, tf.rsqrt(tf.add(variance, 1e-5))), g), b) as tf.Tensor2D;
-}
+// LayerNorm and GELU as single ops with hand-written gradients: built from tfjs primitives, every
+// intermediate of their element-wise chains stays alive until the backward pass (GELU alone kept ~10
+// copies of the [B*T, ffn] activations, which exhausted wasm's memory at batch 64); here the forward
+// intermediates are freed at once and the backward recomputes what it needs from the saved input.
 
-/** GELU, tanh approximation (same on every backend). */
-function gelu(x: tf.Tensor): tf.Tensor {
-  // x^3 as products: tf.pow's gradient goes through log and is several times slower.
-  const inner = tf.mul(tf.add(x, tf.mul(tf.mul(tf.mul(x, x), x), 0.044715)), Math.sqrt(2 / Math.PI));
-  return tf.mul(tf.mul(x, 0.5), tf.add(tf.tanh(inner), 1));
-}
+/** Layer normalisation over the last axis of [N, w]: (x - mean) / sqrt(var + 1e-5) * g + b. */
+const layerNorm = tf.customGrad(((x: tf.Tensor2D, g: tf.Tensor1D, b: tf.Tensor1D, save: (ts: tf.Tensor[]) => void) => {
+  save([x, g]);
+  const norm = (t: tf.Tensor2D): { xhat: tf.Tensor2D; rstd: tf.Tensor2D } => {
+    const mean = tf.mean(t, 1, true);
+    const xc = tf.sub(t, mean);
+    const rstd = tf.rsqrt(tf.add(tf.mean(tf.square(xc), 1, true), 1e-5)) as tf.Tensor2D;
+    return { xhat: tf.mul(xc, rstd) as tf.Tensor2D, rstd };
+  };
+  const value = tf.tidy(() => tf.add(tf.mul(norm(x).xhat, g), b));
+  return {
+    value,
+    gradFunc: (dy: tf.Tensor2D, saved: tf.Tensor[]) =>
+      tf.tidy(() => {
+        const [xs, gs] = saved as [tf.Tensor2D, tf.Tensor1D];
+        const { xhat, rstd } = norm(xs);
+        const dxhat = tf.mul(dy, gs);
+        // dx = rstd * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat)), means over the row.
+        const dx = tf.mul(rstd, tf.sub(tf.sub(dxhat, tf.mean(dxhat, 1, true)), tf.mul(xhat, tf.mean(tf.mul(dxhat, xhat), 1, true))));
+        return [dx, tf.sum(tf.mul(dy, xhat), 0), tf.sum(dy, 0)];
+      }),
+  };
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (x: tf.Tensor, g: tf.Tensor, b: tf.Tensor) => tf.Tensor2D;
+
+const GELU_C = Math.sqrt(2 / Math.PI);
+const GELU_A = 0.044715;
+
+/**
+ * GELU, tanh approximation: 0.5 x (1 + tanh(c (x + a x^3))), computed in plain JS with the BiLSTM's
+ * float32-exact rational tanh (wasm's Tanh kernel was the third most expensive op of a step). The
+ * backward pass recomputes tanh from the saved input: d/dx = 0.5 (1 + t) + 0.5 x (1 - t^2) c (1 + 3 a x^2).
+ */
+const gelu = tf.customGrad(((x: tf.Tensor, save: (ts: tf.Tensor[]) => void) => {
+  save([x]);
+  const xv = x.dataSync() as Float32Array;
+  const out = new Float32Array(xv.length);
+  for (let i = 0; i < xv.length; i++) {
+    const v = xv[i]!;
+    out[i] = 0.5 * v * (1 + fastTanh(GELU_C * (v + GELU_A * v * v * v)));
+  }
+  return {
+    value: tf.tensor(out, x.shape),
+    gradFunc: (dy: tf.Tensor, saved: tf.Tensor[]) => {
+      const xs = saved[0]!.dataSync() as Float32Array;
+      const g = dy.dataSync() as Float32Array;
+      const dx = new Float32Array(xs.length);
+      for (let i = 0; i < xs.length; i++) {
+        const v = xs[i]!;
+        const t = fastTanh(GELU_C * (v + GELU_A * v * v * v));
+        dx[i] = g[i]! * (0.5 * (1 + t) + 0.5 * v * (1 - t * t) * GELU_C * (1 + 3 * GELU_A * v * v));
+      }
+      return [tf.tensor(dx, dy.shape)];
+    },
+  };
+}) as unknown as Parameters<typeof tf.customGrad>[0]) as unknown as (x: tf.Tensor) => tf.Tensor;
 
 /**
  * A small Transformer encoder over the same inputs as the BiLSTM (frozen GloVe rows, a masked

@@ -20,14 +20,61 @@ export function shardSeed(dropSeed: number, k: number): number {
   return k === 0 ? dropSeed : (dropSeed + Math.imul(k, 0x9e3779b1)) >>> 0;
 }
 
-/** Mean loss of a shard's windows and its gradients by parameter name (none for an empty shard). */
+/**
+ * Padded tokens (windows x longest window) of one forward/backward pass of a Transformer: a step's
+ * activations (every [tokens, width] and [tokens, ffn] tensor of every layer, kept for the backward
+ * pass) must fit wasm's 32-bit memory; 64 windows of ~70 tokens took 2.1 GB at 4 x 256.
+ */
+export const TRANSFORMER_MICRO_BATCH_TOKENS = 4096;
+
+/**
+ * Contiguous micro-batches of a length-sorted batch, each at most `budget` padded tokens (at least
+ * one window each). Only Transformers are split; a BiLSTM batch is one micro-batch.
+ */
+export function microBatches(lm: PronounLm, ws: MaskedWindow[]): MaskedWindow[][] {
+  if (lm.arch.kind !== "glove-transformer") return [ws];
+  const out: MaskedWindow[][] = [];
+  let cur: MaskedWindow[] = [];
+  let longest = 0;
+  for (const w of ws) {
+    const l = Math.max(longest, w.rows.length);
+    if (cur.length && l * (cur.length + 1) > TRANSFORMER_MICRO_BATCH_TOKENS) {
+      out.push(cur);
+      cur = [];
+    }
+    longest = cur.length ? Math.max(longest, w.rows.length) : w.rows.length;
+    cur.push(w);
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
+/**
+ * Mean loss of a shard's windows and its gradients by parameter name (none for an empty shard). A
+ * Transformer's shard runs in micro-batches (microBatches) whose mean-loss gradients are weighted by
+ * their sizes: the gradient of the shard's mean loss, up to float rounding.
+ */
 export function shardGradients(lm: PronounLm, params: Map<string, tf.Variable>, ws: MaskedWindow[], dropSeed: number): { loss: number; n: number; grads: Map<string, tf.Tensor> } {
   if (ws.length === 0) return { loss: 0, n: 0, grads: new Map() };
-  const { value, grads } = tf.variableGrads(() => lm.loss(ws, true, dropSeed), [...params.values()]);
-  const loss = value.dataSync()[0]!;
-  value.dispose();
-  // variableGrads keys gradients by the variables' tfjs names, not by our parameter names.
-  return { loss, n: ws.length, grads: new Map([...params].map(([k, v]) => [k, grads[v.name]!] as [string, tf.Tensor])) };
+  const parts = microBatches(lm, ws);
+  let loss = 0;
+  let sum: Map<string, tf.Tensor> | null = null;
+  parts.forEach((part, i) => {
+    const { value, grads } = tf.variableGrads(() => lm.loss(part, true, i === 0 ? dropSeed : shardSeed(dropSeed, 1000 + i)), [...params.values()]);
+    const share = part.length / ws.length;
+    loss += parts.length === 1 ? value.dataSync()[0]! : share * value.dataSync()[0]!;
+    value.dispose();
+    // variableGrads keys gradients by the variables' tfjs names, not by our parameter names.
+    const named = new Map([...params].map(([k, v]) => [k, grads[v.name]!] as [string, tf.Tensor]));
+    if (parts.length === 1) {
+      sum = named;
+      return;
+    }
+    const prev: Map<string, tf.Tensor> | null = sum;
+    sum = new Map([...named].map(([k, g]) => [k, tf.tidy(() => (prev ? tf.add(prev.get(k)!, tf.mul(g, share)) : tf.mul(g, share)))] as [string, tf.Tensor]));
+    tf.dispose([...named.values(), ...(prev ? [...prev.values()] : [])]);
+  });
+  return { loss, n: ws.length, grads: sum! };
 }
 
 /**

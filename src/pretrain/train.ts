@@ -21,7 +21,7 @@ import { savePronounLm } from "./checkpoint.js";
 import { PRETRAIN_DEFAULTS } from "./defaults.js";
 import { describeArch, isDefaultBiLstm, type LmArch } from "./arch.js";
 import { WorkerDiedError, compiledScript } from "../nn/data-parallel.js";
-import { DataParallelStepper, shardWindows } from "./shard.js";
+import { DataParallelStepper, shardGradients, shardWindows } from "./shard.js";
 
 export interface PretrainOptions {
   corpus: string;
@@ -336,6 +336,12 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
             died = e;
             break outer;
           }
+        } else if (arch.kind === "glove-transformer") {
+          // In micro-batches that fit wasm's memory (shard.ts), one Adam step on their mean.
+          const r = shardGradients(lm, params, ws, dropSeed);
+          loss = r.loss;
+          adam.apply(r.grads, opts.clip);
+          tf.dispose([...r.grads.values()]);
         } else {
           const { value, grads } = tf.variableGrads(() => lm.loss(ws, true, dropSeed), [...params.values()]);
           loss = value.dataSync()[0]!;

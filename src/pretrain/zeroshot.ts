@@ -26,6 +26,9 @@ export interface ZeroShotSide {
 
 export type ZeroShotMethod = "single-pass" | "masked";
 
+/** Padded tokens of one forward batch of a Transformer on the masked path (its activations must fit wasm's memory). */
+const MASKED_BATCH_TOKENS = 8192;
+
 /**
  * Zero-shot score of prepared sides (context + sentence tokens, as the ranker prepares them):
  * each sentence pronoun is masked in turn and the model's log-probability of the pronoun that is
@@ -78,8 +81,12 @@ export function zeroShotScores(
       s.pronounPos.forEach((p, k) => jobs.push({ side: i, k, w: { rows, mask: p, label: inv.indexOf(s.tokens[p]!) } }));
     });
     jobs.sort((a, b) => a.w.rows.length - b.w.rows.length);
-    for (let b = 0; b < jobs.length; b += batchSize) {
-      const part = jobs.slice(b, b + batchSize);
+    // A Transformer's activations grow with windows x length: cap a batch's padded tokens too (jobs are length-sorted).
+    const tokenCap = lm.arch.kind === "glove-transformer" ? MASKED_BATCH_TOKENS : Infinity;
+    for (let b = 0, e = 0; b < jobs.length; b = e) {
+      e = b + 1;
+      while (e < jobs.length && e - b < batchSize && (e - b + 1) * jobs[e]!.w.rows.length <= tokenCap) e++;
+      const part = jobs.slice(b, e);
       const dist = lm.distributions(part.map((j) => j.w));
       part.forEach((j, q) => {
         const o = out[j.side]!;
@@ -88,7 +95,7 @@ export function zeroShotScores(
         (o.altLogProbs ??= new Array<number>(o.labels.length).fill(0))[j.k] = bestOf(dist, q * N_PRONOUNS, alts[l]!, null);
         (o.altPmi ??= new Array<number>(o.labels.length).fill(0))[j.k] = bestOf(dist, q * N_PRONOUNS, alts[l]!, lm.logPrior);
       });
-      onBatch?.(Math.min(b + batchSize, jobs.length), jobs.length);
+      onBatch?.(e, jobs.length);
     }
   }
   const prior = lm.logPrior;
