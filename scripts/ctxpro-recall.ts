@@ -32,13 +32,14 @@ const program = new Command()
   .option("--gender-sample <n>", "also write n random gender items we extract in fr/es/it, for hand-checking", "0")
   .option("--inflection <mode>", "inflection rule: 'paper' (default, as identify) or 'ctxpro' (the released code, which made the dev sets)", "paper")
   .option("--fallback-antecedent [mode]", "gender/animacy: identify's --fallback-antecedent: 'unique' (default), 'nearest' (the flag alone) or 'off'")
+  .option("--polish-je-any-gender", "pl: identify's --polish-je-any-gender ('je' for a masculine or feminine singular antecedent, as the released rules define it)")
   .option("--uncovered-case", "animacy: identify's --uncovered-case (CTXPRO's rule for a pronoun tagged in an uncovered case)")
   .option("--coref-dir <dir>", "English resolver to use: a folder with models/coref-en.json.gz and lexicons/ (default: the shipped data/)")
   .option("--no-apertium", "pl: without Debian's Apertium analyser even where installed (identify's --no-apertium)")
   .option("--no-align-tags", "aligner without the tag anchors (parts of speech and person; identify's --no-align-tags)")
   .option("--align-sample <n>", "also write n random segment pairs with the links of their English pronouns, for hand-checking", "0")
   .parse();
-const o = program.opts<{ part: string; alignTags: boolean; apertium: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro"; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean }>();
+const o = program.opts<{ part: string; alignTags: boolean; apertium: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro"; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; polishJeAnyGender?: boolean }>();
 if (o.inflection !== "paper" && o.inflection !== "ctxpro") throw new Error(`--inflection must be 'paper' or 'ctxpro', got '${o.inflection}'`);
 const maxPerSet = Number(o.maxPerSet);
 const fail = (msg: string): never => {
@@ -157,7 +158,7 @@ for (const lang of o.langs.split(",")) {
     .filter((s) => s.lang === lang && phenomena.has(s.phenomenon))
     .map((s) => loadRuleSet(s.name, lang));
   const ann = await defaultAnnotators(lang, { english, alignCorpus: extra.size ? [extraFile] : [], tagAnchors: o.alignTags, apertium: o.apertium });
-  const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection, fallbackAntecedent, uncoveredCase: !!o.uncoveredCase });
+  const { found, stats } = await identifyFiles([input], lang, ruleSets, ann, { check: false, inflection: o.inflection, fallbackAntecedent, uncoveredCase: !!o.uncoveredCase, polishJeAnyGender: !!o.polishJeAnyGender });
   const secs = (performance.now() - t0) / 1000;
   process.stderr.write(`${lang}: ${stats.pairs} pairs in ${stats.docs} mini-documents, ${secs.toFixed(0)} s\n`);
   process.stderr.write(`${lang}: noun lexicon ${ann.morph.tgt.nouns?.name ?? "none"}\n`);
