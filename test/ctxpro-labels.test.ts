@@ -37,6 +37,8 @@ describe("Spanish stressed pronouns after a preposition (DISJ labels)", () => {
     expect(caseOf(es.annotate("Lo hice por vosotras, chicas."), "vosotras")).toBe("Acc");
     expect(caseOf(es.annotate("Quiero hablar con vosotros."), "vosotros")).toBe("Acc");
     expect(caseOf(es.annotate("Hablo con él y ella."), "ella")).toBe("Acc");
+    expect(caseOf(es.annotate("Se hartó de todos vosotros."), "vosotros")).toBe("Acc");
+    expect(caseOf(es.annotate("Todas vosotras lo sois."), "vosotras")).toContain("Nom");
     // The subject, and the subject form after *como*, keep the table's reading, which includes the nominative.
     expect(caseOf(es.annotate("Usted es muy amable."), "usted")).toContain("Nom");
     expect(caseOf(es.annotate("Como ustedes saben, es tarde."), "ustedes")).toContain("Nom");

@@ -85,6 +85,8 @@ const ES_STRONG_PRONOUNS: ReadonlySet<string> = new Set("usted ustedes vosotros 
  */
 const ES_PREPOSITIONS: ReadonlySet<string> = new Set("a ante bajo con contra de desde durante en hacia hasta mediante para por sin sobre tras".split(" "));
 
+const ES_QUANTIFIERS: ReadonlySet<string> = new Set(["todos", "todas", "ambos", "ambas"]);
+
 /**
  * The case of a Spanish stressed pronoun (*usted, ustedes, vosotros, vosotras, él, ella, ...*), which the
  * table gives as both nominative and oblique: after a preposition it is the prepositional (disjunctive) form,
@@ -97,7 +99,8 @@ export function spanishStrongPronounCase(_tg: TaggerView, _words: readonly strin
   for (let i = 1; i < out.length; i++) {
     const t = out[i]!;
     if (!ES_STRONG_PRONOUNS.has(lower[i]!) || t.upos !== "PRON") continue;
-    const afterPrep = ES_PREPOSITIONS.has(lower[i - 1]!);
+    // ... or after a preposition and *todos, todas, ambos, ambas* ("de todos vosotros").
+    const afterPrep = ES_PREPOSITIONS.has(lower[i - 1]!) || (i >= 2 && ES_QUANTIFIERS.has(lower[i - 1]!) && ES_PREPOSITIONS.has(lower[i - 2]!));
     const coordinated = i >= 2 && (lower[i - 1] === "y" || lower[i - 1] === "o" || lower[i - 1] === "ni") && oblique[i - 2]!;
     if (!afterPrep && !coordinated) continue;
     oblique[i] = true;
