@@ -69,6 +69,17 @@ describe("Italian formal Lei and loro", () => {
   });
 });
 
+describe("Italian possessive pronouns (labels absent from the dev sets)", () => {
+  it("gives GEN.MASC.SING.1S for mine -> mio and GEN.FEM.SING.3P for theirs -> loro", () => {
+    const book: [string, string, string] = ["This is your book.", "Questo è il tuo libro.", "0-0 1-1 2-3 3-4 4-5"];
+    const toBook: CorefCluster[] = [{ mentions: [{ sent: 0, start: 2, end: 4, head: 3 }, { sent: 1, start: 2, end: 3, head: 2 }] }];
+    expect(labels(tagged("it", "Where is mine?", "Dov' è il mio?", "0-0 1-1 2-3 3-4", toBook, book), "IT_GENDER", { fallbackAntecedent: "off" })).toEqual(["GEN.MASC.SING.1S:mio"]);
+    const car: [string, string, string] = ["Our car is red.", "La nostra macchina è rossa.", "0-1 1-2 2-3 3-4 4-5"];
+    const toCar: CorefCluster[] = [{ mentions: [{ sent: 0, start: 0, end: 2, head: 1 }, { sent: 1, start: 0, end: 1, head: 0 }] }];
+    expect(labels(tagged("it", "Theirs is blue.", "La loro è blu.", "0-1 1-2 2-3 3-4", toCar, car), "IT_GENDER", { fallbackAntecedent: "off" })).toEqual(["GEN.FEM.SING.3P:loro"]);
+  });
+});
+
 describe("Polish je (ACC.MASC.SING)", () => {
   // "Gdzie jest klucz? Zgubiłem je." with *je* linked to "it" and "key" to *klucz* (masculine singular).
   const P = "././PUNCT";

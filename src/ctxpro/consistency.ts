@@ -184,6 +184,8 @@ export function freeRelativeArticle(lang: string, tgt: readonly AnnToken[], t: n
  * linked the wrong noun. Tokens without Number pass.
  */
 export function numberAgrees(pronoun: AnnToken, head: AnnToken): boolean {
+  // A possessive pronoun's number is its possessor's ("theirs" for "our car": the car is singular).
+  if (pronoun.feats.Poss === "Yes") return true;
   const p = values(pronoun, "Number");
   const h = values(head, "Number");
   if (p.length === 0 || h.length === 0) return true;
