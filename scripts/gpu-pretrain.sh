@@ -327,7 +327,7 @@ fi
     (cd "$APP" && node -e '
       const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).curve;
       const l = c[c.length - 1];
-      if (l) console.log(`  ${l.step} steps, ${l.tokens} tokens in ${l.seconds} s: ${Math.round(l.tokens / Math.max(1, l.seconds))} tokens/s over the run, last loss ${l.loss.toFixed(3)}`);
+      if (l) console.log(`  ${l.step} steps, ${l.tokens} tokens in ${l.seconds} s: ${Math.round(l.tokens / Math.max(1, l.seconds))} tokens/s over the run, last loss ${typeof l.loss === "number" ? l.loss.toFixed(3) : "not a number"}`);
     ' "$RUN/curve.json")
   fi
   echo "checkpoint loads: $loads"
