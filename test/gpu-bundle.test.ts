@@ -81,7 +81,7 @@ describe.skipIf(!ready)("GPU bundle, checked on the CPU", () => {
     writeFileSync(join(dir, "corpus.jsonl"), corpus());
     bundle = join(dir, "bundle");
     const r = await sh(PACK, [
-      "--out", bundle, "--cache", join(dir, "cache"), "--node", process.execPath, "--vulkan-deb", "none",
+      "--out", bundle, "--cache", join(dir, "cache"), "--node", process.execPath, "--vulkan-deb", "none", "--glvnd-deb", "none",
       "--corpus", join(dir, "corpus.jsonl"), "--every", "2", "--embeddings", EMBEDDINGS, "--xz-level", "0", "--part-mib", String(PART_MIB),
     ]);
     if (r.status !== 0) throw new Error(`gpu-pack.sh failed (${r.status}):\n${r.stderr}\n${r.stdout}`);
