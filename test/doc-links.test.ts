@@ -80,3 +80,24 @@ describe("links in README and docs/", () => {
     expect(broken).toEqual([]);
   });
 });
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) return f === "fixtures" ? [] : sourceFiles(p);
+    return /\.(ts|sh)$/.test(f) ? [p] : [];
+  });
+}
+
+describe("docs/ paths named in the code", () => {
+  it("every docs/... path in src/, scripts/ and test/ exists", () => {
+    const missing: string[] = [];
+    for (const file of ["src", "scripts", "test"].flatMap((d) => sourceFiles(join(ROOT, d)))) {
+      for (const m of readFileSync(file, "utf8").matchAll(/\bdocs\/[A-Za-z0-9_./-]+/g)) {
+        const path = m[0].replace(/[.,;:]+$/, "");
+        if (!existsSync(join(ROOT, path))) missing.push(`${relative(ROOT, file)}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
