@@ -51,7 +51,7 @@ export interface EngineOptions {
    * aligned to a target noun whose gender and number are known and clash; not for an expletive *it*,
    * subject *they*, or after an earlier object *it* or *them* in reach (`uniqueFallback`).
    * `true` or "nearest" (`--fallback-antecedent` alone): the nearest such noun; more items,
-   * right less often than the resolver's (docs/annotate.md, "Probe").
+   * right less often than the resolver's (docs/lab/annotate.md, "Probe").
    * `false` or "off": no fallback.
    */
   fallbackAntecedent?: boolean | FallbackMode;
