@@ -8,7 +8,11 @@
  * The aligner of a language is trained on the mini-documents plus every segment pair of that
  * language's dev sets (--align-corpus), as a user with the OpenSubtitles text would do.
  *
+ * --part picks the tuning sample (default) or the held-back part of each dev set (src/ctxpro/dev-split.ts);
+ * --data may also be a folder of evaluation sets of any name (docs/ctxpro-labels.md).
+ *
  *   node dist/scripts/ctxpro-recall.js --langs de,es --max-per-set 800 --out /tmp/recall
+ *   node dist/scripts/ctxpro-recall.js --part held-back --out /tmp/recall-held-back
  */
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -216,7 +220,8 @@ for (const lang of o.langs.split(",")) {
     const others = ours.length - matched;
     const share = u.items.length ? (100 * same) / u.items.length : 0;
     const pair = u.set.reversed ? `${lang}-en` : `en-${lang}`;
-    rows.push(`| ${pair} | ${u.set.tag === u.set.phenomenon ? u.set.phenomenon : `${u.set.phenomenon} (${u.set.tag})`} | ${u.total} | ${u.eligible} | ${u.items.length} | ${same} | ${share.toFixed(1)}% | ${sameExpected} | ${others} | ${secs.toFixed(0)} |`);
+    // A set with no item in the part (a held-back part of a set tuned on whole) has no share.
+    rows.push(`| ${pair} | ${u.set.tag === u.set.phenomenon ? u.set.phenomenon : `${u.set.phenomenon} (${u.set.tag})`} | ${u.total} | ${u.eligible} | ${u.items.length} | ${same} | ${u.items.length ? `${share.toFixed(1)}%` : "-"} | ${sameExpected} | ${others} | ${secs.toFixed(0)} |`);
     summary.push({
       lang, pair, phenomenon: u.set.phenomenon, file: u.set.file, part, devItems: u.total, eligible: u.eligible, used: u.items.length, same, sameExpected, others,
       perRule: Object.fromEntries([...perRule].sort((a, b) => b[1][1] - a[1][1])),
