@@ -421,8 +421,8 @@ describe("tables on the command line", () => {
 // docs/cli.md: one meaning per flag. align alone keeps fast_align's short flags.
 const SHORT: Record<string, string> = { "-o": "--output", "-r": "--reference", "-t": "--translations", "-s": "--source", "-l": "--lang", "-c": "--checkpoint", "-q": "--quiet", "-b": "--bootstrap", "-w": "--width" };
 const LONG = Object.fromEntries(Object.entries(SHORT).map(([s, l]) => [l, s]));
-// Kept for compatibility with the tool a command reimplements (docs/cli.md): CTXPRO's identify has -w/--window-size.
-const OWN_SHORT: Record<string, string[]> = { "ctxpro identify": ["-w"] };
+// Short flags a command keeps from the tool it reimplements although they mean something else elsewhere (docs/cli.md): none.
+const OWN_SHORT: Record<string, string[]> = {};
 
 /** Whether a command resamples with the bootstrap (it has -b/--bootstrap). */
 function cmdBootstraps(cmd: Command): boolean {
@@ -440,6 +440,16 @@ registerCommands(program);
 const all = leaves(program);
 
 describe("every subcommand follows the flag convention", () => {
+  it("a short flag means one thing on every command (align keeps fast_align's flags)", () => {
+    const meanings = new Map<string, Set<string>>();
+    for (const { name, cmd } of all) {
+      if (name === "align") continue;
+      for (const o of cmd.options as Option[]) if (o.short) meanings.set(o.short, (meanings.get(o.short) ?? new Set()).add(`${o.long}`));
+    }
+    const clashes = [...meanings].filter(([, longs]) => longs.size > 1).map(([s, longs]) => `${s}: ${[...longs].join(" / ")}`);
+    expect(clashes).toEqual([]);
+  });
+
   it("covers every subcommand", () => {
     expect(all.map((c) => c.name)).toEqual(expect.arrayContaining(["score", "compare", "eval", "train", "align", "ctxpro identify", "ctxpro score", "muda score", "suite score", "apt", "report", "mine", "pairs"]));
   });
