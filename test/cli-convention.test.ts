@@ -421,8 +421,6 @@ describe("tables on the command line", () => {
 // docs/cli.md: one meaning per flag. align alone keeps fast_align's short flags.
 const SHORT: Record<string, string> = { "-o": "--output", "-r": "--reference", "-t": "--translations", "-s": "--source", "-l": "--lang", "-c": "--checkpoint", "-q": "--quiet", "-b": "--bootstrap", "-w": "--width" };
 const LONG = Object.fromEntries(Object.entries(SHORT).map(([s, l]) => [l, s]));
-// Short flags a command keeps from the tool it reimplements although they mean something else elsewhere (docs/cli.md): none.
-const OWN_SHORT: Record<string, string[]> = {};
 
 /** Whether a command resamples with the bootstrap (it has -b/--bootstrap). */
 function cmdBootstraps(cmd: Command): boolean {
@@ -440,16 +438,6 @@ registerCommands(program);
 const all = leaves(program);
 
 describe("every subcommand follows the flag convention", () => {
-  it("a short flag means one thing on every command (align keeps fast_align's flags)", () => {
-    const meanings = new Map<string, Set<string>>();
-    for (const { name, cmd } of all) {
-      if (name === "align") continue;
-      for (const o of cmd.options as Option[]) if (o.short) meanings.set(o.short, (meanings.get(o.short) ?? new Set()).add(`${o.long}`));
-    }
-    const clashes = [...meanings].filter(([, longs]) => longs.size > 1).map(([s, longs]) => `${s}: ${[...longs].join(" / ")}`);
-    expect(clashes).toEqual([]);
-  });
-
   it("covers every subcommand", () => {
     expect(all.map((c) => c.name)).toEqual(expect.arrayContaining(["score", "compare", "eval", "train", "align", "ctxpro identify", "ctxpro score", "muda score", "suite score", "apt", "report", "mine", "pairs"]));
   });
@@ -458,7 +446,7 @@ describe("every subcommand follows the flag convention", () => {
     const problems: string[] = [];
     for (const o of cmd.options as Option[]) {
       const long = o.long ?? "";
-      if (name !== "align" && o.short && SHORT[o.short] && SHORT[o.short] !== long && !OWN_SHORT[name]?.includes(o.short)) problems.push(`${o.short} is ${long}, not ${SHORT[o.short]}`);
+      if (name !== "align" && o.short && SHORT[o.short] && SHORT[o.short] !== long) problems.push(`${o.short} is ${long}, not ${SHORT[o.short]}`);
       if (LONG[long] && o.short && o.short !== LONG[long]) problems.push(`${long} has ${o.short}, not ${LONG[long]}`);
       if (LONG[long] && !o.short && name !== "align") problems.push(`${long} lacks ${LONG[long]}`);
       if (long === "--json" && (o.required || o.optional)) problems.push("--json takes a value (it is a switch)");
@@ -505,11 +493,11 @@ describe("every subcommand follows the flag convention", () => {
     expect(missing).toEqual([]);
   });
 
-  it("a short flag stands for the same long flag in every command but align; --pairs always names pair files", () => {
+  it("a short flag stands for the same long flag in every command but align (ctxpro identify's window size is --window-size: -w is --width); --pairs always names pair files", () => {
     const seen = new Map<string, Set<string>>();
     for (const { name, cmd } of all) {
       if (name === "align") continue;
-      for (const o of cmd.options as Option[]) if (o.short && !OWN_SHORT[name]?.includes(o.short)) seen.set(o.short, (seen.get(o.short) ?? new Set()).add(o.long ?? ""));
+      for (const o of cmd.options as Option[]) if (o.short) seen.set(o.short, (seen.get(o.short) ?? new Set()).add(o.long ?? ""));
     }
     const clashes = [...seen].filter(([, l]) => l.size > 1).map(([s, l]) => `${s}: ${[...l].join(", ")}`);
     expect(clashes).toEqual([]);
