@@ -32,6 +32,8 @@ export interface TrainOptions {
   out: string;
   encoder: string;
   modelDir?: string;
+  /** transformers encoders: download a model missing locally from the Hugging Face hub. */
+  allowHub?: boolean;
   head: HeadKind;
   context: ContextMode;
   hidden: number;
@@ -274,7 +276,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   }
   const embSha = existsSync(embPath) && table ? sha256(readFileSync(embPath)) : null;
 
-  const model = await createModel({ encoder: spec, head: { head: opts.head, slots: opts.slots } }, table, new Rng(opts.seed), opts.modelDir);
+  const model = await createModel({ encoder: spec, head: { head: opts.head, slots: opts.slots } }, table, new Rng(opts.seed), opts.modelDir, { allowHub: opts.allowHub });
   mkdirSync(opts.out, { recursive: true });
   if (initLm) {
     // Same parameter names (lstm/*) in both encoders; the head starts from its seeded initialisation.
