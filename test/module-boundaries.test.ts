@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LAYERS as GRAPH_LAYERS, importCycles, importGraph } from "../scripts/import-graph.js";
 
 // Imports run downward through one layer order (LAYERS below). The model folders hold models only:
 // the attention ranker (src/ranker) and the masked-pronoun model (src/pretrain) do not import each
@@ -149,6 +150,22 @@ describe("module boundaries", () => {
     expect(upwardImports([{ path: at("text/pronouns.ts"), text: 'import { VERSION } from "../version.js";' }])).toEqual([]);
     expect(upwardImports([{ path: at("version.ts"), text: 'import { x } from "./index.js";' }])).toHaveLength(1);
     expect(upwardImports([{ path: at("newfolder/a.ts"), text: 'import { x } from "../io/errors.js";' }])).toHaveLength(1);
+  });
+
+  it("no file imports itself through other files, type-only imports included (the check is not vacuous)", () => {
+    const at = (p: string) => join(SRC, p);
+    const g = importGraph([
+      { path: at("ranker/train.ts"), text: 'import { TRAIN_DEFAULTS } from "./defaults.js";' },
+      { path: at("ranker/defaults.ts"), text: 'import type { TrainOptions } from "./train.js";' },
+      { path: at("ranker/model.ts"), text: 'import type { X } from "./defaults.js";' },
+    ]);
+    expect(importCycles(g).map((c) => c.map((p) => relative(SRC, p)))).toEqual([["ranker/defaults.ts", "ranker/train.ts"]]);
+    const files = sourceFiles(SRC).filter((p) => /\.ts$/.test(p)).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+    expect(importCycles(importGraph(files)).map((c) => c.map((p) => relative(ROOT, p)).join(" <-> "))).toEqual([]);
+  });
+
+  it("scripts/import-graph.ts counts with the same layer order", () => {
+    expect(GRAPH_LAYERS).toEqual(LAYERS);
   });
 
   it("every import under src/ runs downward through the layers", () => {
