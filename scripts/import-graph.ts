@@ -1,12 +1,19 @@
 // The import graph of src/: files, imports, file-level import cycles (type-only imports included) and imports
-// that run upward through the layer order of test/module-boundaries.test.ts.
+// that run upward through the layer order below (test/module-boundaries.test.ts enforces it).
 // Usage: node dist/scripts/import-graph.js [SRC_DIR] [--list]
 //   SRC_DIR defaults to ./src (give another checkout's src/ to compare); --list prints every cycle and upward import.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The layer order, bottom first (the same as test/module-boundaries.test.ts). */
+/**
+ * The layer order, bottom first: a file may import its own folder and the folders of lower layers only;
+ * folders of one layer do not import each other. Derived from the import graph: each folder sits above
+ * every folder it needs, and folders that must stay independent share a layer (the two models, ranker
+ * and pretrain; the pronoun metric and CTXPRO, whose only common ground is core and stats). The root
+ * files: "version.ts" (package root and version), "signature.ts" (the signature format) and "index.ts"
+ * (the public API, re-exporting every stage).
+ */
 export const LAYERS: readonly (readonly string[])[] = [
   ["version.ts"],
   ["signature.ts", "io"],
