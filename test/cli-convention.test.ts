@@ -421,8 +421,6 @@ describe("tables on the command line", () => {
 // docs/cli.md: one meaning per flag. align alone keeps fast_align's short flags.
 const SHORT: Record<string, string> = { "-o": "--output", "-r": "--reference", "-t": "--translations", "-s": "--source", "-l": "--lang", "-c": "--checkpoint", "-q": "--quiet", "-b": "--bootstrap", "-w": "--width" };
 const LONG = Object.fromEntries(Object.entries(SHORT).map(([s, l]) => [l, s]));
-// Kept for compatibility with the tool a command reimplements (docs/cli.md): CTXPRO's identify has -w/--window-size.
-const OWN_SHORT: Record<string, string[]> = { "ctxpro identify": ["-w"] };
 
 /** Whether a command resamples with the bootstrap (it has -b/--bootstrap). */
 function cmdBootstraps(cmd: Command): boolean {
@@ -448,7 +446,7 @@ describe("every subcommand follows the flag convention", () => {
     const problems: string[] = [];
     for (const o of cmd.options as Option[]) {
       const long = o.long ?? "";
-      if (name !== "align" && o.short && SHORT[o.short] && SHORT[o.short] !== long && !OWN_SHORT[name]?.includes(o.short)) problems.push(`${o.short} is ${long}, not ${SHORT[o.short]}`);
+      if (name !== "align" && o.short && SHORT[o.short] && SHORT[o.short] !== long) problems.push(`${o.short} is ${long}, not ${SHORT[o.short]}`);
       if (LONG[long] && o.short && o.short !== LONG[long]) problems.push(`${long} has ${o.short}, not ${LONG[long]}`);
       if (LONG[long] && !o.short && name !== "align") problems.push(`${long} lacks ${LONG[long]}`);
       if (long === "--json" && (o.required || o.optional)) problems.push("--json takes a value (it is a switch)");
@@ -495,11 +493,11 @@ describe("every subcommand follows the flag convention", () => {
     expect(missing).toEqual([]);
   });
 
-  it("a short flag stands for the same long flag in every command but align; --pairs always names pair files", () => {
+  it("a short flag stands for the same long flag in every command but align (ctxpro identify's window size is --window-size: -w is --width); --pairs always names pair files", () => {
     const seen = new Map<string, Set<string>>();
     for (const { name, cmd } of all) {
       if (name === "align") continue;
-      for (const o of cmd.options as Option[]) if (o.short && !OWN_SHORT[name]?.includes(o.short)) seen.set(o.short, (seen.get(o.short) ?? new Set()).add(o.long ?? ""));
+      for (const o of cmd.options as Option[]) if (o.short) seen.set(o.short, (seen.get(o.short) ?? new Set()).add(o.long ?? ""));
     }
     const clashes = [...seen].filter(([, l]) => l.size > 1).map(([s, l]) => `${s}: ${[...l].join(", ")}`);
     expect(clashes).toEqual([]);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LAYERS, importCycles, importGraph, relativeSpecifiers } from "../scripts/import-graph.js";
 
 // Imports run downward through one layer order (LAYERS below). The model folders hold models only:
 // the attention ranker (src/ranker) and the masked-pronoun model (src/pretrain) do not import each
@@ -15,14 +16,6 @@ import { fileURLToPath } from "node:url";
 // nothing above has a reason to reach sideways into a model or command folder for a shared type.
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SRC = join(ROOT, "src");
-
-/** Relative module specifiers of a source text: static and type imports, re-exports, import(), worker URLs. */
-function relativeSpecifiers(text: string): string[] {
-  const out: string[] = [];
-  const re = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bnew\s+URL\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g;
-  for (const m of text.matchAll(re)) out.push(m[1]!);
-  return out;
-}
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -40,27 +33,7 @@ function folderOf(path: string): string {
   return rel.length > 1 ? rel[0]! : "";
 }
 
-/**
- * The layer order, bottom first: a file may import its own folder and the folders of lower layers only;
- * folders of one layer do not import each other. Derived from the import graph: each folder sits above
- * every folder it needs, and folders that must stay independent share a layer (the two models, ranker
- * and pretrain; the pronoun metric and CTXPRO, whose only common ground is core and stats). The root
- * files: "version.ts" (package root and version), "signature.ts" (the signature format) and "index.ts"
- * (the public API, re-exporting every stage).
- */
-const LAYERS: readonly (readonly string[])[] = [
-  ["version.ts"],
-  ["signature.ts", "io"],
-  ["text"],
-  ["core"],
-  ["stats", "align"],
-  ["nn", "annotate", "mine", "contrastive"],
-  ["pretrain", "ranker", "apt"],
-  ["metric", "ontop", "ctxpro", "muda"],
-  ["suite", "report"],
-  ["cli"],
-  ["index.ts"],
-];
+// The layer order (LAYERS) is defined in scripts/import-graph.ts, which also counts the graph.
 
 /** The layer unit of a path: its top folder under src/, or the file name for src/*.ts itself. */
 function unitOf(path: string): string {
@@ -149,6 +122,18 @@ describe("module boundaries", () => {
     expect(upwardImports([{ path: at("text/pronouns.ts"), text: 'import { VERSION } from "../version.js";' }])).toEqual([]);
     expect(upwardImports([{ path: at("version.ts"), text: 'import { x } from "./index.js";' }])).toHaveLength(1);
     expect(upwardImports([{ path: at("newfolder/a.ts"), text: 'import { x } from "../io/errors.js";' }])).toHaveLength(1);
+  });
+
+  it("no file imports itself through other files, type-only imports included (the check is not vacuous)", () => {
+    const at = (p: string) => join(SRC, p);
+    const g = importGraph([
+      { path: at("ranker/train.ts"), text: 'import { TRAIN_DEFAULTS } from "./defaults.js";' },
+      { path: at("ranker/defaults.ts"), text: 'import type { TrainOptions } from "./train.js";' },
+      { path: at("ranker/model.ts"), text: 'import type { X } from "./defaults.js";' },
+    ]);
+    expect(importCycles(g).map((c) => c.map((p) => relative(SRC, p)))).toEqual([["ranker/defaults.ts", "ranker/train.ts"]]);
+    const files = sourceFiles(SRC).filter((p) => /\.ts$/.test(p)).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+    expect(importCycles(importGraph(files)).map((c) => c.map((p) => relative(ROOT, p)).join(" <-> "))).toEqual([]);
   });
 
   it("every import under src/ runs downward through the layers", () => {

@@ -237,12 +237,12 @@ describe("languages and the CLI", () => {
     expect(all(1)).toBe(1); // a copy of the reference
     expect(all(0)).toBeLessThan(1);
     expect(rep.bootstrap.all.comparisons[0].delta).toBeCloseTo(1 - all(0));
-    expect(rep.signature).toMatch(/^muda\|pair:en-de\|ref:ref\.txt\|tags:all,lexical,formality,pronouns,ellipsis,no_tag\|tagger:proneval-morph\|align:fast_align-gdfa\|align-corpus:ref\+2-outputs\|bootstrap:50\|seed:12345\|version:/);
+    expect(rep.signature).toMatch(/^muda\|pair:en-de\|ref:ref\.txt\|tags:all,lexical,formality,pronouns,ellipsis,no_tag\|tagger:proneval-morph\|align:fast_align-gdfa-ref\+system\|bootstrap:50\|seed:12345\|version:/);
     // The table, then the notes and the signature on stdout (sacrebleu style); -q keeps only the table.
     const args = ["score", "-l", "en-de", "-s", join(dir, "src.txt"), "-r", join(dir, "ref.txt"), "-t", join(dir, "ref2.txt"), "-b", "0"];
     const text = await run(...args);
     expect(text.out).toMatch(/^system\tall\tlexical\tformality\tpronouns\tellipsis\tno_tag\nref2\.txt\t1\.000\t/);
-    expect(text.out).toMatch(/\n# MuDA word f-measure, .*\n# reference tokens per label: .*\n(?:# .*\n)*signature: muda\|pair:en-de\|.*\|align:fast_align-gdfa\|align-corpus:ref\+1-outputs\|version:\S+\n$/);
+    expect(text.out).toMatch(/\n# MuDA word f-measure, .*\n# reference tokens per label: .*\n(?:# .*\n)*signature: muda\|pair:en-de\|.*\|align:fast_align-gdfa-ref\+system\|version:\S+\n$/);
     expect(text.out).toMatch(/\nref2\.txt\t1\.000\t1\.000\t1\.000\tn\/a\tn\/a\t1\.000\n/); // no pronoun or ellipsis token on either side
     expect(text.out).toContain("# n/a: neither the reference nor the system has a token with this tag\n");
     const quiet = await run(...args, "-q", "--format", "csv");
@@ -251,7 +251,7 @@ describe("languages and the CLI", () => {
 });
 
 describe("muda score: what its numbers depend on", () => {
-  it("the signature names the aligner's corpus (the reference and every scored output); swapped files are refused", async () => {
+  it("a system's scores do not change when other systems are scored beside it; --align-with is named in the signature; swapped files are refused", async () => {
     const T = join(__dirname, "..", "..", "shared", "data", "wmt", "wmt23", "txt");
     if (!existsSync(join(T, "sources", "generaltest2023.en-de.src.en"))) return;
     const dir = mkdtempSync(join(tmpdir(), "muda-wmt-"));
@@ -266,8 +266,20 @@ describe("muda score: what its numbers depend on", () => {
     const one = await run("score", "-l", "en-de", "-s", s, "-r", r, "-t", a, "--json", "-q");
     const two = await run("score", "-l", "en-de", "-s", s, "-r", r, "-t", a, b, "--json", "-q", "-b", "0");
     expect(one.code, one.err).toBe(0);
-    expect(JSON.parse(one.out).signature).toMatch(/\|align-corpus:ref\+1-outputs\|/);
-    expect(JSON.parse(two.out).signature).toMatch(/\|align-corpus:ref\+2-outputs\|/);
+    expect(two.code, two.err).toBe(0);
+    const j1 = JSON.parse(one.out);
+    const j2 = JSON.parse(two.out);
+    expect(j2.systems[0].name).toBe("AIRC.de");
+    expect(j2.systems[0].labels).toEqual(j1.systems[0].labels);
+    expect(j2.referenceCounts).toEqual(j1.referenceCounts);
+    expect(j1.signature).toMatch(/\|align:fast_align-gdfa-ref\+system\|version:/);
+    expect(j2.signature).toBe(j1.signature);
+    // A fixed extra corpus for the aligners: named in the signature, not scored.
+    const extra = await run("score", "-l", "en-de", "-s", s, "-r", r, "-t", a, "--align-with", b, "--json", "-q");
+    expect(extra.code, extra.err).toBe(0);
+    const j3 = JSON.parse(extra.out);
+    expect(j3.systems.map((x: { name: string }) => x.name)).toEqual(["AIRC.de"]);
+    expect(j3.signature).toMatch(/\|align:fast_align-gdfa-ref\+system\|align-extra:1\|version:/);
     const swapped = await run("score", "-l", "en-de", "-s", r, "-r", s, "-t", a, "-q");
     expect(swapped.code).toBe(2);
     expect(swapped.err).toMatch(/ref\.de: reads like German, not English .*--no-check/);

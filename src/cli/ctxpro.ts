@@ -79,7 +79,7 @@ export function registerCtxpro(program: Command): void {
     .option("--rules <names...>", "rule sets (e.g. DE_GENDER DE_FORMALITY) or .json rule files (default: every built-in rule set of -l's language; `proneval ctxpro rules -l LANG` lists them)")
     .requiredOption("-l, --lang <lang>", "the non-English language")
     .option("-o, --output <dir>", "where to write <phenomenon>.<pair>.json (its parent must exist)", "ctxpro-jsons")
-    .option("-w, --window-size <n>", "sentences a rule sees: the segment and n-1 before it", "10")
+    .option("--window-size <n>", "sentences a rule sees: the segment and n-1 before it (CTXPRO's -w; here -w is --width)", "10")
     .option("-a, --annotations <file>", "precomputed annotations (JSON, see docs/ctxpro.md) instead of the built-in annotators")
     .option("--align-corpus <files...>", "extra parallel text for the built-in aligner: 'en ||| other', 'en<TAB>other' or the input's TSV layout")
     .option("--align-threshold <x>", "built-in aligner: drop links whose combined posterior is below x", "0.1")

@@ -20,6 +20,7 @@ import {
   setupMuda,
   supportSummary,
   tagSides,
+  tagAgainstReference,
   type TargetSide,
 } from "../muda/index.js";
 import { CXMI_TAG } from "../muda/cxmi-tags.js";
@@ -155,6 +156,7 @@ export function registerMuda(program: Command): void {
       .option("--docs <file>", "document ids, one a line (or 'domain<TAB>docid')")
       .option("--ref-name <name>", "with a directory: which reference (default: the first)")
       .option("--systems <names>", "with a directory: comma-separated systems (default: all)")
+      .option("--align-with <files...>", "more translations of the same source to train every aligner on (not scored); a system's scores stay independent of the others scored")
       .option("--tags <tags>", `labels to report (default: all, the language's tags, no_tag); from: all ${MUDA_TAGS.join(" ")} no_tag`)
       .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
       .option("--seed <n>", SEED_HELP, "12345")
@@ -165,11 +167,12 @@ export function registerMuda(program: Command): void {
     "the report (reference tag counts, scores per label, bootstrap, signature)",
   ).action(
     action(async (input: string | undefined, o: InputOpts & {
-      reference?: string; translations?: string[]; refName?: string; systems?: string; tags?: string; bootstrap?: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string; check?: boolean;
+      reference?: string; translations?: string[]; alignWith?: string[]; refName?: string; systems?: string; tags?: string; bootstrap?: string; seed: string; json?: boolean; format?: string; quiet?: boolean; output?: string; check?: boolean;
     }) => {
       const format = await outputFormat(o);
       await checkOutputs(o.output);
-      const files = o.reference ? [o.reference, ...(o.translations ?? [])] : [];
+      const files = o.reference ? [o.reference, ...(o.translations ?? []), ...(o.alignWith ?? [])] : [];
+      if (o.alignWith?.length && !o.reference) throw new InputError("--align-with goes with plain files (-s/-r/-t)");
       const ts = await loadInput(input, files, o);
       const setup = setupMuda(targetLang(ts));
       checkSideLanguages(ts, o, files);
@@ -180,14 +183,15 @@ export function registerMuda(program: Command): void {
         for (const s of systems) if (!ts.systems.includes(s)) throw new InputError(`no system '${s}' (has: ${ts.systems.join(", ")})`);
       } else if (o.translations) {
         // The reader sorts systems by name: keep the command line's order (the first is the baseline).
-        systems = namesFromPaths(files).slice(1).filter((n) => ts.systems.includes(n));
+        systems = namesFromPaths(files).slice(1, 1 + o.translations.length).filter((n) => ts.systems.includes(n));
       }
       if (systems.length === 0) throw new InputError("no system output to score (-t FILE ... or a directory with system outputs)");
       const known = ["all", ...MUDA_TAGS, "no_tag"];
       const labels = o.tags ? o.tags.split(",").map((t) => t.trim()) : ["all", ...setup.support.tags, "no_tag"];
       for (const l of labels) if (!known.includes(l)) throw new InputError(`unknown tag '${l}' (known: ${known.join(", ")})`);
-      const hypSides: TargetSide[] = systems.map((s) => ({ name: s, docs: ts.docs.map((d) => d.hyps[s]!) }));
-      const [taggedRef, ...taggedHyps] = await tagSides(setup, sources(ts), [ref, ...hypSides], { onProgress: progress(o.quiet) });
+      const sideOf = (s: string): TargetSide => ({ name: s, docs: ts.docs.map((d) => d.hyps[s]!) });
+      const extraNames = o.alignWith?.length ? namesFromPaths(files).slice(1 + (o.translations?.length ?? 0)) : [];
+      const [taggedRef, ...taggedHyps] = await tagAgainstReference(setup, sources(ts), ref, systems.map(sideOf), extraNames.map(sideOf), { onProgress: progress(o.quiet) });
       const scores = scoreSides(taggedRef!, taggedHyps, labels);
       const samples = o.bootstrap !== undefined ? intOption("--bootstrap", o.bootstrap, 0) : scores.length > 1 ? 1000 : 0;
       const seed = intOption("--seed", o.seed, 0);
@@ -198,10 +202,10 @@ export function registerMuda(program: Command): void {
         ["ref", ref.name],
         ["tags", labels.join(",")],
         ["tagger", setup.tgt instanceof PlainAnnotator ? "word-lists" : "proneval-morph"],
-        ["align", "fast_align-gdfa"],
-        // The reference is tagged once, so the aligner learns from the reference and every scored output together:
-        // a system's scores depend on the outputs beside it, and the signature says how many there were.
-        ["align-corpus", `ref+${systems.length}-outputs`],
+        // The reference is aligned on (source, reference) alone, each output on (source, reference) + (source,
+        // that output): a system's scores do not depend on the outputs scored beside it.
+        ["align", "fast_align-gdfa-ref+system"],
+        ["align-extra", extraNames.length || undefined],
         ["bootstrap", boot ? samples : undefined],
         ["seed", boot ? seed : undefined],
       ]);

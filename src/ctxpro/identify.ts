@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { streamTable } from "../io/table.js";
 import { writeFilesAtomic } from "../io/atomic.js";
+import { wordLanguageIndex } from "../text/language.js";
 import type { AnnotatedParallelDoc, Annotators, CorpusPair } from "../annotate/types.js";
 import { matchDocument, type EngineOptions } from "./engine.js";
 import type { CtxproItem } from "./items.js";
@@ -141,17 +142,7 @@ const FUNCTION_WORDS: Record<string, readonly string[]> = {
   pt: ["os", "não", "em", "você", "isso", "uma", "um", "eu", "ele", "mais", "muito", "são", "foi", "também", "às"],
   ru: ["и", "в", "не", "на", "что", "я", "с", "он", "как", "это", "по", "но", "она", "так", "все"],
 };
-const WORD_LANG: Map<string, string> = (() => {
-  const m = new Map<string, string>();
-  const dup = new Set<string>();
-  for (const [l, ws] of Object.entries(FUNCTION_WORDS))
-    for (const w of ws) {
-      if (m.has(w) && m.get(w) !== l) dup.add(w);
-      m.set(w, l);
-    }
-  for (const w of dup) m.delete(w);
-  return m;
-})();
+const WORD_LANG = wordLanguageIndex(FUNCTION_WORDS);
 
 /** Counts of function words per language in a text. */
 export function functionWordHits(text: string, into: Map<string, number> = new Map()): Map<string, number> {

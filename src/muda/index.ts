@@ -7,7 +7,7 @@ import type { TableBlock } from "../io/table.js";
 export { MUDA_TAGS, MUDA_LANGS, TAGGER_LANGS, PRO_DROP, loadMudaLists, languageSupport, supportSummary, type MudaTag, type MudaLists, type LangSupport } from "./lists.js";
 export { tagDocument, secondPersonVerbs, sentenceIndex, type MudaSegment, type TagOptions } from "./tagger.js";
 export { ellipsisCues } from "./ellipsis.js";
-export { PlainAnnotator, setupMuda, tagSides, countTags, type MudaSetup, type MudaDocText, type TargetSide, type TaggedSide, type TaggedSegment, type TagCounts } from "./pipeline.js";
+export { PlainAnnotator, setupMuda, tagSides, tagAgainstReference, countTags, type MudaSetup, type MudaDocText, type TargetSide, type TaggedSide, type TaggedSegment, type TagCounts } from "./pipeline.js";
 export { matchedTokens, segmentStats, fMeasure, scoreSides, bootstrapLabels, STAT_DIMS, type LabelScore, type SystemFScores } from "./score.js";
 export { readScores, parseScoresJsonl, parseScoresTsv, parseFairseqScores, readFairseqScores, fileLines, detectScoresFormat, checkLogprob, parseLogBase, EOS_TOKEN, CXMI_INPUT_FORMATS, type ScoredSegment, type ScoredRun, type CxmiInputFormat } from "./cxmi-formats.js";
 export { joinSubwords, detectSubwordScheme, pairRuns, tagWords, posGroups, summarize, posMeans, vocabularyMeans, topWords, previousSegments, checkReferenceText, cxmiAnalysis, cxmiTables, SUBWORD_SCHEMES, type SubwordScheme, type CxmiSegment, type CxmiWord, type CxmiSummary, type GroupMean, type TopWord } from "./cxmi.js";

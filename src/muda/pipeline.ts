@@ -1,7 +1,8 @@
 /**
  * MuDA from raw text: annotate the English source and each target side (shipped taggers where they exist,
- * else a plain tokenizer), align every (source, target side) pair with our fast_align trained on all of them
- * together (grow-diag-final-and), and tag each target side.
+ * else a plain tokenizer), align the (source, target side) pairs with our fast_align (grow-diag-final-and), and
+ * tag each target side. `tagSides` trains one aligner on all the sides given; `tagAgainstReference` keeps every
+ * system's tags independent of the other systems.
  */
 import { alignBidirectional } from "../align/index.js";
 import { loadDefaultMorph } from "../annotate/morph.js";
@@ -121,6 +122,50 @@ export interface TagSidesOptions {
 
 /** Tags several target sides of the same source documents, with one alignment model for all of them. */
 export async function tagSides(setup: MudaSetup, sources: readonly MudaDocText[], sides: readonly TargetSide[], opts: TagSidesOptions = {}): Promise<TaggedSide[]> {
+  const ann = annotateSides(setup, sources, sides, opts);
+  const al = await alignSides(ann, ann.tgt.map((_, i) => i), opts);
+  opts.onProgress?.("alignment");
+  return sides.map((side, si) => tagSide(setup, sources, ann, side.name, si, (k) => al.symmetrized.get(si * ann.enFlat.length + k), opts));
+}
+
+/**
+ * Tags a reference and system outputs so that no system's tags depend on the other systems: the reference is
+ * aligned by a model trained on the (source, reference) pairs alone (the same tags as `muda tag` gives it),
+ * each output by a model trained on the (source, reference) and (source, that output) pairs. An IBM model
+ * aligns only words it saw in training, so every output takes part in its own aligner's training. `alignWith`
+ * (other translations of the source, not tagged) is added to every aligner's training corpus.
+ * Returns [reference, ...outputs].
+ */
+export async function tagAgainstReference(
+  setup: MudaSetup,
+  sources: readonly MudaDocText[],
+  reference: TargetSide,
+  outputs: readonly TargetSide[],
+  alignWith: readonly TargetSide[] = [],
+  opts: TagSidesOptions = {},
+): Promise<TaggedSide[]> {
+  const ann = annotateSides(setup, sources, [reference, ...outputs, ...alignWith], opts);
+  const extra = alignWith.map((_, i) => 1 + outputs.length + i);
+  const out: TaggedSide[] = [];
+  const refAl = await alignSides(ann, [0, ...extra], opts);
+  out.push(tagSide(setup, sources, ann, reference.name, 0, (k) => refAl.symmetrized.get(k), opts));
+  for (let si = 1; si <= outputs.length; si++) {
+    const al = await alignSides(ann, [0, si, ...extra], opts);
+    opts.onProgress?.(`alignment ${outputs[si - 1]!.name}`);
+    out.push(tagSide(setup, sources, ann, outputs[si - 1]!.name, si, (k) => al.symmetrized.get(ann.enFlat.length + k), opts));
+  }
+  return out;
+}
+
+interface AnnotatedSides {
+  en: AnnSentence[][];
+  /** Per side, per document, its annotated segments. */
+  tgt: AnnSentence[][][];
+  /** Lowercased English tokens of every segment, documents concatenated. */
+  enFlat: string[][];
+}
+
+function annotateSides(setup: MudaSetup, sources: readonly MudaDocText[], sides: readonly TargetSide[], opts: TagSidesOptions): AnnotatedSides {
   for (const side of sides) {
     if (side.docs.length !== sources.length) throw new InputError(`${side.name}: ${side.docs.length} documents but the source has ${sources.length}`);
     side.docs.forEach((d, k) => {
@@ -136,35 +181,48 @@ export async function tagSides(setup: MudaSetup, sources: readonly MudaDocText[]
     opts.onProgress?.(side.name);
     return a;
   });
-  const enFlat = en.flat().map((s) => s.tokens.map((t) => t.text.toLowerCase()));
+  return { en, tgt, enFlat: en.flat().map((s) => s.tokens.map((t) => t.text.toLowerCase())) };
+}
+
+/** fast_align (grow-diag-final-and) trained on the English source against the given sides, concatenated in that order. */
+function alignSides(ann: AnnotatedSides, sideIndices: readonly number[], opts: TagSidesOptions) {
   const corpusSrc: string[][] = [];
   const corpusTgt: string[][] = [];
-  for (const side of tgt) {
-    corpusSrc.push(...enFlat);
-    corpusTgt.push(...side.flat().map((s) => s.tokens.map((t) => t.text.toLowerCase())));
+  for (const si of sideIndices) {
+    corpusSrc.push(...ann.enFlat);
+    corpusTgt.push(...ann.tgt[si]!.flat().map((s) => s.tokens.map((t) => t.text.toLowerCase())));
   }
-  const al = await alignBidirectional(corpusSrc, corpusTgt, { threads: opts.threads });
-  opts.onProgress?.("alignment");
-  const ellipsisSegments = en.flat().filter((s) => ellipsisCues(s.tokens).length > 0).length;
-  return sides.map((side, si) => {
-    let k = si * enFlat.length;
-    const docs = sources.map((d, di) => {
-      const segs: MudaSegment[] = en[di]!.map((e, i) => ({ en: e, tgt: tgt[si]![di]![i]!, links: al.symmetrized.get(k++) }));
-      const tags = tagDocument(segs, { lang: setup.lang, support: setup.support, lists: setup.lists, lexicalThreshold: opts.lexicalThreshold });
-      return {
-        id: d.id,
-        segments: segs.map((s, i): TaggedSegment => ({
-          tokens: s.tgt.tokens.map((t) => t.text),
-          tags: tags[i]!,
-          ...(opts.keepAlignment
-            ? { source: s.en.tokens.map((t) => t.text), links: s.links.map((l) => [l[0], l[1]] as [number, number]), ellipsisCues: ellipsisCues(s.en.tokens) }
-            : {}),
-          ...(opts.keepSpans ? { spans: s.tgt.tokens.map((t): [number, number] => [t.start ?? -1, t.end ?? -1]) } : {}),
-        })),
-      };
-    });
-    return { name: side.name, ellipsisSegments, docs };
+  return alignBidirectional(corpusSrc, corpusTgt, { threads: opts.threads });
+}
+
+/** MuDA tags of side `si`; `linksOf(k)` gives the links of its k-th segment (documents concatenated). */
+function tagSide(
+  setup: MudaSetup,
+  sources: readonly MudaDocText[],
+  ann: AnnotatedSides,
+  name: string,
+  si: number,
+  linksOf: (k: number) => ReadonlyArray<readonly [number, number]>,
+  opts: TagSidesOptions,
+): TaggedSide {
+  const ellipsisSegments = ann.en.flat().filter((s) => ellipsisCues(s.tokens).length > 0).length;
+  let k = 0;
+  const docs = sources.map((d, di) => {
+    const segs: MudaSegment[] = ann.en[di]!.map((e, i) => ({ en: e, tgt: ann.tgt[si]![di]![i]!, links: linksOf(k++) }));
+    const tags = tagDocument(segs, { lang: setup.lang, support: setup.support, lists: setup.lists, lexicalThreshold: opts.lexicalThreshold });
+    return {
+      id: d.id,
+      segments: segs.map((s, i): TaggedSegment => ({
+        tokens: s.tgt.tokens.map((t) => t.text),
+        tags: tags[i]!,
+        ...(opts.keepAlignment
+          ? { source: s.en.tokens.map((t) => t.text), links: s.links.map((l) => [l[0], l[1]] as [number, number]), ellipsisCues: ellipsisCues(s.en.tokens) }
+          : {}),
+        ...(opts.keepSpans ? { spans: s.tgt.tokens.map((t): [number, number] => [t.start ?? -1, t.end ?? -1]) } : {}),
+      })),
+    };
   });
+  return { name, ellipsisSegments, docs };
 }
 
 /** Tag counts of one tagged side (the paper's Figure 1). */

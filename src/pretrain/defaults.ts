@@ -1,4 +1,50 @@
-import type { PretrainOptions } from "./train.js";
+import type { LstmImpl } from "../nn/bilstm-graph.js";
+import type { LmArch } from "./arch.js";
+import type { PretrainObjective } from "./model.js";
+
+export interface PretrainOptions {
+  corpus: string;
+  out: string;
+  /** wmt23 dev pairs for zero-shot accuracy along the way (optional). */
+  dev?: string;
+  maxDevPairs: number;
+  hidden: number;
+  dropout: number;
+  batchSize: number;
+  lr: number;
+  clip: number;
+  seed: number;
+  maxLen: number;
+  contextSentences: number;
+  vocabCap: number;
+  checkpointEvery: number;
+  evalEvery: number;
+  maxSteps: number;
+  maxMinutes: number;
+  maxDocs: number;
+  resume: boolean;
+  backend: string;
+  /** Default masked; replaced needs `confusions`. */
+  objective?: PretrainObjective;
+  /** BiLSTM implementation (nn/bilstm-graph.ts): same numbers either way, so not in the resume key. */
+  lstmImpl?: LstmImpl;
+  /** Pair file whose R-vs-S pairs give the replacement distribution (replaced objective). */
+  confusions?: string;
+  /** No progress line on stderr (the CLI's -q; log lines go through `log`). */
+  quiet?: boolean;
+  /** Also keep the model of every evaluation in <out>/snapshots/step-N (for checkpoint averaging, src/pretrain/average.ts). */
+  keepSnapshots?: boolean;
+  /** The encoder (default: a one-layer BiLSTM of `hidden` units). */
+  arch?: LmArch;
+  /**
+   * Data-parallel threads (default 1: this thread alone). With N > 1 the global batch is split into N
+   * shards, this thread and N - 1 worker threads compute them on their own tfjs backends, the
+   * gradients are averaged and Adam runs once here (src/nn/data-parallel.ts).
+   */
+  workers?: number;
+  /** Tests only: the worker thread 1 exits when asked for this step. */
+  faultWorkerExitAtStep?: number;
+}
 
 /** Pretraining defaults, in a module without tfjs so that the CLI can show them without loading it. */
 export const PRETRAIN_DEFAULTS: Omit<PretrainOptions, "corpus" | "out"> = {

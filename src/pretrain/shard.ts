@@ -1,11 +1,34 @@
 // One shard of a data-parallel pretraining step (src/nn/data-parallel.ts): the same computation in
 // the main thread and in every worker thread.
 import * as tf from "@tensorflow/tfjs";
-import type { MaskedWindow, PronounLm } from "./model.js";
+import type { MaskedWindow, PretrainObjective, PronounLm } from "./model.js";
+import type { LmArch } from "./arch.js";
+import type { LstmImpl } from "../nn/lstm-impl.js";
 import type { Adam } from "../nn/adam.js";
 import { InputError } from "../io/errors.js";
 import { ShardPool, averageLoss, averageShards, compiledScript, flatToGrads, gradsToFlat, paramLayout } from "../nn/data-parallel.js";
-import type { PretrainShardRequest, PretrainWorkerInit } from "./train-worker.js";
+
+/** What a pretraining worker thread (train-worker.ts) is started with. */
+export interface PretrainWorkerInit {
+  backend: string;
+  words: string[];
+  vectors: Float32Array;
+  dim: number;
+  source: string;
+  hidden: number;
+  dropout: number;
+  objective: PretrainObjective;
+  lstmImpl?: LstmImpl;
+  arch: LmArch;
+  /** Tests only: the worker thread exits when asked for this step (a worker that dies). */
+  exitAtStep?: number;
+}
+
+export interface PretrainShardRequest {
+  step: number;
+  dropSeed: number;
+  windows: MaskedWindow[];
+}
 
 /**
  * Shard k of a global batch: windows k, k+W, k+2W, ... A batch is length-sorted, so every shard gets

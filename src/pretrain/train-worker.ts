@@ -6,31 +6,8 @@
 import { selectBackend } from "../nn/backend.js";
 import { serveShards } from "../nn/data-parallel.js";
 import { Rng } from "../core/prng.js";
-import type { LstmImpl } from "../nn/lstm-impl.js";
-import { PronounLm, type MaskedWindow, type PretrainObjective } from "./model.js";
-import type { LmArch } from "./arch.js";
-import { shardGradients } from "./shard.js";
-
-export interface PretrainWorkerInit {
-  backend: string;
-  words: string[];
-  vectors: Float32Array;
-  dim: number;
-  source: string;
-  hidden: number;
-  dropout: number;
-  objective: PretrainObjective;
-  lstmImpl?: LstmImpl;
-  arch: LmArch;
-  /** Tests only: the worker thread exits when asked for this step (a worker that dies). */
-  exitAtStep?: number;
-}
-
-export interface PretrainShardRequest {
-  step: number;
-  dropSeed: number;
-  windows: MaskedWindow[];
-}
+import { PronounLm } from "./model.js";
+import { shardGradients, type PretrainShardRequest, type PretrainWorkerInit } from "./shard.js";
 
 await serveShards<PretrainWorkerInit>(async (init) => {
   await selectBackend(init.backend);

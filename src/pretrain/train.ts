@@ -6,68 +6,26 @@ import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import { VERSION, PACKAGE_ROOT } from "../version.js";
 import { selectBackend, describeBackend, type BackendInfo } from "../nn/backend.js";
-import { resolveLstmImpl, type LstmImpl } from "../nn/bilstm-graph.js";
+import { resolveLstmImpl } from "../nn/bilstm-graph.js";
 import { buildEmbeddingTable, readEmbeddingTable, writeEmbeddingTable, encodeEmbeddingTable, Vocab, type EmbeddingTable } from "../nn/glove.js";
 import { packTensors, assignTensors, toHost } from "../nn/tensors.js";
 import { sha256 } from "../nn/sha256.js";
 import { readRankerPairs, fileSignature } from "../nn/data.js";
 import { Rng } from "../core/prng.js";
 import { ProgressLine, fmtDuration } from "../core/progress.js";
-import { PronounLm, type PretrainObjective } from "./model.js";
+import { PronounLm } from "./model.js";
 import { corpusCounts, loadPretrainData, makeWindow, epochBatches, readConfusions, replaceWindow, type Confusions } from "./data.js";
 import { replacedEval } from "./replaced.js";
 import { zeroShotEval, logPriorFromLabels } from "./zeroshot.js";
 import { savePronounLm } from "./checkpoint.js";
-import { PRETRAIN_DEFAULTS } from "./defaults.js";
+import { PRETRAIN_DEFAULTS, type PretrainOptions } from "./defaults.js";
 import { describeArch, isDefaultBiLstm, type LmArch } from "./arch.js";
 import { WorkerDiedError, compiledScript } from "../nn/data-parallel.js";
 import { DataParallelStepper, shardGradients, shardWindows } from "./shard.js";
 
-export interface PretrainOptions {
-  corpus: string;
-  out: string;
-  /** wmt23 dev pairs for zero-shot accuracy along the way (optional). */
-  dev?: string;
-  maxDevPairs: number;
-  hidden: number;
-  dropout: number;
-  batchSize: number;
-  lr: number;
-  clip: number;
-  seed: number;
-  maxLen: number;
-  contextSentences: number;
-  vocabCap: number;
-  checkpointEvery: number;
-  evalEvery: number;
-  maxSteps: number;
-  maxMinutes: number;
-  maxDocs: number;
-  resume: boolean;
-  backend: string;
-  /** Default masked; replaced needs `confusions`. */
-  objective?: PretrainObjective;
-  /** BiLSTM implementation (nn/bilstm-graph.ts): same numbers either way, so not in the resume key. */
-  lstmImpl?: LstmImpl;
-  /** Pair file whose R-vs-S pairs give the replacement distribution (replaced objective). */
-  confusions?: string;
-  /** No progress line on stderr (the CLI's -q; log lines go through `log`). */
-  quiet?: boolean;
-  /** Also keep the model of every evaluation in <out>/snapshots/step-N (for checkpoint averaging, src/pretrain/average.ts). */
-  keepSnapshots?: boolean;
-  /** The encoder (default: a one-layer BiLSTM of `hidden` units). */
-  arch?: LmArch;
-  /**
-   * Data-parallel threads (default 1: this thread alone). With N > 1 the global batch is split into N
-   * shards, this thread and N - 1 worker threads compute them on their own tfjs backends, the
-   * gradients are averaged and Adam runs once here (src/nn/data-parallel.ts).
-   */
-  workers?: number;
-  /** Tests only: the worker thread 1 exits when asked for this step. */
-  faultWorkerExitAtStep?: number;
-}
 
 export { PRETRAIN_DEFAULTS };
+export type { PretrainOptions };
 
 export interface PretrainCurvePoint {
   step: number;

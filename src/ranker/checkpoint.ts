@@ -51,14 +51,14 @@ export interface ModelSpec {
 }
 
 /** Builds an (untrained) model from a spec; glove needs its embedding table. */
-export async function createModel(spec: ModelSpec, table: EmbeddingTable | undefined, rng: Rng, modelDir?: string): Promise<RankerModel> {
+export async function createModel(spec: ModelSpec, table: EmbeddingTable | undefined, rng: Rng, modelDir?: string, opts: { allowHub?: boolean } = {}): Promise<RankerModel> {
   let enc: Encoder;
   if (spec.encoder.kind === "glove-bilstm") {
     if (!table) throw new InputError("glove-bilstm needs an embedding table");
     // lstmImpl is a runtime choice (train --lstm-impl); saved configs lack it and get "auto".
     enc = new GloveBiLstmEncoder(table, { hidden: Number(spec.encoder.hidden), dropout: Number(spec.encoder.dropout ?? 0), impl: spec.encoder.lstmImpl as LstmImpl | undefined }, rng);
   } else if (spec.encoder.kind.startsWith("transformers:")) {
-    enc = await TransformersEncoder.load(spec.encoder, { modelDir });
+    enc = await TransformersEncoder.load(spec.encoder, { modelDir, allowHub: opts.allowHub });
   } else if (spec.encoder.kind === USE_LITE_KIND) {
     enc = await UseLiteEncoder.load(spec.encoder, { modelDir });
   } else {

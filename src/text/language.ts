@@ -48,17 +48,20 @@ export function languageName(lang: string): string {
   return NAMES[lang] ?? lang;
 }
 
-const WORD_LANG: Map<string, string> = (() => {
+/** Word -> its language, for the words of exactly one language's list (a word two lists share tells nothing). */
+export function wordLanguageIndex(lists: Readonly<Record<string, readonly string[]>>): Map<string, string> {
   const m = new Map<string, string>();
   const dup = new Set<string>();
-  for (const [l, ws] of Object.entries(FUNCTION_WORDS))
+  for (const [l, ws] of Object.entries(lists))
     for (const w of ws) {
       if (m.has(w) && m.get(w) !== l) dup.add(w);
       m.set(w, l);
     }
   for (const w of dup) m.delete(w);
   return m;
-})();
+}
+
+const WORD_LANG = wordLanguageIndex(FUNCTION_WORDS);
 
 export interface LanguageEvidence {
   /** Share of letters in the language's script (undefined: unknown language or too few letters). */
