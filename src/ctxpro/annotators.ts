@@ -65,6 +65,21 @@ export class CorpusAligner implements WordAligner {
     return this.models !== undefined;
   }
 
+  /** The two trained directions (to save them: src/ctxpro/aligner-file.ts), or undefined before train(). */
+  get trainedModels(): { fwd: AlignModel; rev: AlignModel } | undefined {
+    return this.models;
+  }
+
+  /**
+   * Uses directions trained before (a saved aligner) instead of training: the pairs added so far are dropped,
+   * `add` afterwards is an error and `train` does nothing.
+   */
+  useModels(models: { fwd: AlignModel; rev: AlignModel }, pairs: number): void {
+    this.builder = undefined;
+    this.models = models;
+    this.pairs = pairs;
+  }
+
   /** Adds one tokenised training pair (empty sides and over-long sentences are skipped). */
   add(en: readonly string[], other: readonly string[]): void {
     if (!this.builder) throw new Error("CorpusAligner: add() after train()");
