@@ -29,7 +29,7 @@ function stemOf(path: string): string {
 }
 
 /** The progress line of identify's and train-aligner's phases. */
-function progressReporter(line: ProgressLine): (phase: IdentifyPhase, done: number, total?: number) => void {
+function progressReporter(line: ProgressLine, command = "identify"): (phase: IdentifyPhase, done: number, total?: number) => void {
   const state = { phase: "", start: 0 };
   return (phase, done, total) => {
     const now = Date.now();
@@ -38,9 +38,9 @@ function progressReporter(line: ProgressLine): (phase: IdentifyPhase, done: numb
       state.phase = phase;
     }
     const rate = done / Math.max(1e-3, (now - state.start) / 1000);
-    if (phase === "tokenise") line.update(`identify: tokenising for the aligner: ${done} segment pairs`);
-    else if (phase === "train") line.update("identify: training the aligner (fast_align, both directions) ...", true);
-    else if (phase === "count") line.update(`identify: counting the input's segment pairs for the shard: ${done}`);
+    if (phase === "tokenise") line.update(`${command}: tokenising for the aligner: ${done} segment pairs`);
+    else if (phase === "train") line.update(`${command}: training the aligner (fast_align, both directions) ...`, true);
+    else if (phase === "count") line.update(`${command}: counting the input's segment pairs for the shard: ${done}`);
     else {
       const eta = total ? ` ETA ${fmtDuration((total - done) / Math.max(rate, 1e-9))}` : "";
       line.update(`identify: ${total ? bar(done, total) + " " : ""}${done}${total ? `/${total}` : ""} segment pairs, ${rate.toFixed(0)}/s${eta}`);
@@ -253,7 +253,7 @@ export function registerCtxpro(program: Command): void {
         const extra: Array<{ file: string; pairs: number }> = [];
         const builtin = await defaultAnnotators(lang, { alignCorpus: o.alignCorpus, onCorpus: (f, n) => extra.push({ file: basename(f), pairs: n }) });
         const t0 = Date.now();
-        const prep = await prepareFiles(o.input, lang, builtin, { warn, check: o.check, quoted: o.quoted, progress: progressReporter(line) });
+        const prep = await prepareFiles(o.input, lang, builtin, { warn, check: o.check, quoted: o.quoted, progress: progressReporter(line, "train-aligner") });
         line.done();
         const models = builtin.aligner.trainedModels;
         if (!models) throw new InputError("no sentence pair to train the aligner on", o.input[0]);

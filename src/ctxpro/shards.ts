@@ -3,9 +3,9 @@
  * they belong to (`shard.json`), and the merge of a run's shards into the files one run over the whole input
  * writes, byte for byte.
  */
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { createReadStream, existsSync, rmdirSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { AtomicLineWriter } from "../io/atomic.js";
 import { readBytes, readText } from "../io/lines.js";
@@ -55,8 +55,11 @@ export class ItemsFileWriter {
 export class ItemsFilesWriter {
   readonly writers: ItemsFileWriter[];
   private extra: AtomicLineWriter[] = [];
+  /** Folders the writers create, removed again on abort (when still empty). */
+  private readonly created: string[];
 
   constructor(paths: string[]) {
+    this.created = [...new Set(paths.map((p) => dirname(p)))].filter((d) => !existsSync(d));
     this.writers = [];
     try {
       for (const p of paths) this.writers.push(new ItemsFileWriter(p));
@@ -88,6 +91,13 @@ export class ItemsFilesWriter {
   abort(): void {
     for (const w of this.writers) w.abort();
     for (const w of this.extra) w.abort();
+    for (const d of this.created) {
+      try {
+        rmdirSync(d);
+      } catch {
+        /* not empty or already gone: leave it */
+      }
+    }
   }
 }
 
@@ -208,25 +218,27 @@ export function mergeShards(dirs: string[], outDir: string): MergeResult {
     }
   }
   const names = first.m.files.map((f) => f.name);
+  const read = (s: (typeof ordered)[number], k: number): CtxproItem[] => {
+    const p = join(s.dir, names[k]!);
+    let items: unknown;
+    try {
+      items = JSON.parse(readBytes(p).toString("utf8"));
+    } catch (e) {
+      if (e instanceof InputError) throw e;
+      throw new InputError(`not a JSON array of items (${(e as Error).message})`, p);
+    }
+    const want = s.m.files[k]!.items;
+    if (!Array.isArray(items) || items.length !== want) {
+      throw new InputError(`holds ${Array.isArray(items) ? items.length : "no array of"} items, its manifest ${s.path} says ${want}; was it changed after the shard ran?`, p);
+    }
+    return items as CtxproItem[];
+  };
+  // Every file is checked before anything is written (one file in memory at a time, read twice).
+  names.forEach((_, k) => ordered.forEach((s) => read(s, k)));
   const writer = new ItemsFilesWriter(names.map((n) => join(outDir, n)));
   try {
-    names.forEach((name, k) => {
-      const w = writer.writers[k]!;
-      for (const s of ordered) {
-        const p = join(s.dir, name);
-        let items: unknown;
-        try {
-          items = JSON.parse(readBytes(p).toString("utf8"));
-        } catch (e) {
-          if (e instanceof InputError) throw e;
-          throw new InputError(`not a JSON array of items (${(e as Error).message})`, p);
-        }
-        const want = s.m.files[k]!.items;
-        if (!Array.isArray(items) || items.length !== want) {
-          throw new InputError(`holds ${Array.isArray(items) ? items.length : "no array of"} items, its manifest ${s.path} says ${want}; was it changed after the shard ran?`, p);
-        }
-        for (const it of items as CtxproItem[]) w.add(it);
-      }
+    names.forEach((_, k) => {
+      for (const s of ordered) for (const it of read(s, k)) writer.writers[k]!.add(it);
     });
     writer.commit();
   } catch (e) {
