@@ -174,3 +174,25 @@ describe("identify --shard and merge on a small corpus", () => {
     expect(existsSync(join(dir, "bad-stdin"))).toBe(false);
   });
 });
+
+describe("a language whose noun lexicon is an external analyser (pl)", () => {
+  it("shards with a saved aligner give one run's items", async () => {
+    const rows = [
+      ["d1", "My key was lost.", "Mój klucz był zgubiony."],
+      ["d1", "It was under the bed.", "On był pod łóżkiem."],
+      ["d2", "You are late.", "Ty jesteś spóźniony."],
+      ["d3", "The lamp is new.", "Lampa jest nowa."],
+      ["d3", "It is broken.", "Ona jest zepsuta."],
+      ["d4", "I saw you yesterday, sir.", "Widziałem pana wczoraj."],
+    ];
+    const input = join(dir, "pl.tsv");
+    writeFileSync(input, rows.map((r) => r.join("\t")).join("\n") + "\n");
+    const common = ["-i", input, "-l", "pl", "--rules", "PL_GENDER", "PL_FORMALITY", "--no-check", "-q"];
+    expect((await run("identify", ...common, "-o", join(dir, "pl-one"))).code).toBe(0);
+    expect((await run("train-aligner", "-i", input, "-l", "pl", "--no-check", "-o", join(dir, "pl.aligner"), "-q")).code).toBe(0);
+    for (const i of [1, 2]) expect((await run("identify", ...common, "--aligner", join(dir, "pl.aligner"), "--shard", `${i}/2`, "-o", join(dir, `pl-s${i}`))).code).toBe(0);
+    expect((await run("merge", join(dir, "pl-s1"), join(dir, "pl-s2"), "-o", join(dir, "pl-merged"), "-q")).code).toBe(0);
+    for (const n of files(join(dir, "pl-one"))) expect(readFileSync(join(dir, "pl-merged", n), "utf8")).toBe(readFileSync(join(dir, "pl-one", n), "utf8"));
+    expect(JSON.parse(readFileSync(join(dir, "pl-one", "gender.en-pl.json"), "utf8")).length).toBeGreaterThan(0);
+  }, 300_000);
+});

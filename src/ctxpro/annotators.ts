@@ -221,6 +221,7 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
   }
   const coref = opts.english?.coref ?? loadDefaultCoref();
   const person = coref.isPerson?.bind(coref);
+  let prepared = false;
   return {
     morph: { en, tgt },
     aligner,
@@ -228,6 +229,7 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
     tokenize,
     async prepare(pairs, progress) {
       if (aligner.trained) return;
+      prepared = true;
       let n = 0;
       for await (const p of pairs) {
         aligner.add(tokenize.en(p.en), tokenize.tgt(p.other));
@@ -237,6 +239,13 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
       await aligner.train();
     },
     retag: (doc) => tgt.retagAligned(doc, person),
+    // An external noun lexicon (pl) gets each document's words in one batch when prepare did not hand it the
+    // corpus's (a saved aligner); words it has analysed already are not sent again.
+    beforeDocument: words
+      ? (doc) => {
+          if (!prepared) tgt.prefetchNouns(doc.other.flatMap((s) => tgt.tokenize(s).map((t) => t.text)));
+        }
+      : undefined,
   };
 }
 

@@ -274,6 +274,7 @@ export class InputChecker {
 
 /** Annotates one TSV document with the given annotators. */
 export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): Promise<AnnotatedParallelDoc> {
+  ann.beforeDocument?.(doc);
   const en = doc.en.map((s, k) => {
     try {
       return ann.morph.en.annotate(s);
