@@ -257,7 +257,8 @@ export function registerCtxpro(program: Command): void {
         line.done();
         const models = builtin.aligner.trainedModels;
         if (!models) throw new InputError("no sentence pair to train the aligner on", o.input[0]);
-        const sources = [...extra, ...(o.input.length === 1 ? [{ file: basename(o.input[0]!), pairs: prep.pairs }] : o.input.map((f) => ({ file: basename(f), pairs: -1 })))];
+        // Extra text first, as it was added; the input's pairs are counted together.
+        const sources = [...extra, ...o.input.map((f, k) => ({ file: basename(f), ...(k === 0 ? { pairs: prep.pairs } : {}) }))];
         saveAligner(o.output, { pair: `en-${lang}`, pairs: builtin.aligner.size, sources }, models);
         if (o.quiet) return;
         const secs = ((Date.now() - t0) / 1000).toFixed(1);

@@ -27,8 +27,11 @@ export interface AlignerHeader {
   pair: string;
   /** Sentence pairs trained on (after skipping empty and over-long ones). */
   pairs: number;
-  /** What it was trained on: file names with their segment pairs. */
-  sources: Array<{ file: string; pairs: number }>;
+  /**
+   * What it was trained on, in order: extra text files with their pairs, then the input files (the first with
+   * the segment pairs of all input files).
+   */
+  sources: Array<{ file: string; pairs?: number }>;
 }
 
 export interface SavedAligner {
