@@ -108,6 +108,10 @@ describe("identify --shard and merge on a small corpus", () => {
       expect(r.err).not.toMatch(/\n\s+at /);
       expect(existsSync(out)).toBe(false);
     }
+    // The output may not be one of the shard folders.
+    const into = await run("merge", join(dir, "s1"), join(dir, "s2"), join(dir, "s3"), "-o", join(dir, "s2"));
+    expect(into.code).toBe(2);
+    expect(into.err).toMatch(/s2: --output is the shard folder .*s2; its files would be replaced/);
     // A shard whose items file was changed after it ran.
     cpSync(join(dir, "s2"), join(dir, "s2edit"), { recursive: true });
     writeFileSync(join(dir, "s2edit", "formality.en-de.json"), "[]\n");

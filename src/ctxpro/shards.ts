@@ -187,6 +187,18 @@ export interface MergeResult {
  */
 export function mergeShards(dirs: string[], outDir: string): MergeResult {
   if (dirs.length === 0) throw new InputError("merge needs the shard folders of one run");
+  // Writing into a shard folder would replace that shard's files under its manifest.
+  const id = (p: string) => {
+    try {
+      const st = statSync(p);
+      return `${st.dev}:${st.ino}`;
+    } catch {
+      return undefined;
+    }
+  };
+  const out = id(outDir);
+  const clash = out && dirs.find((d) => id(d) === out);
+  if (clash) throw new InputError(`--output is the shard folder ${clash}; its files would be replaced: write the merge elsewhere`, outDir);
   const shards = dirs.map((d) => ({ dir: d, ...readManifest(d) }));
   const first = shards[0]!;
   for (const s of shards.slice(1)) {
