@@ -1,6 +1,6 @@
 /**
  * Averages the weights of snapshots of one masked-pronoun pretraining run into one model (src/pretrain/average.ts;
- * docs/pretrain.md, "Checkpoint averaging"):
+ * docs/lab/pretrain.md, "Checkpoint averaging"):
  *   node dist/scripts/average-pronoun-lm.js -o OUT_DIR SNAPSHOT_DIR SNAPSHOT_DIR [...] [--force]
  */
 import { InputError } from "../src/io/errors.js";

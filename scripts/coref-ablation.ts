@@ -1,7 +1,7 @@
 /**
  * Trains the English resolver under several data / feature-group configurations and seeds, loading and
  * tagging the corpora once, and scores each on the held-out splits (the ablation in
- * docs/annotate.md). Models are not written.
+ * docs/lab/annotate.md). Models are not written.
  *
  *   npx tsc -p . && nice -n 10 node dist/scripts/coref-ablation.js --seeds 1,2,3 \
  *       --configs "old=gum,litbank:" "data=gum,gentle,litbank,parcor:" "wn=gum,gentle,litbank,parcor:wn"

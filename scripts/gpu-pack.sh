@@ -16,6 +16,8 @@
 #                      (default: this machine's Node version, fetched with `npm pack`)
 #   --vulkan-deb FILE  Debian's libvulkan1 package (default: `apt-get download libvulkan1`);
 #                      `none` leaves the loader out (the machine must then have libvulkan.so.1)
+#   --glvnd-deb FILE   Debian's libglvnd0 package, for libGLdispatch.so.0, which the NVIDIA driver's Vulkan
+#                      library needs (default: `apt-get download libglvnd0`; `none` leaves it out)
 #   --part-mib N       payload bytes per part (default: 64 MiB, less what the repository sends, less 1 MiB)
 #   --xz-level L       xz preset (default: 9e; 0 is fast, for tests)
 #   --cache DIR        reuses the compressed Node.js and the embedding table (default: out/gpu-cache)
@@ -29,6 +31,7 @@ EVERY=12
 EMBEDDINGS=
 NODE_SPEC=
 VULKAN_DEB=
+GLVND_DEB=
 PART_MIB=
 XZ_LEVEL=9e
 CACHE=$ROOT/out/gpu-cache
@@ -45,6 +48,7 @@ while [[ $# -gt 0 ]]; do
     --embeddings) need "$@"; EMBEDDINGS=$2; shift 2 ;;
     --node) need "$@"; NODE_SPEC=$2; shift 2 ;;
     --vulkan-deb) need "$@"; VULKAN_DEB=$2; shift 2 ;;
+    --glvnd-deb) need "$@"; GLVND_DEB=$2; shift 2 ;;
     --part-mib) need "$@"; PART_MIB=$2; shift 2 ;;
     --xz-level) need "$@"; XZ_LEVEL=$2; shift 2 ;;
     --cache) need "$@"; CACHE=$2; shift 2 ;;
@@ -131,6 +135,24 @@ if [[ $VULKAN_DEB != none ]]; then
   cp "$TMP/vk/usr/share/doc/libvulkan1/copyright" "$STAGE/vulkan/copyright" 2>/dev/null || true
   VULKAN_VERSION=$(basename "$VULKAN_DEB" .deb)
 fi
+# --- libGLdispatch.so.0 from Debian's libglvnd0: the NVIDIA driver's libGLX_nvidia.so.0 (its Vulkan ICD)
+# cannot create a Vulkan instance without it, and GPU containers often ship the driver without glvnd.
+GLVND_VERSION=none
+if [[ $GLVND_DEB != none ]]; then
+  if [[ -z $GLVND_DEB ]]; then
+    say "apt-get download libglvnd0 ..."
+    (cd "$TMP" && apt-get download libglvnd0 >/dev/null 2>&1) || die "apt-get download libglvnd0 failed; give --glvnd-deb <libglvnd0_*.deb> (Debian 12, amd64) or --glvnd-deb none"
+    GLVND_DEB=$(ls "$TMP"/libglvnd0_*.deb)
+  fi
+  [[ -f $GLVND_DEB ]] || die "$GLVND_DEB: not found"
+  dpkg-deb -x "$GLVND_DEB" "$TMP/glvnd" 2>/dev/null || die "$GLVND_DEB: not a Debian package"
+  lib=$(ls "$TMP"/glvnd/usr/lib/x86_64-linux-gnu/libGLdispatch.so.0.* 2>/dev/null | head -1)
+  [[ -n $lib ]] || die "$GLVND_DEB: holds no x86-64 libGLdispatch.so.0"
+  mkdir -p "$STAGE/vulkan/glvnd"
+  cp "$lib" "$STAGE/vulkan/glvnd/libGLdispatch.so.0"
+  cp "$TMP/glvnd/usr/share/doc/libglvnd0/copyright" "$STAGE/vulkan/glvnd/copyright" 2>/dev/null || true
+  GLVND_VERSION=$(basename "$GLVND_DEB" .deb)
+fi
 
 # --- The built project: compiled JavaScript, package.json, the data files that pretraining and the CLI read.
 APP=$STAGE/app
@@ -206,6 +228,7 @@ proneval GPU bundle, built $(date -u +%Y-%m-%dT%H:%M:%SZ) from commit $commit$di
 node: $NODE_VERSION ($NODE_ORIGIN, stripped)
 webgpu (Dawn): $(ver webgpu); @tensorflow/tfjs: $(ver @tensorflow/tfjs); tfjs-backend-webgpu: $(ver @tensorflow/tfjs-backend-webgpu); tfjs-backend-wasm: $(ver @tensorflow/tfjs-backend-wasm)
 vulkan loader: $VULKAN_VERSION
+glvnd dispatcher: $GLVND_VERSION
 corpus slice: one document in $EVERY of $(basename "$CORPUS"): $(cat "$TMP/slice.json")
 embeddings: $EMB_ORIGIN
 EOF

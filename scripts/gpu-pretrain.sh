@@ -18,7 +18,8 @@
 #                       time box shrinks when unpacking and the benchmark took longer
 #   --max-steps N       also stop pretraining after N steps (default 0: no limit)
 #   --bench-steps N     benchmark steps per measurement (default 20)
-#   --bench-impls L     BiLSTM implementations to benchmark (default js,graph)
+#   --bench-impls L     BiLSTM implementations to benchmark (default: graph on webgpu, where the js one
+#                       cannot run (it reads at every time step); js,graph on wasm)
 #   --big-batch N       also benchmark the graph BiLSTM alone at this batch, half the steps (default 256;
 #                       0: no)
 #   --bench-timeout S   each benchmark is stopped after S seconds (default 150)
@@ -38,7 +39,7 @@ MINUTES=7
 BUDGET=570
 MAX_STEPS=0
 BENCH_STEPS=20
-BENCH_IMPLS=js,graph
+BENCH_IMPLS=
 BIG_BATCH=256
 BENCH_TIMEOUT=150
 DO_BENCH=1
@@ -76,6 +77,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ $BACKEND == webgpu || $BACKEND == wasm ]] || die 2 "--backend must be webgpu or wasm, got '$BACKEND'"
+[[ -n $BENCH_IMPLS ]] || { [[ $BACKEND == webgpu ]] && BENCH_IMPLS=graph || BENCH_IMPLS=js,graph; }
 
 # ---------------------------------------------------------------------------------------------------
 # Parts: every call copies the chunks it carries to $WORK/chunks (checked against the manifest's
@@ -110,12 +112,12 @@ while read -r _ k name bytes sha; do
   ((have)) || missing+=("$k")
 done < <(grep '^chunk ' "$CH/MANIFEST")
 
-# The NVIDIA driver's Vulkan ICD: where VK_DRIVER_FILES / VK_ICD_FILENAMES point, the loader's standard
-# folders, or the driver's own folder (/usr/local/nvidia on the lent machines).
+# The NVIDIA driver's Vulkan ICD: where VK_DRIVER_FILES / VK_ICD_FILENAMES point, the driver's own folder
+# (/usr/local/nvidia in GPU containers, where the ICD that ran lives), or the loader's standard folders.
 find_icd() {
   local c
-  for c in ${VK_DRIVER_FILES:-} ${VK_ICD_FILENAMES:-} /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json \
-    /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/local/share/vulkan/icd.d/nvidia_icd.json; do
+  for c in ${VK_DRIVER_FILES:-} ${VK_ICD_FILENAMES:-} /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json \
+    /usr/share/vulkan/icd.d/nvidia_icd.json /etc/vulkan/icd.d/nvidia_icd.json /usr/local/share/vulkan/icd.d/nvidia_icd.json; do
     [[ -f $c ]] && { echo "$c"; return 0; }
   done
   c=$(find /usr/local/nvidia /usr/share /etc /usr/local/share /opt -maxdepth 5 -name 'nvidia_icd*.json' 2>/dev/null | head -1)
@@ -215,6 +217,12 @@ if [[ $BACKEND == webgpu ]]; then
     loader="the bundle's libvulkan.so.1 (Debian libvulkan1)"
   else
     die 2 "no Vulkan loader: the machine has no libvulkan.so.1 and the bundle was packed without one (--vulkan-deb none)"
+  fi
+  # The driver's Vulkan library needs glvnd's dispatcher; without it the loader reports "Could not get
+  # 'vkCreateInstance'" and finds no driver.
+  if ! ldconfig -p 2>/dev/null | grep -q '[[:space:]]libGLdispatch\.so\.0 ' && [[ -f $ROOTD/vulkan/glvnd/libGLdispatch.so.0 ]]; then
+    export LD_LIBRARY_PATH=$ROOTD/vulkan/glvnd${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    loader="$loader, the bundle's libGLdispatch.so.0 (Debian libglvnd0)"
   fi
   echo "vulkan: ICD $icd (library $lib), loader: $loader, LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}" >>"$ENVF"
 fi
@@ -327,7 +335,7 @@ fi
     (cd "$APP" && node -e '
       const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).curve;
       const l = c[c.length - 1];
-      if (l) console.log(`  ${l.step} steps, ${l.tokens} tokens in ${l.seconds} s: ${Math.round(l.tokens / Math.max(1, l.seconds))} tokens/s over the run, last loss ${l.loss.toFixed(3)}`);
+      if (l) console.log(`  ${l.step} steps, ${l.tokens} tokens in ${l.seconds} s: ${Math.round(l.tokens / Math.max(1, l.seconds))} tokens/s over the run, last loss ${typeof l.loss === "number" ? l.loss.toFixed(3) : "not a number"}`);
     ' "$RUN/curve.json")
   fi
   echo "checkpoint loads: $loads"

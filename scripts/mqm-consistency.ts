@@ -1,6 +1,6 @@
 /**
  * How often an MQM output *without* a marked pronoun error has the same pronoun, with a word either side, as
- * the output *with* one of the same source (docs/meta-eval.md, "How far a pronoun metric can get"): in such a
+ * the output *with* one of the same source (docs/lab/meta-eval.md, "How far a pronoun metric can get"): in such a
  * same-source pair no metric that judges the marked pronoun can prefer the unmarked output for it.
  *   node dist/scripts/mqm-consistency.js [../shared/data/mqm/ted-zhen/mqm_ted_zhen.tsv.gz]
  */

@@ -134,6 +134,23 @@ describe("ctxpro identify", () => {
     expect(existsSync(outDir)).toBe(false);
   });
 
+  it("a rule file with an unknown label: exit 2, the file and the label named, nothing written", async () => {
+    const { dir, tsv, ann } = fixture();
+    const rules = join(dir, "my-rules.json");
+    const rule = { type: "pronoun", english_case: "*", aligned_case: "*", english_form: "you", aligned_form: "Sie", english_coref_pos: "", aligned_coref_gender: "", aligned_coref_number: "", aligned_coref_pos: "", requires_coref: "false" };
+    writeFileSync(rules, JSON.stringify({ "NOM.FORM.SING": rule, "NOM.POLITE.SING": rule }));
+    const outDir = join(dir, "out-labels");
+    const r = await run("identify", "-i", tsv, "--rules", rules, "-l", "de", "-a", ann, "-o", outDir);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(rules);
+    expect(r.err).toMatch(/unknown rule label "NOM.POLITE.SING": a label is dot-separated parts from NOM ACC/);
+    expect(r.err).not.toMatch(/at .*\.js:\d+/);
+    expect(existsSync(outDir)).toBe(false);
+    // The same rules under a known label load.
+    writeFileSync(rules, JSON.stringify({ "NOM.FORM.SING": rule, "NOM.FORM.SING.ALT": rule }));
+    expect((await run("identify", "-i", tsv, "--rules", rules, "-l", "de", "-a", ann, "-o", outDir, "-q")).code).toBe(0);
+  });
+
   it("--uncovered-case gives a Polish genitive-tagged jej CTXPRO's DAT.FEM.SING animacy rule; off by default", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ctxpro-cli-"));
     const pairs = [

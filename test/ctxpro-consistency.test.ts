@@ -1,6 +1,6 @@
 /**
  * The consistency checks of src/ctxpro/consistency.ts, each on a hand-made document modelled on an item the
- * hand checks judged wrong or questionable (docs/ctxpro-hand-check-24b/), with a control that the
+ * hand checks judged wrong or questionable (docs/lab/ctxpro-hand-check-24b/), with a control that the
  * check leaves the right reading alone.
  */
 import { describe, expect, it } from "vitest";

@@ -5,7 +5,7 @@
  * (`apt-get install apertium-pol-szl`, GPL-3; run by lttoolbox's `lt-proc`) knows them:
  * `^twarzy/twarz<n><f><sg><gen>/...$`. Nothing of Apertium is copied into this repository: the analyser is
  * run on the user's machine, over all the words of a corpus in one process (`prefetch`), and a word the batch
- * missed in its own process; docs/annotate.md measures what it changes.
+ * missed in its own process; docs/lab/annotate.md measures what it changes.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";

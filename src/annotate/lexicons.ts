@@ -10,7 +10,7 @@
  *       number and the cases it can be in), see ./russian-az.ts
  *   pl  no npm package: Debian's Apertium analyser where it is installed (apertium-pol-szl, run by
  *       lt-proc; nothing of it is in this repository), see ./apertium.ts
- * docs/annotate.md measures each against UD test noun gender; a lexicon that did not help there is not
+ * docs/lab/annotate.md measures each against UD test noun gender; a lexicon that did not help there is not
  * attached by default (see LEXICON_LANGS).
  */
 import { readFileSync } from "node:fs";

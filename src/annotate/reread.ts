@@ -28,7 +28,7 @@ const NO_READING: HomographReading = {};
  * verb-less lines of a language whose verb source lists the other words (es) also ADJ/ADV/PRON/DET/X/INTJ;
  * a NOUN/ADJ right after a word only a verb can follow (`verbAfter`: fr "tu veux/ADJ"); and a word tagged AUX
  * that is a form of no auxiliary. The other words keep their labels. Measured on UD test and CTXPRO recall in
- * docs/annotate.md ("Verb lexicons").
+ * docs/lab/annotate.md ("Verb lexicons").
  */
 export const verbOnlyForms: LabelPass = (t: TaggerView, words, lower, labels) => {
   const lex = t.verbs;

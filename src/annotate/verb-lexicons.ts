@@ -14,7 +14,7 @@
  *       ("стали" is a verb, "мыла" is not) is an otherWord
  * Portuguese has none: dictionary-pt (VERO) lists irregular forms (tenho, quero, fui) as separate
  * words, and its suffix rules expanded this way give 7 million forms (34 s), so it was not used.
- * docs/annotate.md ("verb lexicons") measures load cost, UD lemma accuracy and CTXPRO recall.
+ * docs/lab/annotate.md ("verb lexicons") measures load cost, UD lemma accuracy and CTXPRO recall.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -110,6 +110,7 @@ export function registerCtxpro(program: Command): void {
     .option("--no-align-tags", "built-in aligner: do not re-score links by the taggers' parts of speech and person (tag anchors)")
     .option("--inflection <mode>", "inflection matching: 'paper' (nouns, Sec. 3) or 'ctxpro' (the released code)", "paper")
     .option("--fallback-antecedent [mode]", "gender/animacy: when the resolver gives a pronoun no noun antecedent (or one whose translation clashes), take an agreeing noun: 'unique' (default: only where one noun of the reach can be it), 'nearest' (the flag alone: the nearest one; more items, fewer of them right) or 'off'")
+    .option("--polish-je-any-gender", "pl: take 'je' for a masculine or feminine singular antecedent, as the released rules define ACC.MASC.SING and GEN.MASC.SING; off by default, since Polish grammar rules it out (docs/ctxpro-labels.md)")
     .option("--uncovered-case", "animacy: a source pronoun our tagger reads in a case the set has no rule for takes the set's one rule for its form, as CTXPRO's own labels do (pl genitive 'jej' -> DAT.FEM.SING); off by default: the case label is then wrong (docs/ctxpro.md)")
     .option("--no-apertium", "pl: do not use Debian's Apertium analyser (apertium-pol-szl, run by lt-proc) for noun gender, number and case even where it is installed (docs/ctxpro.md)")
     .option("--no-check", "skip the script/language checks of the input columns")
@@ -120,7 +121,7 @@ export function registerCtxpro(program: Command): void {
     .action(
       action(async (o: {
         input: string[]; rules?: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
-        aligner?: string; shard?: string; alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; apertium: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
+        aligner?: string; shard?: string; alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; polishJeAnyGender?: boolean; apertium: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
         checkOutputDir(o.output);
         const lang = checkLang(o.lang);
@@ -164,6 +165,7 @@ export function registerCtxpro(program: Command): void {
           inflection: o.inflection,
           fallbackAntecedent: o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode),
           uncoveredCase: !!o.uncoveredCase,
+          polishJeAnyGender: !!o.polishJeAnyGender,
         } as const;
         // Items stream into their files as documents are done; the files (and a shard's manifest) appear together at the end.
         const writer = new ItemsFilesWriter(names.map((n) => join(o.output, n)));

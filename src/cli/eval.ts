@@ -14,7 +14,7 @@ export function registerEval(program: Command): void {
       .requiredOption("--pairs <file>", "pair file (JSONL, .gz ok; '-' = stdin)")
       .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm-news, scored zero-shot with PMI; docs/meta-eval.md)")
       .option("--model-dir <dir>", "directory holding transformers models")
-      .option("--zero-shot [dir]", "score with the masked-pronoun model instead of a ranker (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
+      .option("--zero-shot [dir]", "score with a masked-pronoun model zero-shot (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
       .option("--zero-shot-aggregate <a>", ZERO_SHOT_AGGREGATE_HELP)
       .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
       .option("--aggregate <a>", "how the two sides are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions) | sum (the paper's y) | min (the worst pronoun; not count-free)", "mean")

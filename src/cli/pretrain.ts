@@ -103,7 +103,7 @@ export function registerPretrain(program: Command): void {
         try {
           r = await run;
         } catch (e) {
-          // A worker thread died: not bad input, but not a bug either; one line, and what to do.
+          // A worker thread died or the loss stopped being finite: not bad input, not a bug; one line, and what to do.
           if (!(e instanceof PretrainStoppedError)) throw e;
           process.stderr.write(`proneval: error: ${e.message}\n`);
           process.exitCode = 1;

@@ -77,8 +77,8 @@ export function registerSuite(program: Command): void {
       .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
       .option("--seed <n>", SEED_HELP, "12345")
       .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
-      .option("--ranker", "also rank each output against the reference with the learned metric (shipped default checkpoint)")
-      .option("-c, --checkpoint <dir>", "ranker checkpoint directory (implies --ranker)")
+      .option("--ranker", "also rank each output against the reference with the pronoun metric (the default scorer: checkpoints/pronoun-lm-news, zero-shot PMI)")
+      .option("-c, --checkpoint <dir>", "scorer directory: ranker, ensemble or masked-pronoun model (implies --ranker)")
       .option("-q, --quiet", "print only the tables (no notes, no signature)"),
     "the full report (per-item verdicts, signature)",
   ).action(

@@ -1,10 +1,10 @@
 /**
  * Consistency checks on a candidate item that the released CTXPRO rules do not make, added after hand
- * checks of the items (docs/ctxpro-hand-check-24.md): each drops a kind of item the
+ * checks of the items (docs/lab/ctxpro-hand-check-24.md): each drops a kind of item the
  * judge found wrong or questionable, where the aligned pair or the stored antecedent contradicts
  * itself. Every check only removes items, and only on positive evidence (a missing feature or an
  * unaligned word never removes anything), so that recall against CTXPRO's own items falls little.
- * docs/annotate.md lists the effect of each on recall and on the judged items.
+ * docs/lab/annotate.md lists the effect of each on recall and on the judged items.
  *
  * Tried and not kept: requiring that the English tagger's Case of *it* (Nom/Acc, read from its position)
  * agree with the aligned pronoun's case where the rules leave the English case open (pt, pl). It removed
@@ -184,6 +184,8 @@ export function freeRelativeArticle(lang: string, tgt: readonly AnnToken[], t: n
  * linked the wrong noun. Tokens without Number pass.
  */
 export function numberAgrees(pronoun: AnnToken, head: AnnToken): boolean {
+  // A possessive pronoun's number is its possessor's ("theirs" for "our car": the car is singular).
+  if (pronoun.feats.Poss === "Yes") return true;
   const p = values(pronoun, "Number");
   const h = values(head, "Number");
   if (p.length === 0 || h.length === 0) return true;

@@ -51,7 +51,7 @@ export interface EngineOptions {
    * aligned to a target noun whose gender and number are known and clash; not for an expletive *it*,
    * subject *they*, or after an earlier object *it* or *them* in reach (`uniqueFallback`).
    * `true` or "nearest" (`--fallback-antecedent` alone): the nearest such noun; more items,
-   * right less often than the resolver's (docs/annotate.md, "Probe").
+   * right less often than the resolver's (docs/lab/annotate.md, "Probe").
    * `false` or "off": no fallback.
    */
   fallbackAntecedent?: boolean | FallbackMode;
@@ -63,6 +63,13 @@ export interface EngineOptions {
    * item questionable.
    */
   uncoveredCase?: boolean;
+  /**
+   * Polish *je* (accusative of the neuter *ono* and of the non-virile plural *one*) for a masculine or feminine
+   * singular antecedent, as the released rules define it (PL_GENDER/PL_ANIMACY ACC.MASC.SING, GEN.MASC.SING).
+   * Off by default: Polish grammar rules *je* out there, and what such items pair is a neuter or plural
+   * *je* with a masculine noun the resolver or tagger chose (docs/ctxpro-labels.md). On, the rules apply as released.
+   */
+  polishJeAnyGender?: boolean;
 }
 
 const PRONOUN_POS = new Set(["PRON", "NOUN"]);
@@ -90,7 +97,7 @@ function uncoveredCaseRules(set: RuleSet): Map<PronounRule, Set<string>> {
   return out;
 }
 
-function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: FallbackMode, covered?: Set<string>, personNoun?: (lemma: string) => boolean): CtxproItem | undefined {
+function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fallback: FallbackMode, covered?: Set<string>, personNoun?: (lemma: string) => boolean, jeAnyGender = false): CtxproItem | undefined {
   const { doc } = idx;
   const en = doc.en[i].tokens;
   const tgt = doc.tgt[i].tokens;
@@ -114,8 +121,8 @@ function pronounItem(rule: PronounRule, idx: DocIndex, i: number, lo: number, fa
         "src segment": doc.en[i].text,
       };
     }
-    // A Polish *je* cannot stand for a masculine or feminine singular antecedent.
-    if (!polishPronounAgrees(doc.lang, rule)) return undefined;
+    // A Polish *je* cannot stand for a masculine or feminine singular antecedent (unless asked to follow the rules as released).
+    if (!jeAnyGender && !polishPronounAgrees(doc.lang, rule)) return undefined;
     // Consistency checks beyond the released rules (./consistency.ts): the pronoun link stays within
     // one sentence of the line.
     if (!sameSentence(en, tgt, idx.links[i], e, t)) continue;
@@ -418,7 +425,7 @@ export function matchDocument(doc: AnnotatedParallelDoc, sets: RuleSet[], opts: 
       const items = out.get(set.name)!;
       for (const rule of set.rules) {
         let item: CtxproItem | undefined;
-        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, fallback, opts.uncoveredCase ? uncovered.get(set)!.get(rule) : undefined, opts.personNoun);
+        if (rule.type === "pronoun") item = pronounItem(rule, idx, i, lo, fallback, opts.uncoveredCase ? uncovered.get(set)!.get(rule) : undefined, opts.personNoun, !!opts.polishJeAnyGender);
         else if (rule.type === "auxiliary") item = auxiliaryItem(rule, idx, i, lo);
         else item = inflectionItem(rule, idx, i, lo, mode);
         if (!item) continue;

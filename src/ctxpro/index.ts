@@ -1,7 +1,7 @@
 // CTXPRO public API (re-exported from src/index.ts as `ctxpro`). Each module's public names are listed here;
 // the engine's heuristics (english-clauses.ts, target-heads.ts, fallback.ts, aligned-doc.ts) stay internal.
 export {
-  LANGUAGES, PHENOMENA, parseRule, parseRuleFile, rulesDir, isAnimacyRule, builtinRuleSets, checkLang, loadRuleSet, describeRule,
+  LANGUAGES, PHENOMENA, LABEL_PARTS, knownLabel, parseRule, parseRuleFile, rulesDir, isAnimacyRule, builtinRuleSets, checkLang, loadRuleSet, describeRule,
   type Lang, type Phenomenon, type CaseConstraint, type PronounRule, type AuxiliaryRule, type InflectionRule, type Rule, type RuleSet, type RuleSetInfo,
 } from "./rules.js";
 export { KEY_ORDER, ordered, reverseGenderItem, readEvalSet, itemLocation, type CtxproItem } from "./items.js";

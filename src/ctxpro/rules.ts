@@ -139,6 +139,22 @@ export function parseRule(label: string, raw: unknown, where: string): Rule {
   throw new InputError(`${at}: unknown rule type "${type}" (expected pronoun, do_ellipsis/auxiliary or inflection)`);
 }
 
+/**
+ * The parts a rule label is built from, dot-separated (a "+" joins two: ACC.INFORM+FORM.PLUR): the case or
+ * function (NOM, ACC, DAT, GEN, LOC, INS/INST, DISJ; DO, WILL, ... for auxiliaries; ELL for inflection), formality,
+ * gender, number, the possessor's person (1S ... 3P, 2FORM) and variants (ALT, ALT1, ALT2). The engine reads the
+ * labels (object rules ACC/DAT, the animacy subset, plural *it*), so a label outside this vocabulary is refused.
+ */
+export const LABEL_PARTS: ReadonlySet<string> = new Set(
+  ("NOM ACC DAT GEN LOC INS INST DISJ DO WILL WOULD MAY MIGHT CON DE EM LIAS ELL FORM INFORM MASC FEM NEUT MIXED SING PLUR " +
+    "1S 2S 3SM 3SF 3SN 3M 3F 3N 1P 2P 3P 2FORM ALT ALT1 ALT2").split(" "),
+);
+
+/** Whether every part of a label is in LABEL_PARTS. */
+export function knownLabel(label: string): boolean {
+  return label.length > 0 && label.split(/[.+]/).every((p) => LABEL_PARTS.has(p));
+}
+
 /** Parses a whole rule file: an object mapping labels to rules. */
 export function parseRuleFile(text: string, file: string): Rule[] {
   let json: unknown;
@@ -151,6 +167,10 @@ export function parseRuleFile(text: string, file: string): Rule[] {
     throw new InputError("a rule file must be a JSON object mapping rule labels to rules", file);
   }
   const rules = Object.entries(json as Record<string, unknown>).map(([label, r]) => parseRule(label, r, file));
+  const unknown = rules.map((r) => r.label).filter((l) => !knownLabel(l));
+  if (unknown.length) {
+    throw new InputError(`unknown rule label${unknown.length > 1 ? "s" : ""} ${unknown.map((l) => `"${l}"`).join(", ")}: a label is dot-separated parts from ${[...LABEL_PARTS].join(" ")}`, file);
+  }
   if (rules.length === 0) throw new InputError("the rule file has no rules", file);
   return rules;
 }

@@ -25,7 +25,10 @@ export class Adam {
     const { b1, b2, eps, t } = this;
     tf.tidy(() => {
       const sq = [...grads.values()].map((g) => tf.sum(tf.square(g)));
-      const norm = tf.sqrt(tf.addN(sq));
+      // Added one by one, not with addN: WebGPU binds every addN input to one shader, and a model with
+      // more parameter tensors than the device's storage-buffer limit (8 by default) gets an invalid
+      // pipeline and NaN. Same float32 additions in the same order, so the same result on the CPU.
+      const norm = tf.sqrt(sq.reduce((a, b) => tf.add(a, b)));
       const scale = clip > 0 ? tf.div(clip, tf.maximum(norm, clip)) : tf.scalar(1);
       const lrT = (this.lr * Math.sqrt(1 - b2 ** t)) / (1 - b1 ** t);
       for (const [k, p] of this.params) {

@@ -136,6 +136,8 @@ async function initWebGpuOnce(importer: Importer): Promise<string> {
         maxBufferSize: l.maxBufferSize,
         maxComputeWorkgroupSizeX: l.maxComputeWorkgroupSizeX,
         maxComputeInvocationsPerWorkgroup: l.maxComputeInvocationsPerWorkgroup,
+        // Kernels with many inputs (concat, addN) bind one storage buffer each; the default allows 8.
+        maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage,
       },
     });
     return new mod.WebGPUBackend(device, adapter.info);

@@ -8,6 +8,15 @@ export interface TensorEntry {
   offset: number;
 }
 
+/**
+ * Brings tensors' values to host memory, where the backend keeps them for later synchronous reads
+ * (dataSync). WebGPU under Node cannot read synchronously at all, so code that may run there awaits this
+ * before packing or reading; on the CPU backends it costs nothing.
+ */
+export async function toHost(ts: Iterable<tf.Tensor>): Promise<void> {
+  await Promise.all([...ts].map((t) => t.data()));
+}
+
 /** Packs named float32 tensors into one little-endian buffer plus a manifest. */
 export function packTensors(named: Map<string, tf.Tensor>): { manifest: TensorEntry[]; data: Buffer } {
   const manifest: TensorEntry[] = [];

@@ -9,6 +9,7 @@ import { checkOutputDir, writeFilesAtomic } from "../io/atomic.js";
 import { VERSION } from "../version.js";
 import { sha256 } from "../nn/sha256.js";
 import { floatsOf } from "../nn/tensors.js";
+import { readCheckpointEmbeddings } from "../nn/shared-vectors.js";
 import { readChecked, readPronounLmConfig, type PronounLmConfig } from "./checkpoint.js";
 
 /** Element-wise mean of equally long float32 vectors, summed in float64 (order-independent up to rounding). */
@@ -53,11 +54,12 @@ export function averagePronounLms(dirs: string[], outDir: string, opts: { overwr
   checkOutputDir(outDir, { overwrite: opts.overwrite ?? false, what: "a model" });
   const data = Buffer.from(mean.buffer, mean.byteOffset, mean.byteLength);
   const first = cfgs[0]!;
-  const embeddings = readChecked(dirs[0]!, first.files.embeddings);
+  // Written self-contained, also when the first snapshot shares its vectors with others.
+  const embeddings = readCheckpointEmbeddings(dirs[0]!, first.files.embeddings);
   const cfg: PronounLmConfig = {
     ...first,
     proneval: VERSION,
-    files: { weights: { ...first.files.weights, file: "weights.bin", sha256: sha256(data) }, embeddings: { ...first.files.embeddings, file: "embeddings.bin" } },
+    files: { weights: { ...first.files.weights, file: "weights.bin", sha256: sha256(data) }, embeddings: { file: "embeddings.bin", sha256: first.files.embeddings.sha256, vocabSize: first.files.embeddings.vocabSize } },
     training: {
       averageOf: dirs.map((d, i) => ({ dir: d, weightsSha256: cfgs[i]!.files.weights.sha256, step: cfgs[i]!.training?.step ?? null })),
       ...Object.fromEntries(Object.entries(first.training ?? {}).filter(([k]) => ["corpus", "seed", "batchSize", "lr", "backend", "lstmImpl"].includes(k))),

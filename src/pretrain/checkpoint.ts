@@ -7,6 +7,7 @@ import { VERSION } from "../version.js";
 import { encodeEmbeddingTable, decodeEmbeddingTable } from "../nn/glove.js";
 import { packTensors, assignTensors, type TensorEntry } from "../nn/tensors.js";
 import { sha256 } from "../nn/sha256.js";
+import { readCheckpointEmbeddings, type EmbeddingsEntry } from "../nn/shared-vectors.js";
 import { Rng } from "../core/prng.js";
 import { PronounLm, type PretrainObjective } from "./model.js";
 import { describeArch, type LmArch } from "./arch.js";
@@ -30,7 +31,7 @@ export interface PronounLmConfig {
   objective?: PretrainObjective;
   /** log P(pronoun) in the pretraining corpus, in the order of data/pronouns.json (for PMI scoring). */
   pronounLogPrior?: number[];
-  files: { weights: { file: string; sha256: string; tensors: TensorEntry[] }; embeddings: { file: string; sha256: string; vocabSize: number } };
+  files: { weights: { file: string; sha256: string; tensors: TensorEntry[] }; embeddings: EmbeddingsEntry };
   training: Record<string, unknown>;
 }
 
@@ -97,7 +98,7 @@ export function archOfConfig(cfg: PronounLmConfig, file = "config.json"): LmArch
 /** Loads a masked-pronoun model; every problem is an InputError naming the file. */
 export function loadPronounLm(dir: string): { config: PronounLmConfig; lm: PronounLm } {
   const config = readPronounLmConfig(dir);
-  const table = decodeEmbeddingTable(readChecked(dir, config.files.embeddings), join(dir, config.files.embeddings.file));
+  const table = decodeEmbeddingTable(readCheckpointEmbeddings(dir, config.files.embeddings), join(dir, config.files.embeddings.file));
   const arch = archOfConfig(config, join(dir, "config.json"));
   const lm = new PronounLm(table, arch.kind === "glove-bilstm" ? arch.hidden : arch.width, 0, new Rng(0), config.objective ?? "masked", undefined, arch);
   if (config.pronounLogPrior) {

@@ -160,12 +160,24 @@ export class PronounLm {
 
   /** log P(true pronoun) of each window (no dropout). */
   logProbs(ws: MaskedWindow[]): Float32Array {
-    const t = tf.tidy(() => {
+    const t = this.logProbTensor(ws);
+    const v = t.dataSync() as Float32Array;
+    t.dispose();
+    return Float32Array.from(v);
+  }
+
+  private logProbTensor(ws: MaskedWindow[]): tf.Tensor {
+    return tf.tidy(() => {
       const lp = tf.logSoftmax(this.logits(ws, false));
       const onehot = tf.oneHot(tf.tensor1d(Int32Array.from(ws.map((w) => w.label)), "int32"), N_PRONOUNS);
       return tf.sum(tf.mul(lp, onehot), 1);
     });
-    const v = t.dataSync() as Float32Array;
+  }
+
+  /** logProbs, read asynchronously (for GPU backends, which cannot read synchronously under Node). */
+  async logProbsAsync(ws: MaskedWindow[]): Promise<Float32Array> {
+    const t = this.logProbTensor(ws);
+    const v = (await t.data()) as Float32Array;
     t.dispose();
     return Float32Array.from(v);
   }

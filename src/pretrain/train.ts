@@ -8,7 +8,7 @@ import { VERSION, PACKAGE_ROOT } from "../version.js";
 import { selectBackend, describeBackend, type BackendInfo } from "../nn/backend.js";
 import { resolveLstmImpl, type LstmImpl } from "../nn/bilstm-graph.js";
 import { buildEmbeddingTable, readEmbeddingTable, writeEmbeddingTable, encodeEmbeddingTable, Vocab, type EmbeddingTable } from "../nn/glove.js";
-import { packTensors, assignTensors } from "../nn/tensors.js";
+import { packTensors, assignTensors, toHost } from "../nn/tensors.js";
 import { sha256 } from "../nn/sha256.js";
 import { readRankerPairs, fileSignature } from "../nn/data.js";
 import { Rng } from "../core/prng.js";
@@ -258,6 +258,8 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     len.writeUInt32LE(hb.length);
     writeFileAtomic(resumePath, Buffer.concat([len, hb, bin]));
   };
+  // Every tensor a checkpoint holds, on the host before it is packed (a GPU backend reads asynchronously).
+  const weightsToHost = (): Promise<void> => toHost([...params.values(), ...lm.allParams().values(), ...adam.m.values(), ...adam.v.values()]);
   const saveModel = (dir = opts.out): void => {
     savePronounLm(dir, lm, {
       prepare: { contextSentences: opts.contextSentences, maxLen: opts.maxLen },
@@ -344,12 +346,15 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
           tf.dispose([...r.grads.values()]);
         } else {
           const { value, grads } = tf.variableGrads(() => lm.loss(ws, true, dropSeed), [...params.values()]);
-          loss = value.dataSync()[0]!;
+          loss = (await value.data())[0]!;
           value.dispose();
           // variableGrads keys gradients by the variables' tfjs names, not by our parameter names.
           adam.apply(new Map([...params].map(([k, v]) => [k, grads[v.name]!] as [string, tf.Tensor])), opts.clip);
           tf.dispose(Object.values(grads));
         }
+        // Nothing after a non-finite loss is worth keeping: stop before it reaches a checkpoint.
+        if (!Number.isFinite(loss))
+          throw new PretrainStoppedError(`pretrain: the loss is ${loss} at step ${step + 1} (training diverged, or the backend computed nothing: try a lower --lr or another --backend); ${resumePath} still holds the last good checkpoint`);
         step++;
         windows += ws.length;
         const nt = ws.reduce((a, w) => a + w.rows.length, 0);
@@ -362,6 +367,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
         if (step % opts.evalEvery === 0) {
           batchInEpoch++;
           line.done();
+          await weightsToHost();
           recordPoint(true);
           const last = curve[curve.length - 1]!;
           log(`step ${step}: loss ${last.loss.toFixed(3)}, ${last.tokensPerSec} tokens/s, zero-shot dev ${fmtAcc(last.dev)} (${fmtDuration(last.seconds)} of training)`);
@@ -375,6 +381,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
           batchInEpoch--;
         } else if (step % opts.checkpointEvery === 0) {
           batchInEpoch++;
+          await weightsToHost();
           if (step % (opts.checkpointEvery * 5) === 0) recordPoint(false);
           writeResume();
           batchInEpoch--;
@@ -387,6 +394,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     // On a signal, stop fast (no dev evaluation): the caller may be about to kill the process.
     if (curve[curve.length - 1]?.step !== step) recordPoint(devPairs.length > 0 && stopped !== "signal" && !died);
     const last = curve[curve.length - 1]!;
+    await weightsToHost();
     if (!died) log(`stopped (${stopped}) at step ${step}: zero-shot dev ${fmtAcc(last.dev)}; ${tokens} tokens in ${fmtDuration(elapsed())}`);
     writeResume();
     saveModel();

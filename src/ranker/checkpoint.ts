@@ -15,6 +15,7 @@ import { RankerModel, type HeadConfig } from "./model.js";
 import { packTensors, assignTensors, type TensorEntry } from "../nn/tensors.js";
 import { Rng } from "../core/prng.js";
 import { sha256 } from "../nn/sha256.js";
+import { readCheckpointEmbeddings, type EmbeddingsEntry } from "../nn/shared-vectors.js";
 
 /** Bumped whenever the layout of a checkpoint or the meaning of a weight changes. */
 export const CHECKPOINT_FORMAT = 1;
@@ -36,7 +37,7 @@ export interface CheckpointConfig {
   dims: { embedding: number | null; encoder: number };
   files: {
     weights: { file: string; sha256: string; tensors: TensorEntry[] };
-    embeddings?: { file: string; sha256: string; vocabSize: number };
+    embeddings?: EmbeddingsEntry;
   };
   /** Signatures of the pair files it was trained and selected on. */
   data: Record<string, unknown>;
@@ -157,7 +158,7 @@ export async function loadCheckpoint(dir: string, modelDir?: string): Promise<Lo
   if (config.encoder.kind === "glove-bilstm") {
     if (!config.files.embeddings) throw new InputError("glove-bilstm checkpoint without an embeddings entry", join(dir, "config.json"));
     const path = join(dir, config.files.embeddings.file);
-    table = decodeEmbeddingTable(readChecked(dir, config.files.embeddings), path);
+    table = decodeEmbeddingTable(readCheckpointEmbeddings(dir, config.files.embeddings), path);
     if (table.words.length !== config.files.embeddings.vocabSize) throw new InputError(`vocabulary has ${table.words.length} words, config.json says ${config.files.embeddings.vocabSize}`, path);
   }
   const model = await createModel({ encoder: config.encoder, head: config.head }, table, new Rng(0), modelDir);

@@ -30,7 +30,7 @@ const GERMAN_DAT_VERBS: ReadonlySet<string> = new Set(
  * German "Sie"/"sie" is Nom or Acc by form; the tagger, trained on 12k words, says Nom too often
  * ("Ich bringe Sie hinaus"). Within its clause (back to punctuation or a subordinating conjunction),
  * "sie" right after a preposition, or after an unambiguous nominative pronoun (ich, du, er, wir), is
- * the object: Acc. Measured on UD test and CTXPRO formality recall in docs/annotate.md.
+ * the object: Acc. Measured on UD test and CTXPRO formality recall in docs/lab/annotate.md.
  * By agreement (`germanClauseVerbs`): a clause whose finite verbs all cannot agree with it
  * (formal "Sie" inside the line: third person plural; "sie" or a line-initial "Sie": third person singular or
  * plural) has another subject, so "Sie" is the object ("Wer hat Sie geschickt?", "Gott segne Sie"); and a

@@ -3,7 +3,7 @@
  * homograph, the endings only verbs have, and the gender of nouns no determiner marks (its noun lexicon decides
  * only there); after alignment, the clitic homographs and nouns its links reveal.
  */
-import type { HomographContext, HomographReading, LanguageRules, TaggerView } from "../language-rules.js";
+import type { HomographContext, HomographReading, LanguageRules, Tagged, TaggerView } from "../language-rules.js";
 import { ES_STRESSED_A_FEMININE, spanishNominalForms } from "../lexicons.js";
 import { nounOnlyForms, verbOnlyForms } from "../reread.js";
 import { alignedNounsPass } from "../aligned-retag.js";
@@ -77,6 +77,37 @@ function spanishHomograph(c: HomographContext): HomographReading {
 /** The article homographs of the accusative clitics, for the re-reading after alignment. */
 export const ES_CLITIC_FORMS = cliticForms(["la", "lo", "las", "los"]);
 
+/** Spanish stressed personal pronouns whose nominative and prepositional forms are one word (the table gives both cases). */
+const ES_STRONG_PRONOUNS: ReadonlySet<string> = new Set("usted ustedes vosotros vosotras nosotros nosotras él ella ello ellos ellas".split(" "));
+/**
+ * Spanish prepositions after which a stressed pronoun is the prepositional form. Left out: *como, según, entre,
+ * excepto, salvo, menos, incluso*, which take the subject form ("como ustedes saben", "entre tú y yo").
+ */
+const ES_PREPOSITIONS: ReadonlySet<string> = new Set("a ante bajo con contra de desde durante en hacia hasta mediante para por sin sobre tras".split(" "));
+
+const ES_QUANTIFIERS: ReadonlySet<string> = new Set(["todos", "todas", "ambos", "ambas"]);
+
+/**
+ * The case of a Spanish stressed pronoun (*usted, ustedes, vosotros, vosotras, él, ella, ...*), which the
+ * table gives as both nominative and oblique: after a preposition it is the prepositional (disjunctive) form,
+ * so not nominative ("para usted", "con vosotras", "a ustedes"), and so is the second of two pronouns joined by
+ * *y, o, ni* after one ("con él y ella"). Elsewhere
+ * the tagger's reading stays. The DISJ rules of CTXPRO's Spanish sets ask for a pronoun that is not nominative.
+ */
+export function spanishStrongPronounCase(_tg: TaggerView, _words: readonly string[], lower: readonly string[], out: Tagged[]): void {
+  const oblique = new Array<boolean>(out.length).fill(false);
+  for (let i = 1; i < out.length; i++) {
+    const t = out[i]!;
+    if (!ES_STRONG_PRONOUNS.has(lower[i]!) || t.upos !== "PRON") continue;
+    // ... or after a preposition and *todos, todas, ambos, ambas* ("de todos vosotros").
+    const afterPrep = ES_PREPOSITIONS.has(lower[i - 1]!) || (i >= 2 && ES_QUANTIFIERS.has(lower[i - 1]!) && ES_PREPOSITIONS.has(lower[i - 2]!));
+    const coordinated = i >= 2 && (lower[i - 1] === "y" || lower[i - 1] === "o" || lower[i - 1] === "ni") && oblique[i - 2]!;
+    if (!afterPrep && !coordinated) continue;
+    oblique[i] = true;
+    out[i] = { ...t, feats: { ...t.feats, Case: "Acc" } };
+  }
+}
+
 export const SPANISH: LanguageRules = {
   lang: "es",
   nounLexicon: "unmarked",
@@ -87,6 +118,7 @@ export const SPANISH: LanguageRules = {
   homographVerb: spanishHomograph,
   wordListNouns: true,
   labelPasses: [verbAfterClitic, verbOnlyForms, nounOnlyForms, redecideClitics],
+  wordPasses: [spanishStrongPronounCase],
   // *el arma, el alma, el hambre*: the article makes the tagger read these feminine nouns masculine.
   nounFeats(lemma, feats) {
     if (ES_STRESSED_A_FEMININE.has(lemma.toLowerCase())) feats.Gender = "Fem";

@@ -56,7 +56,7 @@ export const PL_PREPOSITION_CASES: ReadonlyMap<string, readonly string[]> = new 
  * - consonant + *-u* (masculine nouns; 5 letters or more): Gen, Dat, Loc or Voc (not *menu, tabu*; not the
  *   numerals *kilku, wielu, -nastu, -dziestu* nor *po prostu, po polsku, po niemiecku*).
  *
- * Checked against UD Polish-LFG dev+test (gold tags; docs/annotate.md): at most 5 % (-owi, -emu: 1 token each)
+ * Checked against UD Polish-LFG dev+test (gold tags; docs/lab/annotate.md): at most 5 % (-owi, -emu: 1 token each)
  * of the tokens a rule covers have a case it rules out, after the exceptions below.
  */
 export function plEndingCases(lower: string, name = false): EndingCases | undefined {
@@ -114,7 +114,7 @@ const PL_CASES: readonly string[] = ["Nom", "Gen", "Dat", "Acc", "Ins", "Loc", "
 /**
  * Polish: the cases a singular noun's ending leaves, for the noun, proper-noun and pronoun labels of some genders
  * (EndingCases's `sing`). From the declensions, then checked against UD Polish-LFG dev+test gold tags
- * (docs/annotate.md):
+ * (docs/lab/annotate.md):
  *
  * - *-ie* after a hard consonant (*-mie, -nie, -cie, -dzie, -bie, -pie, -wie, -fie, -sie, -zie*) and *-rze*
  *   (the hard stem softened before the ending *-e*: *Obama → Obamie, plan → planie, jubilat → jubilacie,

@@ -15,7 +15,7 @@ const BEFORE_CLITIC: ReadonlySet<string> = new Set(["no", "non", "não", "ne", "
  * tagger, trained on a few thousand such tokens, reads most of them as articles, and CTXPRO's gender
  * rules hinge on them. An article is never directly followed by a verb, so a token tagged DET whose next
  * word is tagged VERB or AUX is re-read as the clitic (its best pronoun analysis). Measured on the UD
- * test files in docs/annotate.md.
+ * test files in docs/lab/annotate.md.
  */
 export function redecideClitics(tg: TaggerView, words: readonly string[], lower: readonly string[], labels: string[]): void {
   if (!tg.rules.articleClitics) return;
@@ -38,7 +38,7 @@ export function redecideClitics(tg: TaggerView, words: readonly string[], lower:
  * all: the treebanks (news, mostly third person) rarely show first/second person verbs, so "tengo"
  * gets NOUN, "sabes" ADJ. In a line with no VERB/AUX, a word tagged NOUN/ADJ/PROPN right after a
  * token tagged as an object clitic pronoun is re-tagged with its label restricted to VERB readings.
- * Measured on UD test and CTXPRO recall in docs/annotate.md ("verb after clitic").
+ * Measured on UD test and CTXPRO recall in docs/lab/annotate.md ("verb after clitic").
  */
 export function verbAfterClitic(tg: TaggerView, words: readonly string[], lower: readonly string[], labels: string[]): void {
   const clitics = tg.rules.objectClitics;
