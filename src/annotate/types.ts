@@ -103,4 +103,9 @@ export interface Annotators {
    * sentences to use, each the given one or a new one with the same text and tokens.
    */
   retag?(doc: { en: readonly AnnSentence[]; tgt: readonly AnnSentence[]; alignment: readonly SentenceAlignment[] }): AnnSentence[];
+  /**
+   * Sees a document's sentences before they are annotated: annotators that were ready before `prepare` (a saved
+   * aligner, so no pass over the whole corpus) look the document's words up in one batch here instead.
+   */
+  beforeDocument?(doc: { en: readonly string[]; other: readonly string[] }): void;
 }

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFilesAtomic, checkOutputDir, checkOutputFile } from "../io/atomic.js";
 import { action, emit, floatOption, intOption, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
@@ -8,7 +8,9 @@ import { bar, fmtDuration, ProgressLine } from "../core/progress.js";
 import { builtinRuleSets, checkLang, describeRule, loadRuleSet, LANGUAGES } from "../ctxpro/rules.js";
 import { defaultAnnotators, type BuiltinAnnotators } from "../ctxpro/annotators.js";
 import { PrecomputedAnnotations } from "../ctxpro/annotations.js";
-import { identifyFiles, readTsvDocs, writeIdentified, type Annotators } from "../ctxpro/identify.js";
+import { identifyFiles, outputName, parseShardSpec, prepareFiles, readTsvDocs, type Annotators, type IdentifyPhase } from "../ctxpro/identify.js";
+import { loadAligner, saveAligner } from "../ctxpro/aligner-file.js";
+import { fileSha256, inputIdentity, ItemsFilesWriter, mergeShards, PRONEVAL_VERSION, SHARD_MANIFEST, shardManifest, type RunIdentity } from "../ctxpro/shards.js";
 import { readEvalSet } from "../ctxpro/items.js";
 import { buildInputs, splitItems } from "../ctxpro/extract.js";
 import { FALLBACK_MODES, type FallbackMode } from "../ctxpro/engine.js";
@@ -24,6 +26,26 @@ function langFromSetName(path: string): string | undefined {
 
 function stemOf(path: string): string {
   return basename(path).replace(/\.gz$/i, "").replace(/\.json$/i, "");
+}
+
+/** The progress line of identify's and train-aligner's phases. */
+function progressReporter(line: ProgressLine, command = "identify"): (phase: IdentifyPhase, done: number, total?: number) => void {
+  const state = { phase: "", start: 0 };
+  return (phase, done, total) => {
+    const now = Date.now();
+    if (phase !== state.phase) {
+      state.start = now;
+      state.phase = phase;
+    }
+    const rate = done / Math.max(1e-3, (now - state.start) / 1000);
+    if (phase === "tokenise") line.update(`${command}: tokenising for the aligner: ${done} segment pairs`);
+    else if (phase === "train") line.update(`${command}: training the aligner (fast_align, both directions) ...`, true);
+    else if (phase === "count") line.update(`${command}: counting the input's segment pairs for the shard: ${done}`);
+    else {
+      const eta = total ? ` ETA ${fmtDuration((total - done) / Math.max(rate, 1e-9))}` : "";
+      line.update(`identify: ${total ? bar(done, total) + " " : ""}${done}${total ? `/${total}` : ""} segment pairs, ${rate.toFixed(0)}/s${eta}`);
+    }
+  };
 }
 
 export function registerCtxpro(program: Command): void {
@@ -82,6 +104,8 @@ export function registerCtxpro(program: Command): void {
     .option("--window-size <n>", "sentences a rule sees: the segment and n-1 before it (CTXPRO's -w; here -w is --width)", "10")
     .option("-a, --annotations <file>", "precomputed annotations (JSON, see docs/ctxpro.md) instead of the built-in annotators")
     .option("--align-corpus <files...>", "extra parallel text for the built-in aligner: 'en ||| other', 'en<TAB>other' or the input's TSV layout")
+    .option("--aligner <file>", "a built-in aligner trained and saved before (`ctxpro train-aligner`) instead of training one on the input (docs/ctxpro-scale.md)")
+    .option("--shard <i/n>", "identify only shard i of n of the input's documents and write a shard.json for `ctxpro merge` (docs/ctxpro-scale.md)")
     .option("--align-threshold <x>", "built-in aligner: drop links whose combined posterior is below x", "0.1")
     .option("--no-align-tags", "built-in aligner: do not re-score links by the taggers' parts of speech and person (tag anchors)")
     .option("--inflection <mode>", "inflection matching: 'paper' (nouns, Sec. 3) or 'ctxpro' (the released code)", "paper")
@@ -97,7 +121,7 @@ export function registerCtxpro(program: Command): void {
     .action(
       action(async (o: {
         input: string[]; rules?: string[]; lang: string; output: string; windowSize: string; annotations?: string; alignCorpus?: string[];
-        alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; polishJeAnyGender?: boolean; apertium: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
+        aligner?: string; shard?: string; alignThreshold: string; alignTags: boolean; inflection: string; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; polishJeAnyGender?: boolean; apertium: boolean; check: boolean; keepUnscorable?: boolean; quoted?: boolean; quiet?: boolean; gzip?: boolean;
       }) => {
         checkOutputDir(o.output);
         const lang = checkLang(o.lang);
@@ -108,7 +132,15 @@ export function registerCtxpro(program: Command): void {
         if (typeof o.fallbackAntecedent === "string" && !FALLBACK_MODES.includes(o.fallbackAntecedent as FallbackMode))
           throw new InputError(`--fallback-antecedent must be one of ${FALLBACK_MODES.join(", ")}, got '${o.fallbackAntecedent}'`);
         if (o.annotations && o.alignCorpus) throw new InputError("--align-corpus trains the built-in aligner; it cannot be combined with --annotations");
+        if (o.annotations && o.aligner) throw new InputError("--aligner is the built-in aligner; it cannot be combined with --annotations");
+        if (o.aligner && o.alignCorpus) throw new InputError("--aligner is trained already; give --align-corpus to `ctxpro train-aligner` instead");
+        const shard = o.shard !== undefined ? parseShardSpec(o.shard) : undefined;
+        if (shard && o.input.includes("-")) throw new InputError("--shard reads the input twice (to count its rows, then its shard); give a file, not standard input");
         const sets = (o.rules ?? builtinRuleSets().filter((s) => s.lang === lang).map((s) => s.name)).map((r) => loadRuleSet(r, lang));
+        const names = sets.map((s) => outputName(s, !!o.gzip));
+        const dup = names.find((n, k) => names.indexOf(n) !== k);
+        if (dup) throw new InputError(`two rule sets would both be written to ${dup}; pass each rule set once`);
+        const saved = o.aligner ? loadAligner(o.aligner, lang) : undefined;
         const line = new ProgressLine(process.stderr, !!o.quiet);
         const warn = (m: string) => {
           line.done();
@@ -124,48 +156,133 @@ export function registerCtxpro(program: Command): void {
               alignCorpus: o.alignCorpus,
               onCorpus: (f, n) => (o.quiet ? undefined : warn(`aligner: ${n} extra sentence pairs from ${f}`)),
             }));
+        if (builtin && saved) builtin.aligner.useModels(saved.models, saved.header.pairs);
         const t0 = Date.now();
-        let phaseStart = t0;
-        let lastPhase = "";
         const dropped = new Map<string, number>();
-        const { found, stats } = await identifyFiles(o.input, lang, sets, ann, {
+        const engine = {
           windowSize,
           keepUnscorable: !!o.keepUnscorable,
-          dropped,
           inflection: o.inflection,
           fallbackAntecedent: o.fallbackAntecedent === undefined ? "unique" : o.fallbackAntecedent === true ? "nearest" : (o.fallbackAntecedent as FallbackMode),
           uncoveredCase: !!o.uncoveredCase,
           polishJeAnyGender: !!o.polishJeAnyGender,
-          warn,
-          check: o.check,
-          quoted: o.quoted,
-          progress: (phase, done, total) => {
-            const now = Date.now();
-            if (phase !== lastPhase) {
-              phaseStart = now;
-              lastPhase = phase;
-            }
-            const rate = done / Math.max(1e-3, (now - phaseStart) / 1000);
-            if (phase === "tokenise") line.update(`identify: tokenising for the aligner: ${done} segment pairs`);
-            else if (phase === "train") line.update("identify: training the aligner (fast_align, both directions) ...", true);
-            else {
-              const eta = total ? ` ETA ${fmtDuration((total - done) / Math.max(rate, 1e-9))}` : "";
-              line.update(`identify: ${total ? bar(done, total) + " " : ""}${done}${total ? `/${total}` : ""} segment pairs, ${rate.toFixed(0)}/s${eta}`);
-            }
-          },
-        });
-        line.done();
-        const paths = writeIdentified(o.output, sets, found, !!o.gzip);
+        } as const;
+        // Items stream into their files as documents are done; the files (and a shard's manifest) appear together at the end.
+        const writer = new ItemsFilesWriter(names.map((n) => join(o.output, n)));
+        const writerOf = new Map(sets.map((s, k) => [s.name, writer.writers[k]!]));
+        let stats;
+        try {
+          ({ stats } = await identifyFiles(o.input, lang, sets, ann, {
+            ...engine,
+            dropped,
+            onItems: (set, items) => {
+              const w = writerOf.get(set)!;
+              for (const it of items) w.add(it);
+            },
+            warn,
+            check: o.check,
+            quoted: o.quoted,
+            shard,
+            progress: progressReporter(line),
+          }));
+          line.done();
+          if (shard) {
+            const run: RunIdentity = {
+              proneval: PRONEVAL_VERSION,
+              lang,
+              inputs: await inputIdentity(o.input),
+              pairs: stats.inputPairs!,
+              docs: stats.inputDocs!,
+              rules: sets.map((s) => (s.phenomenon === "custom" ? `${s.name}:${s.file}` : s.name)),
+              aligner: o.annotations
+                ? `annotations:${await fileSha256(o.annotations)}`
+                : saved
+                  ? `saved:${saved.sha256}`
+                  : `trained on the input${o.alignCorpus?.length ? ` after ${JSON.stringify(await inputIdentity(o.alignCorpus))}` : ""}`,
+              options: {
+                ...engine,
+                ...(o.annotations ? {} : { alignThreshold: threshold, alignTags: o.alignTags, nounLexicon: builtin?.morph.tgt.nouns?.name ?? "none" }),
+              },
+            };
+            const manifest = shardManifest(shard, run, {
+              docs: stats.docs,
+              pairs: stats.pairs,
+              firstDoc: stats.firstDoc,
+              lastDoc: stats.lastDoc,
+              files: names.map((n, k) => ({ name: n, items: writer.writers[k]!.count })),
+            });
+            writer.addText(join(o.output, SHARD_MANIFEST), JSON.stringify(manifest, null, 2) + "\n");
+          }
+          writer.commit();
+        } catch (e) {
+          writer.abort();
+          throw e;
+        }
         if (o.quiet) return;
         const secs = ((Date.now() - t0) / 1000).toFixed(1);
-        process.stderr.write(`identify: ${stats.pairs} segment pairs in ${stats.docs} documents, ${secs} s\n`);
+        const of = shard ? ` (shard ${shard.index}/${shard.count} of ${stats.inputPairs} pairs in ${stats.inputDocs} documents)` : "";
+        process.stderr.write(`identify: ${stats.pairs} segment pairs in ${stats.docs} documents${of}, ${secs} s\n`);
         // Which noun lexicon tagged the target side: for pl it depends on what the machine has installed.
         if (builtin) process.stderr.write(`identify: ${lang} noun lexicon: ${builtin.morph.tgt.nouns?.name ?? "none"}\n`);
         sets.forEach((s, k) => {
           const d = dropped.get(s.name);
           const note = d ? ` (${d} more dropped: expected form not a whole word of the reference, e.g. an enclitic; --keep-unscorable keeps them)` : "";
-          process.stderr.write(`${s.name}: ${found.get(s.name)!.length} items -> ${paths[k]}${note}\n`);
+          process.stderr.write(`${s.name}: ${writer.writers[k]!.count} items -> ${join(o.output, names[k]!)}${note}\n`);
         });
+        if (shard) process.stderr.write(`identify: shard manifest -> ${join(o.output, SHARD_MANIFEST)}\n`);
+      }),
+    );
+
+  ctx
+    .command("train-aligner")
+    .description("train the built-in aligner of identify once on a corpus and save it, for `identify --aligner` runs (e.g. --shard i/n) to reuse")
+    .requiredOption("-i, --input <files...>", "TSV files: docid<TAB>English<TAB>other language (plain or .gz), as identify reads them")
+    .requiredOption("-l, --lang <lang>", "the non-English language")
+    .requiredOption("-o, --output <file>", "aligner file to write (.gz: gzipped)")
+    .option("--align-corpus <files...>", "extra parallel text, as for identify")
+    .option("--no-check", "skip the script/language checks of the input columns")
+    .option("--quoted", "the TSV quotes its cells (as for identify)")
+    .option("-q, --quiet", "no progress line or summary")
+    .action(
+      action(async (o: { input: string[]; lang: string; output: string; alignCorpus?: string[]; check: boolean; quoted?: boolean; quiet?: boolean }) => {
+        checkOutputFile(o.output);
+        const lang = checkLang(o.lang);
+        const line = new ProgressLine(process.stderr, !!o.quiet);
+        const warn = (m: string) => {
+          line.done();
+          process.stderr.write(m + "\n");
+        };
+        const extra: Array<{ file: string; pairs: number }> = [];
+        const builtin = await defaultAnnotators(lang, { alignCorpus: o.alignCorpus, onCorpus: (f, n) => extra.push({ file: basename(f), pairs: n }) });
+        const t0 = Date.now();
+        const prep = await prepareFiles(o.input, lang, builtin, { warn, check: o.check, quoted: o.quoted, progress: progressReporter(line, "train-aligner") });
+        line.done();
+        const models = builtin.aligner.trainedModels;
+        if (!models) throw new InputError("no sentence pair to train the aligner on", o.input[0]);
+        // Extra text first, as it was added; the input's pairs are counted together.
+        const sources = [...extra, ...o.input.map((f, k) => ({ file: basename(f), ...(k === 0 ? { pairs: prep.pairs } : {}) }))];
+        saveAligner(o.output, { pair: `en-${lang}`, pairs: builtin.aligner.size, sources }, models);
+        if (o.quiet) return;
+        const secs = ((Date.now() - t0) / 1000).toFixed(1);
+        process.stderr.write(
+          `train-aligner: ${prep.pairs} segment pairs in ${prep.docs} documents (${builtin.aligner.size} trained on${extra.length ? `, with ${extra.reduce((a, e) => a + e.pairs, 0)} extra` : ""}), ${secs} s -> ${o.output}\n`,
+        );
+      }),
+    );
+
+  ctx
+    .command("merge")
+    .description("merge the output folders of all shards of one `identify --shard i/n` run into the files one run writes")
+    .argument("<dirs...>", "the shard output folders (each with its shard.json), in any order")
+    .requiredOption("-o, --output <dir>", "where to write <phenomenon>.<pair>.json (its parent must exist)")
+    .option("-q, --quiet", "no summary")
+    .action(
+      action(async (dirs: string[], o: { output: string; quiet?: boolean }) => {
+        checkOutputDir(o.output);
+        const r = mergeShards(dirs, o.output);
+        if (o.quiet) return;
+        process.stderr.write(`merge: ${r.shards} shards, ${r.pairs} segment pairs in ${r.docs} documents\n`);
+        for (const f of r.files) process.stderr.write(`${f.items} items -> ${f.path}\n`);
       }),
     );
 

@@ -65,6 +65,21 @@ export class CorpusAligner implements WordAligner {
     return this.models !== undefined;
   }
 
+  /** The two trained directions (to save them: src/ctxpro/aligner-file.ts), or undefined before train(). */
+  get trainedModels(): { fwd: AlignModel; rev: AlignModel } | undefined {
+    return this.models;
+  }
+
+  /**
+   * Uses directions trained before (a saved aligner) instead of training: the pairs added so far are dropped,
+   * `add` afterwards is an error and `train` does nothing.
+   */
+  useModels(models: { fwd: AlignModel; rev: AlignModel }, pairs: number): void {
+    this.builder = undefined;
+    this.models = models;
+    this.pairs = pairs;
+  }
+
   /** Adds one tokenised training pair (empty sides and over-long sentences are skipped). */
   add(en: readonly string[], other: readonly string[]): void {
     if (!this.builder) throw new Error("CorpusAligner: add() after train()");
@@ -206,6 +221,7 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
   }
   const coref = opts.english?.coref ?? loadDefaultCoref();
   const person = coref.isPerson?.bind(coref);
+  let prepared = false;
   return {
     morph: { en, tgt },
     aligner,
@@ -213,6 +229,7 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
     tokenize,
     async prepare(pairs, progress) {
       if (aligner.trained) return;
+      prepared = true;
       let n = 0;
       for await (const p of pairs) {
         aligner.add(tokenize.en(p.en), tokenize.tgt(p.other));
@@ -222,6 +239,13 @@ export async function defaultAnnotators(lang: string, opts: DefaultAnnotatorOpti
       await aligner.train();
     },
     retag: (doc) => tgt.retagAligned(doc, person),
+    // An external noun lexicon (pl) gets each document's words in one batch when prepare did not hand it the
+    // corpus's (a saved aligner); words it has analysed already are not sent again.
+    beforeDocument: words
+      ? (doc) => {
+          if (!prepared) tgt.prefetchNouns(doc.other.flatMap((s) => tgt.tokenize(s).map((t) => t.text)));
+        }
+      : undefined,
   };
 }
 

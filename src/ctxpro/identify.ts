@@ -265,6 +265,7 @@ export class InputChecker {
 
 /** Annotates one TSV document with the given annotators. */
 export async function annotateDoc(doc: TsvDoc, lang: string, ann: Annotators): Promise<AnnotatedParallelDoc> {
+  ann.beforeDocument?.(doc);
   const en = doc.en.map((s, k) => {
     try {
       return ann.morph.en.annotate(s);
@@ -301,6 +302,11 @@ export interface IdentifyOptions extends EngineOptions {
   keepUnscorable?: boolean;
   /** Filled with the number of items dropped per rule set. */
   dropped?: Map<string, number>;
+  /**
+   * Receives each document's items per rule set, in input order, instead of the returned map (whose lists then
+   * stay empty): a writer that streams them out keeps memory flat however many items a corpus yields.
+   */
+  onItems?: (set: string, items: CtxproItem[]) => void;
 }
 
 /** Whether an item's expected form occurs as a whole word of its reference segment (the scorer's test). */
@@ -319,6 +325,7 @@ export async function identify(
   onDoc?: (done: number, pairs: number) => void,
 ): Promise<Map<string, CtxproItem[]>> {
   const all = new Map<string, CtxproItem[]>(sets.map((s) => [s.name, []]));
+  const sink = opts.onItems ?? ((name: string, items: CtxproItem[]) => all.get(name)!.push(...items));
   let done = 0;
   let pairs = 0;
   // The resolver's person lexicon keeps the engine's fallback antecedent of *it* off person nouns.
@@ -329,7 +336,7 @@ export async function identify(
     for (const [name, found] of matchDocument(annotated, sets, engineOpts)) {
       const items = opts.keepUnscorable ? found : found.filter(scorableWithReference);
       if (opts.dropped && items.length < found.length) opts.dropped.set(name, (opts.dropped.get(name) ?? 0) + found.length - items.length);
-      all.get(name)!.push(...items);
+      if (items.length) sink(name, items);
     }
     pairs += d.en.length;
     onDoc?.(++done, pairs);
@@ -337,7 +344,34 @@ export async function identify(
   return all;
 }
 
-export type IdentifyPhase = "tokenise" | "train" | "identify";
+export type IdentifyPhase = "tokenise" | "train" | "count" | "identify";
+
+/** One part of a corpus: shard `index` (1-based) of `count`. */
+export interface ShardSpec {
+  index: number;
+  count: number;
+}
+
+/**
+ * Parses `--shard I/N` (1 <= I <= N). Shards split the input on document boundaries by segment pairs: the
+ * document whose first row is row r (0-based) of P rows belongs to shard floor(r * N / P) + 1, so the shards
+ * are consecutive runs of documents of nearly equal size, and shard 1's items, then shard 2's, ... are the
+ * items of one run over the whole input, in its order.
+ */
+export function parseShardSpec(spec: string): ShardSpec {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(spec);
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) {
+    throw new InputError(`--shard must be I/N with 1 <= I <= N (shard I of N, e.g. 1/8), got '${spec}'`);
+  }
+  return { index, count };
+}
+
+/** Shard (1-based) of the document that starts at row `row` of `total`. */
+export function shardOfRow(row: number, total: number, count: number): number {
+  return Math.floor((row * count) / total) + 1;
+}
 
 export interface IdentifyFilesOptions extends IdentifyOptions {
   /** Warnings about the input (one line each, without a trailing newline). */
@@ -348,20 +382,124 @@ export interface IdentifyFilesOptions extends IdentifyOptions {
   check?: boolean | InputCheckOptions;
   /** The TSV quotes its cells (see TsvReadOptions). */
   quoted?: boolean;
+  /** Only this shard of the input's documents (see parseShardSpec). */
+  shard?: ShardSpec;
 }
 
 export interface IdentifyStats {
+  /** Documents and segment pairs identified (the shard's, with a shard). */
   docs: number;
   pairs: number;
-  /** Seconds per phase (tokenise and train only with a corpus-trained aligner). */
+  /** Documents and segment pairs of the whole input (known when it was read whole: prepared on, or sharded). */
+  inputDocs?: number;
+  inputPairs?: number;
+  /** First and last document identified. */
+  firstDoc?: string;
+  lastDoc?: string;
+  /** Seconds per phase (tokenise and train only with a corpus-trained aligner, count only with a shard). */
   seconds: Record<IdentifyPhase, number>;
+}
+
+function checkedRows(rows: AsyncIterable<TsvRow>, c: InputChecker | undefined): AsyncGenerator<TsvRow> {
+  return (async function* () {
+    let last: TsvRow | undefined;
+    for await (const r of rows) {
+      c?.check(r);
+      last = r;
+      yield r;
+    }
+    c?.finish(last ? `${last.file}:${last.line}` : undefined);
+  })();
+}
+
+/** Rows and documents of TSV files, and an input checker when checks are on. */
+export interface PrepareResult {
+  /** Whether the annotators' prepare read every row (it did not when they were ready, e.g. a saved aligner). */
+  readAll: boolean;
+  pairs: number;
+  docs: number;
+  seconds: { tokenise: number; train: number };
+}
+
+/**
+ * The first pass: hands every segment pair to `ann.prepare` (the built-in annotators tokenise the corpus and
+ * train their aligner on it), checking the input as it goes. Annotators without `prepare` read nothing.
+ */
+export async function prepareFiles(
+  files: string[],
+  lang: string,
+  ann: Annotators,
+  opts: Pick<IdentifyFilesOptions, "warn" | "progress" | "check" | "quoted"> = {},
+): Promise<PrepareResult> {
+  const warn = opts.warn ?? ((m: string) => process.stderr.write(m + "\n"));
+  const checkOpts = opts.check === false ? undefined : opts.check === true || opts.check === undefined ? {} : opts.check;
+  const result: PrepareResult = { readAll: false, pairs: 0, docs: 0, seconds: { tokenise: 0, train: 0 } };
+  if (!ann.prepare) return result;
+  const t0 = performance.now();
+  let trainFrom: number | undefined;
+  let lastDoc: string | undefined;
+  const rows = checkedRows(streamTsvRows(files, { quoted: opts.quoted }), checkOpts ? new InputChecker(lang, warn, checkOpts) : undefined);
+  const pairs = async function* (): AsyncGenerator<CorpusPair> {
+    for await (const r of rows) {
+      if (r.doc !== lastDoc) {
+        result.docs++;
+        lastDoc = r.doc;
+      }
+      yield { en: r.en, other: r.other };
+      opts.progress?.("tokenise", ++result.pairs);
+    }
+    result.readAll = true;
+  };
+  await ann.prepare(pairs(), (phase) => {
+    if (phase !== "train" || trainFrom !== undefined) return;
+    trainFrom = performance.now();
+    opts.progress?.("train", 0);
+  });
+  const t1 = performance.now();
+  result.seconds.tokenise = ((trainFrom ?? t1) - t0) / 1000;
+  result.seconds.train = (t1 - (trainFrom ?? t1)) / 1000;
+  return result;
+}
+
+/** Counts the rows and documents of TSV files (checking their structure, as streamTsvRows does). */
+export async function countTsv(files: string[], opts: TsvReadOptions & { progress?: (rows: number) => void } = {}): Promise<{ pairs: number; docs: number }> {
+  let pairs = 0;
+  let docs = 0;
+  let last: string | undefined;
+  for await (const r of streamTsvRows(files, opts)) {
+    if (r.doc !== last) {
+      docs++;
+      last = r.doc;
+    }
+    if (++pairs % 10000 === 0) opts.progress?.(pairs);
+  }
+  return { pairs, docs };
+}
+
+/** The rows of the documents of one shard (reading stops after its last document). */
+async function* shardRows(rows: AsyncIterable<TsvRow>, shard: ShardSpec, total: number): AsyncGenerator<TsvRow> {
+  let row = 0;
+  let last: string | undefined;
+  let inShard = false;
+  for await (const r of rows) {
+    if (r.doc !== last) {
+      last = r.doc;
+      const s = shardOfRow(row, total, shard.count);
+      if (s > shard.index) return;
+      inShard = s === shard.index;
+    }
+    row++;
+    if (inShard) yield r;
+  }
 }
 
 /**
  * identify over TSV files, streaming. With annotators that prepare on the corpus (`Annotators.prepare`: the
  * built-in ones train their aligner) the input is read twice: first for `prepare` (and to check the input),
  * then to annotate and match one document at a time; only what the annotators keep of the first pass (the
- * aligner's integer corpus) and the items found stay in memory.
+ * aligner's integer corpus) and the items found stay in memory (not even the items with `onItems`). With a
+ * shard and annotators that are ready (a saved aligner), the first pass only counts the rows, and the second
+ * annotates the shard's documents only.
  */
 export async function identifyFiles(
   files: string[],
@@ -371,56 +509,46 @@ export async function identifyFiles(
   opts: IdentifyFilesOptions = {},
 ): Promise<{ found: Map<string, CtxproItem[]>; stats: IdentifyStats }> {
   const warn = opts.warn ?? ((m: string) => process.stderr.write(m + "\n"));
-  const seconds: Record<IdentifyPhase, number> = { tokenise: 0, train: 0, identify: 0 };
+  const seconds: Record<IdentifyPhase, number> = { tokenise: 0, train: 0, count: 0, identify: 0 };
   const checkOpts = opts.check === false ? undefined : opts.check === true || opts.check === undefined ? {} : opts.check;
-  let checker = checkOpts ? new InputChecker(lang, warn, checkOpts) : undefined;
-  const checked = async function* (rows: AsyncIterable<TsvRow>, c: InputChecker | undefined): AsyncGenerator<TsvRow> {
-    let last: TsvRow | undefined;
-    for await (const r of rows) {
-      c?.check(r);
-      last = r;
-      yield r;
-    }
-    c?.finish(last ? `${last.file}:${last.line}` : undefined);
-  };
-  let total: number | undefined;
-  if (ann.prepare) {
+  const prep = await prepareFiles(files, lang, ann, opts);
+  seconds.tokenise = prep.seconds.tokenise;
+  seconds.train = prep.seconds.train;
+  let inputPairs = prep.readAll ? prep.pairs : undefined;
+  let inputDocs = prep.readAll ? prep.docs : undefined;
+  if (opts.shard && inputPairs === undefined) {
+    if (files.includes("-")) throw new InputError("--shard reads the input twice (to count its rows, then its shard); give a file, not standard input");
     const t0 = performance.now();
-    let trainFrom: number | undefined;
-    let n = 0;
-    let readAll = false;
-    const rows = checked(streamTsvRows(files, { quoted: opts.quoted }), checker);
-    const pairs = async function* (): AsyncGenerator<CorpusPair> {
-      for await (const r of rows) {
-        yield { en: r.en, other: r.other };
-        opts.progress?.("tokenise", ++n);
-      }
-      readAll = true;
-    };
-    await ann.prepare(pairs(), (phase) => {
-      if (phase !== "train" || trainFrom !== undefined) return;
-      trainFrom = performance.now();
-      opts.progress?.("train", 0);
-    });
-    const t1 = performance.now();
-    seconds.tokenise = ((trainFrom ?? t1) - t0) / 1000;
-    seconds.train = (t1 - (trainFrom ?? t1)) / 1000;
-    // Checked once when prepare read every row; annotators that were ready read none.
-    if (readAll) {
-      checker = undefined;
-      total = n;
-    } else if (checkOpts) checker = new InputChecker(lang, warn, checkOpts);
+    opts.progress?.("count", 0);
+    const c = await countTsv(files, { quoted: opts.quoted, progress: (n) => opts.progress?.("count", n) });
+    inputPairs = c.pairs;
+    inputDocs = c.docs;
+    seconds.count = (performance.now() - t0) / 1000;
   }
+  // Checked once when prepare read every row (the whole input); otherwise here, on the rows identified.
+  const checker = checkOpts && !prep.readAll ? new InputChecker(lang, warn, checkOpts) : undefined;
+  let rows: AsyncIterable<TsvRow> = streamTsvRows(files, { quoted: opts.quoted });
+  if (opts.shard) rows = shardRows(rows, opts.shard, inputPairs!);
+  const total = opts.shard ? undefined : inputPairs;
   const t0 = performance.now();
   let docs = 0;
   let pairs = 0;
-  const found = await identify(streamTsvDocs(checked(streamTsvRows(files, { quoted: opts.quoted }), checker)), lang, sets, ann, opts, (d, p) => {
+  let firstDoc: string | undefined;
+  let lastDoc: string | undefined;
+  const named = async function* (ds: AsyncIterable<TsvDoc>): AsyncGenerator<TsvDoc> {
+    for await (const d of ds) {
+      firstDoc ??= d.id;
+      lastDoc = d.id;
+      yield d;
+    }
+  };
+  const found = await identify(named(streamTsvDocs(checkedRows(rows, checker))), lang, sets, ann, opts, (d, p) => {
     docs = d;
     pairs = p;
     opts.progress?.("identify", p, total);
   });
   seconds.identify = (performance.now() - t0) / 1000;
-  return { found, stats: { docs, pairs, seconds } };
+  return { found, stats: { docs, pairs, inputDocs, inputPairs, firstDoc, lastDoc, seconds } };
 }
 
 /** Output file name of a rule set: <phenomenon>.<src>-<tgt>.json (animacy is <lang>-en). */

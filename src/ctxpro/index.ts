@@ -15,10 +15,15 @@ export {
 export { parseFeats, parseAlignment, parseAnnotatedDocs, PrecomputedAnnotations } from "./annotations.js";
 export {
   streamTsvRows, streamTsvDocs, readTsvDocs, scriptOf, scriptShare, functionWordHits, InputChecker, annotateDoc, scorableWithReference,
-  identify, identifyFiles, outputName, writeIdentified,
+  identify, identifyFiles, prepareFiles, countTsv, parseShardSpec, shardOfRow, outputName, writeIdentified,
   type Annotators, type TsvDoc, type TsvRow, type TsvReadOptions, type InputCheckOptions, type IdentifyOptions, type IdentifyPhase,
-  type IdentifyFilesOptions, type IdentifyStats,
+  type IdentifyFilesOptions, type IdentifyStats, type ShardSpec, type PrepareResult,
 } from "./identify.js";
+export { ALIGNER_FORMAT, serializeAligner, saveAligner, loadAligner, type AlignerHeader, type SavedAligner } from "./aligner-file.js";
+export {
+  ItemsFileWriter, ItemsFilesWriter, mergeShards, shardManifest, inputIdentity, fileSha256, SHARD_MANIFEST,
+  type RunIdentity, type ShardManifest, type MergeResult,
+} from "./shards.js";
 export { splitItems, buildInputs, type SplitOptions, type Splits, type ContextOptions } from "./extract.js";
 export {
   words, ExpectedForm, ctxproPasses, COMPAT_NAMES, scoreMode, segmentPart, targetSentenceCounts, scoreSignature, checkHypotheses, scoreSystem,
