@@ -142,13 +142,14 @@ describe("verb after an object clitic in a verb-less line", () => {
     expect(tag("pt", "Levem-me convosco.")).toContain("convosco/PRON");
   });
 
-  it("es usted/ustedes carry Case=Acc,Nom as in UD Spanish (so CTXPRO's DISJ.FORM rules, aligned case -Nom, never fire)", () => {
+  it("es usted/ustedes: Case=Acc,Nom as in UD Spanish, but after a preposition not nominative (so CTXPRO's DISJ.FORM rules, aligned case -Nom, can fire)", () => {
     const es = loadDefaultMorph("es");
-    for (const s of ["Ustedes vieron lo que pasó.", "Todo para ustedes.", "¿Usted lo conoce?"]) {
-      const t = es.annotate(s).tokens.find((x) => x.text.toLowerCase().startsWith("usted"))!;
-      expect(t.upos).toBe("PRON");
-      expect(t.feats.Case).toBe("Acc,Nom");
+    const caseOf = (s: string) => es.annotate(s).tokens.find((x) => x.text.toLowerCase().startsWith("usted"))!;
+    for (const s of ["Ustedes vieron lo que pasó.", "¿Usted lo conoce?"]) {
+      expect(caseOf(s).upos).toBe("PRON");
+      expect(caseOf(s).feats.Case).toBe("Acc,Nom");
     }
+    expect(caseOf("Todo para ustedes.").feats.Case).toBe("Acc");
   });
 
   it("de euch: the case from a one-case preposition, else from the clause's verb (dative verbs listed, Acc otherwise)", () => {
