@@ -217,7 +217,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     writeFileAtomic(resumePath, Buffer.concat([len, hb, bin]));
   };
   // Every tensor a checkpoint holds, on the host before it is packed (a GPU backend reads asynchronously).
-  const weightsToHost = (): Promise<void> => toHost([...params.values(), ...lm.allParams().values(), ...adam.m.values(), ...adam.v.values()]);
+  const weightsToHost = (): Promise<void> => toHost([...params.values(), ...adam.m.values(), ...adam.v.values()]);
   const saveModel = (dir = opts.out): void => {
     savePronounLm(dir, lm, {
       prepare: { contextSentences: opts.contextSentences, maxLen: opts.maxLen },
