@@ -118,40 +118,36 @@ xz -dc "$NODE_XZ" | tar -x -C "$STAGE"
 NODE_VERSION=$("$STAGE/node/bin/node" --version)
 [[ $NODE_VERSION == v20.* || $NODE_VERSION == v2[1-9].* ]] || die "Node.js $NODE_VERSION is older than the project needs (>= 20)"
 
+# Copies one shared library out of a Debian package (fetched with apt-get download unless given) to DEST,
+# with the package's copyright beside it; prints the package's name and version (the .deb's file name).
+stage_deb_lib() {  # PACKAGE DEB OPTION LIBRARY DEST
+  local pkg=$1 deb=$2 opt=$3 name=$4 dest=$5 lib
+  if [[ -z $deb ]]; then
+    say "apt-get download $pkg ..."
+    (cd "$TMP" && apt-get download "$pkg" >/dev/null 2>&1) || die "apt-get download $pkg failed; give $opt <${pkg}_*.deb> (Debian 12, amd64) or $opt none"
+    deb=$(ls "$TMP"/"$pkg"_*.deb)
+  fi
+  [[ -f $deb ]] || die "$deb: not found"
+  command -v dpkg-deb >/dev/null || die "dpkg-deb is needed to unpack $deb"
+  dpkg-deb -x "$deb" "$TMP/$pkg" 2>/dev/null || die "$deb: not a Debian package"
+  lib=$(ls "$TMP/$pkg"/usr/lib/x86_64-linux-gnu/"$name".* 2>/dev/null | head -1)
+  [[ -n $lib ]] || die "$deb: holds no x86-64 $name"
+  mkdir -p "$(dirname "$dest")"
+  cp "$lib" "$dest"
+  cp "$TMP/$pkg/usr/share/doc/$pkg/copyright" "$(dirname "$dest")/copyright" 2>/dev/null || true
+  basename "$deb" .deb
+}
+
 # --- Vulkan loader from Debian (Dawn dlopens libvulkan.so.1; the NVIDIA driver brings only the ICD).
 VULKAN_VERSION=none
 if [[ $VULKAN_DEB != none ]]; then
-  if [[ -z $VULKAN_DEB ]]; then
-    say "apt-get download libvulkan1 ..."
-    (cd "$TMP" && apt-get download libvulkan1 >/dev/null 2>&1) || die "apt-get download libvulkan1 failed; give --vulkan-deb <libvulkan1_*.deb> (Debian 12, amd64)"
-    VULKAN_DEB=$(ls "$TMP"/libvulkan1_*.deb)
-  fi
-  [[ -f $VULKAN_DEB ]] || die "$VULKAN_DEB: not found"
-  command -v dpkg-deb >/dev/null || die "dpkg-deb is needed to unpack $VULKAN_DEB"
-  dpkg-deb -x "$VULKAN_DEB" "$TMP/vk" 2>/dev/null || die "$VULKAN_DEB: not a Debian package"
-  lib=$(ls "$TMP"/vk/usr/lib/x86_64-linux-gnu/libvulkan.so.1.* 2>/dev/null | head -1)
-  [[ -n $lib ]] || die "$VULKAN_DEB: holds no x86-64 libvulkan.so.1"
-  cp "$lib" "$STAGE/vulkan/libvulkan.so.1"
-  cp "$TMP/vk/usr/share/doc/libvulkan1/copyright" "$STAGE/vulkan/copyright" 2>/dev/null || true
-  VULKAN_VERSION=$(basename "$VULKAN_DEB" .deb)
+  VULKAN_VERSION=$(stage_deb_lib libvulkan1 "$VULKAN_DEB" --vulkan-deb libvulkan.so.1 "$STAGE/vulkan/libvulkan.so.1")
 fi
 # --- libGLdispatch.so.0 from Debian's libglvnd0: the NVIDIA driver's libGLX_nvidia.so.0 (its Vulkan ICD)
 # cannot create a Vulkan instance without it, and GPU containers often ship the driver without glvnd.
 GLVND_VERSION=none
 if [[ $GLVND_DEB != none ]]; then
-  if [[ -z $GLVND_DEB ]]; then
-    say "apt-get download libglvnd0 ..."
-    (cd "$TMP" && apt-get download libglvnd0 >/dev/null 2>&1) || die "apt-get download libglvnd0 failed; give --glvnd-deb <libglvnd0_*.deb> (Debian 12, amd64) or --glvnd-deb none"
-    GLVND_DEB=$(ls "$TMP"/libglvnd0_*.deb)
-  fi
-  [[ -f $GLVND_DEB ]] || die "$GLVND_DEB: not found"
-  dpkg-deb -x "$GLVND_DEB" "$TMP/glvnd" 2>/dev/null || die "$GLVND_DEB: not a Debian package"
-  lib=$(ls "$TMP"/glvnd/usr/lib/x86_64-linux-gnu/libGLdispatch.so.0.* 2>/dev/null | head -1)
-  [[ -n $lib ]] || die "$GLVND_DEB: holds no x86-64 libGLdispatch.so.0"
-  mkdir -p "$STAGE/vulkan/glvnd"
-  cp "$lib" "$STAGE/vulkan/glvnd/libGLdispatch.so.0"
-  cp "$TMP/glvnd/usr/share/doc/libglvnd0/copyright" "$STAGE/vulkan/glvnd/copyright" 2>/dev/null || true
-  GLVND_VERSION=$(basename "$GLVND_DEB" .deb)
+  GLVND_VERSION=$(stage_deb_lib libglvnd0 "$GLVND_DEB" --glvnd-deb libGLdispatch.so.0 "$STAGE/vulkan/glvnd/libGLdispatch.so.0")
 fi
 
 # --- The built project: compiled JavaScript, package.json, the data files that pretraining and the CLI read.
