@@ -13,7 +13,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../src/io/atomic.js";
-import { FLOAT, Graph, INT64, Pb, valueInfo } from "./onnx-writer.js";
+import { FLOAT, Graph, INT64, Pb, valueInfo, normal } from "./onnx-writer.js";
 import { Rng } from "../src/core/prng.js";
 
 // ---- the model ----
@@ -29,7 +29,6 @@ interface Dims {
 
 function buildModel(d: Dims, seed: number): Uint8Array {
   const g = new Graph(new Rng(seed));
-  const normal = (sd: number) => (r: Rng) => r.normal() * sd;
   const H = d.hidden;
   const hd = H / d.heads;
   g.ints("axes_12", [1, 2]);
@@ -45,24 +44,13 @@ function buildModel(d: Dims, seed: number): Uint8Array {
   g.ints("i1", [1]);
   g.ints("i2", [2]);
 
-  const layerNorm = (x: string, p: string): string => {
-    const gamma = g.floats(`${p}.weight`, [H], (r) => 1 + r.normal() * 0.05);
-    const beta = g.floats(`${p}.bias`, [H], normal(0.05));
-    const mean = g.op("ReduceMean", [x], [{ name: "axes", ints: [-1] }, { name: "keepdims", i: 1 }]);
-    const c = g.op("Sub", [x, mean]);
-    const v = g.op("ReduceMean", [g.op("Mul", [c, c])], [{ name: "axes", ints: [-1] }, { name: "keepdims", i: 1 }]);
-    const n = g.op("Div", [c, g.op("Sqrt", [g.op("Add", [v, "eps"])])]);
-    return g.op("Add", [g.op("Mul", [n, gamma]), beta]);
-  };
-  const linear = (x: string, p: string, nin: number, nout: number): string =>
-    g.op("Add", [g.op("MatMul", [x, g.floats(`${p}.weight`, [nin, nout], normal(1 / Math.sqrt(nin)))]), g.floats(`${p}.bias`, [nout], normal(0.02))]);
 
   // Embeddings: positions 0..S-1 sliced from the position table (S = the input's length).
   const seqLen = g.op("Slice", [g.op("Shape", ["input_ids"]), "i1", "i2"]);
   const pos = g.op("Slice", [g.floats("embeddings.position_embeddings.weight", [d.maxPos, H], normal(0.5)), "i0", seqLen, "i0"]);
   const words = g.op("Gather", [g.floats("embeddings.word_embeddings.weight", [d.vocab, H], normal(1)), "input_ids"]);
   const types = g.op("Gather", [g.floats("embeddings.token_type_embeddings.weight", [2, H], normal(0.5)), "token_type_ids"]);
-  let x = layerNorm(g.op("Add", [g.op("Add", [words, pos]), types]), "embeddings.LayerNorm");
+  let x = g.layerNorm(g.op("Add", [g.op("Add", [words, pos]), types]), "embeddings.LayerNorm", H);
   x = g.op("Identity", [x], [], "hidden_states.0");
 
   // Additive mask [B,1,1,S]: 0 for real tokens, -10000 for padding (as BERT does).
@@ -72,16 +60,16 @@ function buildModel(d: Dims, seed: number): Uint8Array {
   for (let l = 0; l < d.layers; l++) {
     const p = `encoder.layer.${l}`;
     const split = (t: string, perm: number[]): string => g.op("Transpose", [g.op("Reshape", [t, "heads_shape"])], [{ name: "perm", ints: perm }]);
-    const q = split(linear(x, `${p}.attention.self.query`, H, H), [0, 2, 1, 3]); // [B,h,S,hd]
-    const k = split(linear(x, `${p}.attention.self.key`, H, H), [0, 2, 3, 1]); // [B,h,hd,S]
-    const v = split(linear(x, `${p}.attention.self.value`, H, H), [0, 2, 1, 3]);
+    const q = split(g.linear(x, `${p}.attention.self.query`, H, H), [0, 2, 1, 3]); // [B,h,S,hd]
+    const k = split(g.linear(x, `${p}.attention.self.key`, H, H), [0, 2, 3, 1]); // [B,h,hd,S]
+    const v = split(g.linear(x, `${p}.attention.self.value`, H, H), [0, 2, 1, 3]);
     const scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, k]), "inv_sqrt_hd"]), bias]);
     const probs = g.op("Softmax", [scores], [{ name: "axis", i: -1 }]);
     const ctx = g.op("Reshape", [g.op("Transpose", [g.op("MatMul", [probs, v])], [{ name: "perm", ints: [0, 2, 1, 3] }]), "merge_shape"]);
-    const att = layerNorm(g.op("Add", [linear(ctx, `${p}.attention.output.dense`, H, H), x]), `${p}.attention.output.LayerNorm`);
-    const h = linear(att, `${p}.intermediate.dense`, H, d.ffn);
+    const att = g.layerNorm(g.op("Add", [g.linear(ctx, `${p}.attention.output.dense`, H, H), x]), `${p}.attention.output.LayerNorm`, H);
+    const h = g.linear(att, `${p}.intermediate.dense`, H, d.ffn);
     const gelu = g.op("Mul", [g.op("Mul", [h, "half"]), g.op("Add", ["one", g.op("Erf", [g.op("Mul", [h, "inv_sqrt2"])])])]);
-    x = layerNorm(g.op("Add", [linear(gelu, `${p}.output.dense`, d.ffn, H), att]), `${p}.output.LayerNorm`);
+    x = g.layerNorm(g.op("Add", [g.linear(gelu, `${p}.output.dense`, d.ffn, H), att]), `${p}.output.LayerNorm`, H);
     x = g.op("Identity", [x], [], `hidden_states.${l + 1}`);
   }
   g.op("Identity", [x], [], "last_hidden_state");

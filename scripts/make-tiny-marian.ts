@@ -18,7 +18,7 @@ import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { writeFileAtomic } from "../src/io/atomic.js";
-import { BOOL, FLOAT, Graph, INT64, Pb, valueInfo } from "./onnx-writer.js";
+import { BOOL, FLOAT, Graph, INT64, Pb, valueInfo, normal } from "./onnx-writer.js";
 import { Rng } from "../src/core/prng.js";
 
 export interface TinyMarianDims {
@@ -70,7 +70,6 @@ function sinusoids(maxPos: number, d: number): Float32Array {
 function parts(g: Graph, dm: TinyMarianDims, shared: Float32Array) {
   const H = dm.d;
   const hd = H / dm.heads;
-  const normal = (sd: number) => (r: Rng) => r.normal() * sd;
   g.scalar("eps", 1e-5);
   g.scalar("one", 1);
   g.scalar("neg_big", -1e9);
@@ -85,17 +84,6 @@ function parts(g: Graph, dm: TinyMarianDims, shared: Float32Array) {
   g.constant("model.shared.weight", [dm.vocab, H], shared);
   g.constant("positions", [dm.maxPos, H], sinusoids(dm.maxPos, H));
 
-  const layerNorm = (x: string, p: string): string => {
-    const gamma = g.floats(`${p}.weight`, [H], (r) => 1 + r.normal() * 0.05);
-    const beta = g.floats(`${p}.bias`, [H], normal(0.05));
-    const mean = g.op("ReduceMean", [x], [{ name: "axes", ints: [-1] }, { name: "keepdims", i: 1 }]);
-    const c = g.op("Sub", [x, mean]);
-    const v = g.op("ReduceMean", [g.op("Mul", [c, c])], [{ name: "axes", ints: [-1] }, { name: "keepdims", i: 1 }]);
-    const n = g.op("Div", [c, g.op("Sqrt", [g.op("Add", [v, "eps"])])]);
-    return g.op("Add", [g.op("Mul", [n, gamma]), beta]);
-  };
-  const linear = (x: string, p: string, nin: number, nout: number): string =>
-    g.op("Add", [g.op("MatMul", [x, g.floats(`${p}.weight`, [nin, nout], normal(1 / Math.sqrt(nin)))]), g.floats(`${p}.bias`, [nout], normal(0.02))]);
   /** Embedded ids [B,S] -> [B,S,H]: scaled embeddings plus the positions 0..S-1. */
   const embed = (ids: string): string => {
     const len = g.op("Slice", [g.op("Shape", [ids]), "i1", "i2"]);
@@ -105,22 +93,23 @@ function parts(g: Graph, dm: TinyMarianDims, shared: Float32Array) {
   /** Multi-head attention of queries `q` over `kv`, with an additive bias broadcast to [B,h,Tq,Tk]. */
   const attention = (q: string, kv: string, bias: string, p: string): string => {
     const split = (t: string, perm: number[]): string => g.op("Transpose", [g.op("Reshape", [t, "heads_shape"])], [{ name: "perm", ints: perm }]);
-    const Q = split(linear(q, `${p}.q_proj`, H, H), [0, 2, 1, 3]);
-    const K = split(linear(kv, `${p}.k_proj`, H, H), [0, 2, 3, 1]);
-    const V = split(linear(kv, `${p}.v_proj`, H, H), [0, 2, 1, 3]);
+    const Q = split(g.linear(q, `${p}.q_proj`, H, H), [0, 2, 1, 3]);
+    const K = split(g.linear(kv, `${p}.k_proj`, H, H), [0, 2, 3, 1]);
+    const V = split(g.linear(kv, `${p}.v_proj`, H, H), [0, 2, 1, 3]);
     const scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [Q, K]), "inv_sqrt_hd"]), bias]);
     const probs = g.op("Softmax", [scores], [{ name: "axis", i: -1 }]);
     const ctx = g.op("Reshape", [g.op("Transpose", [g.op("MatMul", [probs, V])], [{ name: "perm", ints: [0, 2, 1, 3] }]), "merge_shape"]);
-    return linear(ctx, `${p}.out_proj`, H, H);
+    return g.linear(ctx, `${p}.out_proj`, H, H);
   };
   const feedForward = (x: string, p: string): string => {
-    const h = linear(x, `${p}.fc1`, H, dm.ffn);
+    const h = g.linear(x, `${p}.fc1`, H, dm.ffn);
     const swish = g.op("Mul", [h, g.op("Sigmoid", [h])]);
-    return linear(swish, `${p}.fc2`, dm.ffn, H);
+    return g.linear(swish, `${p}.fc2`, dm.ffn, H);
   };
   /** Additive mask [B,1,1,S] from a 0/1 attention mask: 0 to attend, a large negative number to ignore. */
   const maskBias = (mask: string): string => g.op("Unsqueeze", [g.op("Mul", [g.op("Sub", ["one", g.op("Cast", [mask], [{ name: "to", i: FLOAT }])]), "neg_big"]), "axes_12"]);
-  return { layerNorm, linear, embed, attention, feedForward, maskBias };
+  const layerNorm = (x: string, p: string): string => g.layerNorm(x, p, H);
+  return { layerNorm, embed, attention, feedForward, maskBias };
 }
 
 function modelProto(g: Graph, name: string, inputs: Pb[], outputs: Pb[]): Uint8Array {

@@ -144,4 +144,23 @@ export class Graph {
     this.inits.push(tensorProto(name, [], FLOAT, Float32Array.of(v)));
     return name;
   }
+
+  /** LayerNorm over the last axis with fresh weights `${p}.weight`/`${p}.bias`; needs the scalar "eps". */
+  layerNorm(x: string, p: string, H: number): string {
+    const gamma = this.floats(`${p}.weight`, [H], (r) => 1 + r.normal() * 0.05);
+    const beta = this.floats(`${p}.bias`, [H], normal(0.05));
+    const mean = this.op("ReduceMean", [x], [{ name: "axes", ints: [-1] }, { name: "keepdims", i: 1 }]);
+    const c = this.op("Sub", [x, mean]);
+    const v = this.op("ReduceMean", [this.op("Mul", [c, c])], [{ name: "axes", ints: [-1] }, { name: "keepdims", i: 1 }]);
+    const n = this.op("Div", [c, this.op("Sqrt", [this.op("Add", [v, "eps"])])]);
+    return this.op("Add", [this.op("Mul", [n, gamma]), beta]);
+  }
+
+  /** x W + b with fresh weights `${p}.weight` [nin, nout] and `${p}.bias`. */
+  linear(x: string, p: string, nin: number, nout: number): string {
+    return this.op("Add", [this.op("MatMul", [x, this.floats(`${p}.weight`, [nin, nout], normal(1 / Math.sqrt(nin)))]), this.floats(`${p}.bias`, [nout], normal(0.02))]);
+  }
 }
+
+/** A fill of normal draws with standard deviation sd. */
+export const normal = (sd: number) => (r: Rng): number => r.normal() * sd;
