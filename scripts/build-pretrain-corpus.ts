@@ -25,7 +25,36 @@ function arg(names: string[], def: string): string {
   return def;
 }
 
+const USAGE = `usage: node dist/scripts/build-pretrain-corpus.js [--data DIR] [-o FILE] [--sources LIST] [--news]
+  --data DIR      the shared data folder (default ../shared/data)
+  -o, --out FILE  output corpus, JSONL.gz (default out/pretrain/corpus.jsonl.gz)
+  --sources LIST  comma-separated, from: ${ALL.join(", ")} (default: ${DEFAULT.join(",")})
+  --news          the older spelling: the default sources plus litbank and wmt-en-src
+`;
+
+/** Refuses what this script does not know (a misspelt option would otherwise build the default corpus). */
+function checkArgs(argv: string[]): void {
+  const withValue = new Set(["--data", "-o", "--out", "--sources"]);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "-h" || a === "--help") {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    }
+    if (withValue.has(a)) {
+      if (argv[i + 1] === undefined) fail(`${a} needs a value`);
+      i++;
+    } else if (a !== "--news") fail(`unknown argument '${a}'`);
+  }
+}
+
+function fail(message: string): never {
+  process.stderr.write(`build-pretrain-corpus: error: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
 async function main(): Promise<void> {
+  checkArgs(process.argv.slice(2));
   const data = arg(["--data"], "../shared/data");
   const out = arg(["-o", "--out"], "out/pretrain/corpus.jsonl.gz");
   const listed = process.argv.includes("--sources") ? arg(["--sources"], "").split(",").map((x) => x.trim()).filter(Boolean) : null;

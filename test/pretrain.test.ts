@@ -189,6 +189,42 @@ describe("masked-pronoun data and training", () => {
     expect(loadPronounLm(join(c, "snapshots", "step-5")).config.training.step).toBe(5);
   });
 
+  it("--init continues from a saved model: its weights and vocabulary, a fresh optimiser; another shape is refused before anything is written", async () => {
+    const from = join(dir, "init-from");
+    await run(from, 9, false);
+    const start = loadPronounLm(from);
+    const cont = join(dir, "init-cont");
+    // A learning rate so small that one step leaves the weights where --init put them.
+    await pretrain({ ...PRETRAIN_DEFAULTS, corpus, out: cont, init: from, hidden: 6, batchSize: 4, lr: 1e-12, evalEvery: 1000, maxSteps: 1, backend: "cpu", dev: undefined }, () => {});
+    const got = loadPronounLm(cont);
+    expect(readFileSync(join(cont, "embeddings.bin")).equals(readFileSync(join(from, "embeddings.bin")))).toBe(true);
+    expect(got.config.training.init).toEqual({ dir: from, weightsSha256: start.config.files.weights.sha256 });
+    const fresh = join(dir, "init-fresh");
+    mkdirSync(fresh, { recursive: true });
+    writeEmbeddingTable(join(fresh, "embeddings.bin"), tinyTable(words));
+    await pretrain({ ...PRETRAIN_DEFAULTS, corpus, out: fresh, hidden: 6, batchSize: 4, lr: 1e-12, evalEvery: 1000, maxSteps: 1, backend: "cpu", dev: undefined }, () => {});
+    const random = loadPronounLm(fresh);
+    for (const [name, t] of start.lm.allParams()) {
+      const a = t.dataSync();
+      const b = got.lm.allParams().get(name)!.dataSync();
+      const r = random.lm.allParams().get(name)!.dataSync();
+      let dStart = 0;
+      let dRandom = 0;
+      for (let i = 0; i < a.length; i++) {
+        dStart = Math.max(dStart, Math.abs(a[i]! - b[i]!));
+        dRandom = Math.max(dRandom, Math.abs(r[i]! - b[i]!));
+      }
+      expect(dStart, name).toBeLessThan(1e-6);
+      if (!name.endsWith("b") && !name.endsWith("bf") && !name.endsWith("bb")) expect(dRandom, name).toBeGreaterThan(1e-3);
+    }
+    for (const m of [start, got, random]) m.lm.dispose();
+    const other = join(dir, "init-other");
+    await expect(pretrain({ ...PRETRAIN_DEFAULTS, corpus, out: other, init: from, hidden: 7, batchSize: 4, maxSteps: 1, backend: "cpu", dev: undefined }, () => {})).rejects.toThrow(
+      /--init: cannot continue from this model: it is a BiLSTM 1 x 6, this command asks for a BiLSTM 1 x 7/,
+    );
+    expect(existsSync(other)).toBe(false);
+  });
+
   it("replaced objective: swaps follow the real confusions, training learns to detect them, resume is exact", async () => {
     const pairsFile = join(dir, "conf.jsonl");
     const rec = (ref: string, sys: string, kind = "system") => JSON.stringify({ id: "x", lang: "de", context: [], positive: "a", negative: "b", kind, ref_pronoun: ref, sys_pronoun: sys, origin: "o" });

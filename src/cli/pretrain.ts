@@ -38,6 +38,7 @@ export function registerPretrain(program: Command): void {
     .option("--max-minutes <x>", "stop after this many minutes in this run (0 = no limit)", "0")
     .option("--max-docs <n>", "use only the first N corpus documents (0 = all)", "0")
     .option("--resume", "continue from <out>/resume.ckpt", false)
+    .option("--init <dir>", "continued pretraining: start from this masked-pronoun model (its weights, vocabulary and vectors; same encoder options) instead of random weights")
     .option("--keep-snapshots", "also keep the model of every evaluation in <out>/snapshots/step-N (for scripts/average-pronoun-lm.ts)", false)
     .option("--backend <name>", "auto | gpu (tfjs-node-gpu, CUDA) | webgpu (Dawn) | node | wasm | cpu (docs/gpu.md)", d.backend)
     .option("--lstm-impl <impl>", "auto (graph on a GPU backend, else js) | js | graph (whole recurrence as tfjs ops, no per-step read-back)", "auto")
@@ -98,6 +99,7 @@ export function registerPretrain(program: Command): void {
           confusions: o.confusions as string | undefined,
           quiet: Boolean(o.quiet),
           keepSnapshots: Boolean(o.keepSnapshots),
+          ...(o.init !== undefined ? { init: String(o.init) } : {}),
         }, o.quiet ? () => {} : undefined);
         let r: Awaited<typeof run>;
         try {

@@ -42,6 +42,11 @@ export interface PretrainOptions {
    * gradients are averaged and Adam runs once here (src/nn/data-parallel.ts).
    */
   workers?: number;
+  /**
+   * Continued pretraining: start from this masked-pronoun model's weights, vocabulary and frozen vectors
+   * (same encoder shape and objective) instead of a random initialisation; Adam starts afresh.
+   */
+  init?: string;
   /** Tests only: the worker thread 1 exits when asked for this step. */
   faultWorkerExitAtStep?: number;
 }

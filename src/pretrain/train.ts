@@ -17,7 +17,7 @@ import { PronounLm } from "./model.js";
 import { corpusCounts, loadPretrainData, makeWindow, epochBatches, readConfusions, replaceWindow, type Confusions } from "./data.js";
 import { replacedEval } from "./replaced.js";
 import { zeroShotEval, logPriorFromLabels } from "./zeroshot.js";
-import { savePronounLm } from "./checkpoint.js";
+import { savePronounLm, loadPronounLm, archOfConfig } from "./checkpoint.js";
 import { PRETRAIN_DEFAULTS, type PretrainOptions } from "./defaults.js";
 import { describeArch, isDefaultBiLstm, type LmArch } from "./arch.js";
 import { WorkerDiedError, compiledScript } from "../nn/data-parallel.js";
@@ -60,12 +60,14 @@ interface ResumeHeader {
   tensors: ReturnType<typeof packTensors>["manifest"];
 }
 
-function optionsKey(o: PretrainOptions, arch: LmArch, corpusSig: string, tableSha: string, confSig: string | null): string {
+function optionsKey(o: PretrainOptions, arch: LmArch, corpusSig: string, tableSha: string, confSig: string | null, initSha: string | null): string {
   const { hidden, dropout, batchSize, lr, clip, seed, maxLen, contextSentences, vocabCap, maxDocs } = o;
   // The objective and the encoder enter the key only when they are not the original ones, so runs started before they existed still resume.
   const extra = o.objective && o.objective !== "masked" ? { objective: o.objective, confSig } : {};
   const enc = isDefaultBiLstm(arch) ? {} : { arch };
-  return JSON.stringify({ hidden, dropout, batchSize, lr, clip, seed, maxLen, contextSentences, vocabCap, maxDocs, corpusSig, tableSha, ...extra, ...enc });
+  // Likewise the starting model of a continued run.
+  const init = initSha ? { init: initSha } : {};
+  return JSON.stringify({ hidden, dropout, batchSize, lr, clip, seed, maxLen, contextSentences, vocabCap, maxDocs, corpusSig, tableSha, ...extra, ...enc, ...init });
 }
 
 /** The shape a resume checkpoint holds (before the header recorded it: a one-layer BiLSTM of the key's hidden size). */
@@ -115,8 +117,31 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   // The output directory appears with its first file (embeddings.bin, written atomically): an interruption
   // while the corpus is counted (Ctrl-C) leaves no empty directory behind.
   const embPath = join(opts.out, "embeddings.bin");
+  const objective = opts.objective ?? "masked";
+  // Continued pretraining reads the starting model first: a wrong shape is refused before the corpus is read.
+  const init = opts.init ? loadPronounLm(opts.init) : undefined;
+  if (init && opts.init) {
+    const initArch = archOfConfig(init.config, join(opts.init, "config.json"));
+    const initObjective = init.config.objective ?? "masked";
+    const problem =
+      describeArch(initArch) !== describeArch(arch) ? `it is a ${describeArch(initArch)}, this command asks for a ${describeArch(arch)} (use its encoder options)`
+      : initObjective !== objective ? `it was trained with the ${initObjective} objective, this command asks for ${objective}`
+      : null;
+    if (problem) {
+      init.lm.dispose();
+      throw new InputError(`--init: cannot continue from this model: ${problem}`, join(opts.init, "config.json"));
+    }
+  }
   let table: EmbeddingTable;
-  if (existsSync(embPath)) {
+  if (init) {
+    // The starting model's vocabulary and vectors: its weights were trained on them.
+    table = init.lm.table;
+    if (existsSync(embPath) && sha256(readFileSync(embPath)) !== sha256(encodeEmbeddingTable(table))) {
+      init.lm.dispose();
+      throw new InputError(`embeddings.bin is not the vocabulary of the --init model ${opts.init} (use the run's own --init, or a new --out)`, embPath);
+    }
+    log(`continuing from ${opts.init} (${describeArch(arch)}, ${table.words.length} words, weights ${init.config.files.weights.sha256.slice(0, 8)})`);
+  } else if (existsSync(embPath)) {
     table = readEmbeddingTable(embPath);
     log(`embeddings: ${embPath} (${table.words.length} words)`);
   } else {
@@ -134,10 +159,14 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   const t0 = Date.now();
   const data = await loadPretrainData(opts.corpus, vocab, opts.maxLen, opts.maxDocs);
   const corpusSig = await fileSignature(opts.corpus, data.targets.length);
+  if (init && !existsSync(embPath)) {
+    // As for a fresh vocabulary: the directory appears only once the corpus has been read whole.
+    mkdirSync(opts.out, { recursive: true });
+    writeEmbeddingTable(embPath, table);
+  }
   log(`corpus: ${data.tokens} tokens, ${data.sentOff.length - 1} sentences, ${data.targets.length} target sentences (${data.skippedLong} longer than ${opts.maxLen} tokens skipped), loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
   const devPairs = opts.dev ? subsample(await readRankerPairs(opts.dev, "crc"), opts.maxDevPairs, opts.seed) : [];
-  const objective = opts.objective ?? "masked";
   let conf: Confusions | undefined;
   let confSig: string | null = null;
   if (objective === "replaced") {
@@ -150,8 +179,15 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   const lm = new PronounLm(table, hidden, opts.dropout, new Rng(opts.seed), objective, opts.lstmImpl, arch);
   lm.logPrior = logPriorFromLabels(data.pronLabel);
   const params = lm.allParams();
+  const initSha = init ? init.config.files.weights.sha256 : null;
+  if (init) {
+    // Starting weights (a resume below overwrites them with the run's own).
+    const { manifest, data: bin } = packTensors(init.lm.allParams());
+    assignTensors(params, manifest, bin, join(opts.init!, "weights.bin"));
+    init.lm.dispose();
+  }
   const adam = new Adam(params, opts.lr);
-  const key = optionsKey(opts, arch, corpusSig, tableSha, confSig);
+  const key = optionsKey(opts, arch, corpusSig, tableSha, confSig, initSha);
   const resumePath = join(opts.out, "resume.ckpt");
   let epoch = 0;
   let batchInEpoch = 0;
@@ -221,7 +257,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   const saveModel = (dir = opts.out): void => {
     savePronounLm(dir, lm, {
       prepare: { contextSentences: opts.contextSentences, maxLen: opts.maxLen },
-      training: { corpus: corpusSig, ...(objective !== "masked" ? { objective, confusions: confSig } : {}), step, windows, tokens, seconds: Math.round(elapsed()), seed: opts.seed, batchSize: opts.batchSize, lr: opts.lr, backend: backend.backend, ...(arch.kind === "glove-bilstm" ? { lstmImpl: resolveLstmImpl(opts.lstmImpl) } : {}), ...(workers > 1 ? { workers } : {}), lastDev: [...curve].reverse().find((c) => c.dev)?.dev ?? null, proneval: VERSION },
+      training: { corpus: corpusSig, ...(objective !== "masked" ? { objective, confusions: confSig } : {}), ...(init ? { init: { dir: opts.init, weightsSha256: initSha } } : {}), step, windows, tokens, seconds: Math.round(elapsed()), seed: opts.seed, batchSize: opts.batchSize, lr: opts.lr, backend: backend.backend, ...(arch.kind === "glove-bilstm" ? { lstmImpl: resolveLstmImpl(opts.lstmImpl) } : {}), ...(workers > 1 ? { workers } : {}), lastDev: [...curve].reverse().find((c) => c.dev)?.dev ?? null, proneval: VERSION },
     });
     writeFileAtomic(join(dir, "curve.json"), JSON.stringify({ options: { ...opts, resume: undefined, quiet: undefined, faultWorkerExitAtStep: undefined }, curve }, null, 1) + "\n");
   };
