@@ -214,7 +214,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     log(`resumed at step ${step} (epoch ${epoch + 1}, batch ${batchInEpoch})`);
     if ((h.workers ?? 1) !== workers) log(`the interrupted run used ${h.workers ?? 1} worker(s), this one ${workers}: the same training up to float rounding in the gradient sums`);
   } else if (opts.resume) {
-    log("no resume.ckpt in the output directory: starting from scratch");
+    log(`no resume.ckpt in the output directory: starting ${init ? `from ${opts.init}` : "from scratch"}`);
   }
 
   let died: WorkerDiedError | null = null;
