@@ -61,10 +61,13 @@ function isModelDir(dir: string): boolean {
   return existsSync(join(dir, "model.json")) && existsSync(join(dir, "vocab.json"));
 }
 
-/** Directories searched, in order: --model-dir, its dist/, the checkpoint's recorded path, the installed package. */
+/**
+ * Directories searched, in order: --model-dir and its dist/ when given (nothing else then: a wrong path is an
+ * error, never a silent switch to another copy), otherwise the checkpoint's recorded path and the installed package.
+ */
 export function useLiteSearchPath(opts: UseLiteLoadOptions, recorded?: string): string[] {
+  if (opts.modelDir) return [...new Set([resolve(opts.modelDir), resolve(opts.modelDir, "dist")])];
   const dirs: string[] = [];
-  if (opts.modelDir) dirs.push(resolve(opts.modelDir), resolve(opts.modelDir, "dist"));
   if (recorded) dirs.push(resolve(recorded));
   const inst = installedUseLiteDir();
   if (inst) dirs.push(inst);
