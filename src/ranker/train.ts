@@ -21,7 +21,7 @@ import type { PretrainedEncoder } from "../nn/encoder.js";
 import type { RankerModel } from "./model.js";
 import { RankerParallelStepper, rankerShardGradients, rankerWorkerScript } from "./shard.js";
 import { WorkerDiedError, shardBatch } from "../nn/data-parallel.js";
-import { packTensors, assignTensors } from "../nn/tensors.js";
+import { packTensors, assignTensors, toHost } from "../nn/tensors.js";
 import { Rng } from "../core/prng.js";
 import { modelNameOf } from "./transformers.js";
 import { USE_LITE_KIND } from "./use-lite.js";
@@ -291,10 +291,12 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   const lenOf = (i: number): number => Math.max(tr.pos[i]!.tokens.length, tr.neg[i]!.tokens.length);
 
   const runStart = Date.now();
-  const writeResume = (epoch: number, batchInEpoch: number): void => {
+  const writeResume = async (epoch: number, batchInEpoch: number): Promise<void> => {
     const named = new Map<string, tf.Tensor>(params);
     for (const [k, m] of adam.m) named.set(`adam/m/${k}`, m);
     for (const [k, v] of adam.v) named.set(`adam/v/${k}`, v);
+    // On the host before packing: a GPU backend may have no synchronous read.
+    await toHost(named.values());
     const { manifest, data } = packTensors(named);
     const h: ResumeHeader = {
       magic: "proneval-resume",
@@ -345,6 +347,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
     log(`epoch ${partial ? `${(epoch + fraction).toFixed(2)} (stopped early)` : epoch + 1}/${opts.epochs}: train loss ${trainLoss.toFixed(4)}${report ? `, dev accuracy ${(100 * report.overall.accuracy).toFixed(2)}% (${Object.entries(report.byKind).map(([k, c]) => `${k} ${(100 * c.accuracy).toFixed(2)}%`).join(", ")})` : ""}${isBest ? " *best*" : ""}`);
     if (isBest) {
       best = { epoch: partial ? epoch + fraction : epoch + 1, devAccuracy: acc };
+      await toHost(params.values());
       saveCheckpoint(opts.out, model, {
         contextMode: opts.context,
         prepare: prep,
@@ -408,7 +411,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
           } catch (e) {
             if (!(e instanceof WorkerDiedError)) throw e;
             // The step was not applied: the state is exactly that after `step` steps, at batch bi.
-            writeResume(epoch, bi);
+            await writeResume(epoch, bi);
             writeCurve();
             throw new TrainStoppedError(`train: ${e.message} at step ${step + 1} of a ${workers}-thread run; stopped, with ${resumePath} written at step ${step}: continue with the same command and --resume`);
           }
@@ -427,7 +430,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
         hooks.progress?.({ phase: "train", epoch, epochs: opts.epochs, done: Math.min(train.length, (bi + 1) * opts.batchSize), total: train.length, loss: epochLossSum / Math.max(1, epochLossN), pairsPerSec: pairsThisRun / Math.max(1e-3, secs) });
         const stopNow = (opts.maxSteps > 0 && step >= opts.maxSteps) || (opts.maxMinutes > 0 && Date.now() - runStart > opts.maxMinutes * 60000);
         if (step % opts.checkpointEvery === 0 || stopNow) {
-          writeResume(epoch, bi + 1);
+          await writeResume(epoch, bi + 1);
           writeCurve();
         }
         if (stopNow) {
@@ -444,7 +447,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
       await endEpoch(epoch, epochStart, pairsThisRun, false);
       epochLossSum = 0;
       epochLossN = 0;
-      writeResume(epoch + 1, 0);
+      await writeResume(epoch + 1, 0);
       writeCurve();
     }
   } finally {
