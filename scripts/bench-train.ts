@@ -21,6 +21,7 @@ import { RankerModel, marginLoss } from "../src/ranker/model.js";
 import { createModel, type ModelSpec } from "../src/ranker/checkpoint.js";
 import { RankerParallelStepper, rankerShardGradients } from "../src/ranker/shard.js";
 import { Adam } from "../src/nn/adam.js";
+import { measureInTurns } from "./bench-turns.js";
 import type { PreparedSide } from "../src/core/scorer.js";
 import { Rng } from "../src/core/prng.js";
 
@@ -34,6 +35,18 @@ const batch = Number(arg("batch", "32"));
 const len = Number(arg("len", "80"));
 const hidden = Number(arg("hidden", "64"));
 const impls = arg("impls", "js,graph").split(",") as Array<"js" | "graph">;
+const V = 5000;
+
+/** Random 100-dimensional vectors for V words w0, w1, ... */
+function syntheticTable(rng: Rng): { dim: number; words: string[]; vectors: Float32Array; source: string } {
+  return { dim: 100, words: Array.from({ length: V }, (_, i) => `w${i}`), vectors: Float32Array.from({ length: (V + 2) * 100 }, () => rng.normal() * 0.3), source: "random" };
+}
+
+/** A CRC-sized side of ~len tokens with three pronouns in its sentence. */
+function syntheticSide(rng: Rng): PreparedSide {
+  const n = len - 10 + rng.int(20);
+  return { tokens: Array.from({ length: n }, () => `w${rng.int(V)}`), sentStart: n - 25, pronounPos: [n - 20, n - 10, n - 3], truncated: 0 };
+}
 
 function matmulProbe(backend: string): number {
   const a = tf.randomNormal([512, 512]);
@@ -66,15 +79,10 @@ interface Row {
 /** One impl on the current backend; the data depend only on the seed, so every run sees the same batches. */
 async function measure(impl: "js" | "graph", backend: string, device: string | null): Promise<Row> {
   const rng = new Rng(7);
-  const V = 5000;
-  const table = { dim: 100, words: Array.from({ length: V }, (_, i) => `w${i}`), vectors: Float32Array.from({ length: (V + 2) * 100 }, () => rng.normal() * 0.3), source: "random" };
+  const table = syntheticTable(rng);
   const model = new RankerModel(new GloveBiLstmEncoder(table, { hidden, dropout: 0.2, impl }, rng), { head: "attention", slots: 16 }, rng);
   const params = model.allParams();
-  const mkSide = (): PreparedSide => {
-    const n = len - 10 + rng.int(20);
-    const tokens = Array.from({ length: n }, () => `w${rng.int(V)}`);
-    return { tokens, sentStart: n - 25, pronounPos: [n - 20, n - 10, n - 3], truncated: 0 };
-  };
+  const mkSide = (): PreparedSide => syntheticSide(rng);
   const opt = tf.train.adam(1e-3); // tfjs Adam here; the trainer's own Adam does the same arithmetic
   const batches = Array.from({ length: steps + 2 }, () => Array.from({ length: 2 * batch }, mkSide));
   const runStep = async (sides: PreparedSide[]): Promise<void> => {
@@ -143,16 +151,12 @@ async function workersMode(): Promise<void> {
   console.log(describeBackend(b));
   console.log(`batch ${batch} pairs of ~${len} tokens a side, hidden ${hidden}, js BiLSTM; ${rounds} rounds x ${steps} steps per configuration; threads: ${counts.join(", ")}`);
   const rng = new Rng(7);
-  const V = 5000;
-  const table = { dim: 100, words: Array.from({ length: V }, (_, i) => `w${i}`), vectors: Float32Array.from({ length: (V + 2) * 100 }, () => rng.normal() * 0.3), source: "random" };
+  const table = syntheticTable(rng);
   const spec: ModelSpec = { encoder: { kind: "glove-bilstm", hidden, dropout: 0, lstmImpl: "js" }, head: { head: "attention", slots: 16 } };
   const model = await createModel(spec, table, rng);
   const params = model.allParams();
   const adam = new Adam(params, 1e-3);
-  const side = (): PreparedSide => {
-    const n = len - 10 + rng.int(20);
-    return { tokens: Array.from({ length: n }, () => `w${rng.int(V)}`), sentStart: n - 25, pronounPos: [n - 20, n - 10, n - 3], truncated: 0 };
-  };
+  const side = (): PreparedSide => syntheticSide(rng);
   // Pairs sorted by length, as the trainer's buckets are.
   const pairs = (): { pos: PreparedSide[]; neg: PreparedSide[] } => {
     const ps = Array.from({ length: batch }, () => [side(), side()] as const).sort((x, y) => Math.max(x[0].tokens.length, x[1].tokens.length) - Math.max(y[0].tokens.length, y[1].tokens.length));
@@ -172,24 +176,8 @@ async function workersMode(): Promise<void> {
   };
   for (const w of counts) await runStep(w, pairs()); // warm-up: allocation, the workers' first weights
   const data = Array.from({ length: rounds * steps }, pairs);
-  const stats = new Map(counts.map((w) => [w, { pairs: 0, tokens: 0, wall: 0, cpu: 0, peakRss: 0 }]));
   const load0 = loadavg()[0]!;
-  for (let r = 0; r < rounds; r++)
-    for (const w of counts) {
-      const st = stats.get(w)!;
-      const part = data.slice(r * steps, (r + 1) * steps);
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      for (const x of part) {
-        await runStep(w, x);
-        st.peakRss = Math.max(st.peakRss, process.memoryUsage().rss);
-      }
-      st.wall += (performance.now() - t0) / 1000;
-      const c = process.cpuUsage(c0);
-      st.cpu += (c.user + c.system) / 1e6;
-      st.pairs += part.length * batch;
-      st.tokens += part.reduce((a, x) => a + [...x.pos, ...x.neg].reduce((t, sd) => t + sd.tokens.length, 0), 0);
-    }
+  const stats = await measureInTurns(counts, data, rounds, runStep, (x) => ({ items: x.pos.length, tokens: [...x.pos, ...x.neg].reduce((t, sd) => t + sd.tokens.length, 0) }));
   const load1 = loadavg()[0]!;
   for (const s of steppers.values()) await s.close();
   adam.dispose();
@@ -200,12 +188,12 @@ async function workersMode(): Promise<void> {
     console.log(
       JSON.stringify({
         threads: w,
-        trainPairsPerSec: +(st.pairs / st.wall).toFixed(1),
+        trainPairsPerSec: +(st.items / st.wall).toFixed(1),
         trainTokensPerSec: Math.round(st.tokens / st.wall),
-        trainPairsPerCpuSec: +(st.pairs / st.cpu).toFixed(1),
+        trainPairsPerCpuSec: +(st.items / st.cpu).toFixed(1),
         seconds: +st.wall.toFixed(1),
         peakRssMB: Math.round(st.peakRss / 2 ** 20),
-        [`ratioVs${counts[0]}`]: +(st.pairs / st.wall / (ref.pairs / ref.wall)).toFixed(2),
+        [`ratioVs${counts[0]}`]: +(st.items / st.wall / (ref.items / ref.wall)).toFixed(2),
       }),
     );
   }

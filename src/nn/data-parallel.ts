@@ -165,8 +165,12 @@ export class ShardPool {
     this.pending = workers.map(() => null);
   }
 
-  /** Starts `threads` workers of `script` (numbered 1..threads) and waits until each has built its replica. */
-  static async start<I>(script: URL, threads: number, layout: ParamLayout, init: I): Promise<ShardPool> {
+  /**
+   * Starts `threads` workers of `script` (numbered 1..threads), waits until each has built its replica
+   * and publishes the weights of `params` (their first).
+   */
+  static async start<I>(script: URL, threads: number, params: Map<string, tf.Tensor>, init: I): Promise<ShardPool> {
+    const layout = paramLayout(params);
     const paramBuf = new SharedArrayBuffer(layout.size * 4);
     const versionBuf = new SharedArrayBuffer(4);
     const gradBufs = Array.from({ length: threads }, () => new SharedArrayBuffer(layout.size * 4));
@@ -192,6 +196,7 @@ export class ShardPool {
     });
     try {
       await Promise.all(workers.map((_, k) => pool.call(k, null)));
+      await pool.publish(params);
     } catch (e) {
       await pool.close();
       throw e;

@@ -6,7 +6,7 @@ import type { LmArch } from "./arch.js";
 import type { LstmImpl } from "../nn/lstm-impl.js";
 import type { Adam } from "../nn/adam.js";
 import { InputError } from "../io/errors.js";
-import { ShardPool, compiledScript, paramLayout, shardBatch, shardSeed, type ShardResult } from "../nn/data-parallel.js";
+import { ShardPool, compiledScript, shardBatch, shardSeed, type ShardResult } from "../nn/data-parallel.js";
 
 export { shardBatch as shardWindows, shardSeed };
 
@@ -109,8 +109,7 @@ export class DataParallelStepper {
     const script = compiledScript("pretrain", "train-worker.js", import.meta.url);
     if (!script) throw new InputError("--workers > 1 needs the compiled build (npx tsc -p .): dist/src/pretrain/train-worker.js is missing");
     const t = lm.table;
-    const pool = await ShardPool.start(script, threads - 1, paramLayout(params), { ...init, words: t.words, vectors: t.vectors, dim: t.dim, source: t.source, arch: lm.arch } satisfies PretrainWorkerInit);
-    await pool.publish(params);
+    const pool = await ShardPool.start(script, threads - 1, params, { ...init, words: t.words, vectors: t.vectors, dim: t.dim, source: t.source, arch: lm.arch } satisfies PretrainWorkerInit);
     return new DataParallelStepper(lm, params, adam, clip, pool, threads);
   }
 

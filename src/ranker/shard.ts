@@ -5,7 +5,7 @@ import type { PreparedSide } from "../core/scorer.js";
 import type { Adam } from "../nn/adam.js";
 import type { EmbeddingTable } from "../nn/glove.js";
 import { InputError } from "../io/errors.js";
-import { ShardPool, compiledScript, paramLayout, shardBatch, shardSeed, type ShardResult } from "../nn/data-parallel.js";
+import { ShardPool, compiledScript, shardBatch, shardSeed, type ShardResult } from "../nn/data-parallel.js";
 import { marginLoss, type RankerModel } from "./model.js";
 import type { ModelSpec } from "./checkpoint.js";
 
@@ -82,8 +82,7 @@ export class RankerParallelStepper {
     if (!script) throw new InputError("--workers > 1 needs the compiled build (npx tsc -p .): dist/src/ranker/train-worker.js is missing");
     const params = model.allParams();
     const init: RankerWorkerInit = { backend: opts.backend, spec, table, trainable: [...trainParams.keys()], margin: opts.margin, ...(opts.exitAtStep !== undefined ? { exitAtStep: opts.exitAtStep } : {}) };
-    const pool = await ShardPool.start(script, opts.threads - 1, paramLayout(params), init);
-    await pool.publish(params);
+    const pool = await ShardPool.start(script, opts.threads - 1, params, init);
     return new RankerParallelStepper(model, params, trainParams, adam, opts.clip, opts.margin, pool, opts.threads);
   }
 

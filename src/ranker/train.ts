@@ -177,17 +177,17 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
     opts = { ...opts, hidden: initLm.hidden };
   }
   const spec = encoderSpec(opts);
+  const workers = opts.workers ?? 1;
+  if (!(Number.isInteger(workers) && workers >= 1)) throw new InputError(`--workers must be a positive integer, got ${workers}`);
+  if (workers > opts.batchSize) throw new InputError(`--workers ${workers} is more than the ${opts.batchSize} pairs of a batch (--batch-size)`);
+  if (workers > 1 && spec.kind !== "glove-bilstm") throw new InputError(`--workers > 1 trains the glove-bilstm encoder only (got ${spec.kind})`);
+  if (workers > 1 && !rankerWorkerScript()) throw new InputError("--workers > 1 needs the compiled build (npx tsc -p .): dist/src/ranker/train-worker.js is missing");
   const backend = await selectBackend(opts.backend);
   log(describeBackend(backend));
   if (backend.skipped.length) hooks.verbose?.(`skipped backends: ${backend.skipped.join("; ")}`);
   if (spec.kind === "glove-bilstm") log(`BiLSTM implementation: ${resolveLstmImpl(opts.lstmImpl)}${(opts.lstmImpl ?? "auto") === "auto" ? " (auto)" : ""}`);
   if (!(opts.batchSize >= 1) || !(opts.epochs >= 1)) throw new InputError("--batch-size and --epochs must be at least 1");
   if (opts.encoderLr !== undefined && !(opts.encoderLr >= 0)) throw new InputError(`--encoder-lr must be 0 (frozen) or positive, got ${opts.encoderLr}`);
-  const workers = opts.workers ?? 1;
-  if (!(Number.isInteger(workers) && workers >= 1)) throw new InputError(`--workers must be a positive integer, got ${workers}`);
-  if (workers > opts.batchSize) throw new InputError(`--workers ${workers} is more than the ${opts.batchSize} pairs of a batch (--batch-size)`);
-  if (workers > 1 && spec.kind !== "glove-bilstm") throw new InputError(`--workers > 1 trains the glove-bilstm encoder only (got ${spec.kind})`);
-  if (workers > 1 && !rankerWorkerScript()) throw new InputError("--workers > 1 needs the compiled build (npx tsc -p .): dist/src/ranker/train-worker.js is missing");
 
   const rngData = new Rng(opts.seed ^ 0x5eed);
   const trainAll = await readRankerPairs(opts.train, opts.context);
