@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll } from "vitest";
+import * as tf from "@tensorflow/tfjs";
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -21,6 +22,7 @@ import { InputError } from "../src/io/errors.js";
 import { PronounLm } from "../src/pretrain/model.js";
 import { savePronounLm, loadPretrainedEncoder } from "../src/pretrain/checkpoint.js";
 import { VOCAB, toyPairs, writeTinyWink } from "./ranker-fixtures.js";
+import { rankerWorkerScript } from "../src/ranker/shard.js";
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "src", "cli", "index.js");
 const dir = mkdtempSync(join(tmpdir(), "ranker-train-"));
@@ -152,6 +154,36 @@ describe("training end to end", () => {
     m.dispose();
     model.dispose();
   });
+});
+
+describe("training on a backend without synchronous reads", () => {
+  it("reads values only after bringing them to the host (as WebGPU under Node needs), with the same weights", async () => {
+    // Emulated on cpu: a tensor's dataSync fails unless its current values were read with data() first.
+    const onHost = new WeakSet<object>();
+    const proto = tf.Tensor.prototype as unknown as { data: () => Promise<unknown>; dataSync: () => unknown; arraySync: () => unknown; dataId: object };
+    const { data, dataSync, arraySync } = proto;
+    const run = async (out: string, workers: number) => trainRanker(opts(out, { epochs: 2, lstmImpl: "graph", workers }));
+    const counts = rankerWorkerScript() ? [1, 2] : [1];
+    proto.data = async function (this: { dataId: object }) {
+      const v = await data.call(this);
+      onHost.add(this.dataId);
+      return v;
+    };
+    proto.dataSync = function (this: { dataId: object }) {
+      if (!onHost.has(this.dataId)) throw new Error("a synchronous read of values not on the host");
+      return dataSync.call(this);
+    };
+    proto.arraySync = () => {
+      throw new Error("a synchronous read");
+    };
+    try {
+      for (const w of counts) await run(join(dir, `nosync-${w}`), w);
+    } finally {
+      Object.assign(proto, { data, dataSync, arraySync });
+    }
+    await run(join(dir, "sync-1"), 1);
+    expect(readFileSync(join(dir, "nosync-1", "weights.bin")).equals(readFileSync(join(dir, "sync-1", "weights.bin")))).toBe(true);
+  }, 60000);
 });
 
 describe("checkpoint validation", () => {
