@@ -83,19 +83,21 @@ describe("data-parallel ranker gradients", () => {
 });
 
 describe.skipIf(!rankerWorkerScript())("train --workers 2 (worker threads; needs the compiled build)", () => {
-  it("one step on two threads equals the one-thread step on the same global batch", async () => {
-    const one = join(dir, "step-1");
-    const two = join(dir, "step-2");
-    // 7 pairs a step: shards of 4 and 3 pairs, so the shards' weights matter.
-    await trainRanker(opts(one, { batchSize: 7, maxSteps: 1, evalAtStop: true, workers: 1 }));
-    await trainRanker(opts(two, { batchSize: 7, maxSteps: 1, evalAtStop: true, workers: 2 }));
-    const c1 = JSON.parse(readFileSync(join(one, "curve.json"), "utf8")).curve;
-    const c2 = JSON.parse(readFileSync(join(two, "curve.json"), "utf8")).curve;
-    expect(c2[0].trainLoss).toBeCloseTo(c1[0].trainLoss, 5);
-    // Weights after the step and Adam's moments: equal up to float rounding in the gradient sums.
-    expect(maxDiff(floatsOf(readFileSync(join(one, "weights.bin"))), floatsOf(readFileSync(join(two, "weights.bin"))))).toBeLessThan(1e-5);
-    expect(maxDiff(resumeFloats(one), resumeFloats(two))).toBeLessThan(1e-5);
-    expect(JSON.parse(readFileSync(join(two, "config.json"), "utf8")).training.workers).toBe(2);
+  it("one step on two threads equals the one-thread step on the same global batch (also with the encoder frozen)", async () => {
+    for (const [name, extra] of [["whole model", {}], ["frozen encoder", { encoderLr: 0 }]] as const) {
+      const one = join(dir, `step-1-${Object.keys(extra).length}`);
+      const two = join(dir, `step-2-${Object.keys(extra).length}`);
+      // 7 pairs a step: shards of 4 and 3 pairs, so the shards' weights matter.
+      await trainRanker(opts(one, { batchSize: 7, maxSteps: 1, evalAtStop: true, workers: 1, ...extra }));
+      await trainRanker(opts(two, { batchSize: 7, maxSteps: 1, evalAtStop: true, workers: 2, ...extra }));
+      const c1 = JSON.parse(readFileSync(join(one, "curve.json"), "utf8")).curve;
+      const c2 = JSON.parse(readFileSync(join(two, "curve.json"), "utf8")).curve;
+      expect(c2[0].trainLoss, name).toBeCloseTo(c1[0].trainLoss, 5);
+      // Weights after the step and Adam's moments: equal up to float rounding in the gradient sums.
+      expect(maxDiff(floatsOf(readFileSync(join(one, "weights.bin"))), floatsOf(readFileSync(join(two, "weights.bin")))), name).toBeLessThan(1e-5);
+      expect(maxDiff(resumeFloats(one), resumeFloats(two)), name).toBeLessThan(1e-5);
+      expect(JSON.parse(readFileSync(join(two, "config.json"), "utf8")).training.workers, name).toBe(2);
+    }
   }, 60000);
 
   it("the CLI trains on two threads end to end, and a second identical run gives the same weights", async () => {

@@ -386,6 +386,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
     } catch (e) {
       adam.dispose();
       model.dispose();
+      if (e instanceof WorkerDiedError) throw new TrainStoppedError(`train: ${e.message} while starting a ${workers}-thread run; nothing was trained`);
       throw e;
     }
     log(`data parallel: ${workers} threads (this one and ${workers - 1} worker thread${workers > 2 ? "s" : ""}), ${opts.batchSize} pairs a step split ${shardBatch(Array.from({ length: opts.batchSize }), workers).map((x) => x.length).join("/")}`);
