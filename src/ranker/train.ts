@@ -67,7 +67,7 @@ export interface TrainResult {
   seconds: number;
 }
 
-/** A worker thread of a data-parallel run died: training stopped with a valid resume checkpoint. */
+/** A worker thread of a data-parallel run died: training stopped; the message says what was written and how to continue. */
 export class TrainStoppedError extends Error {
   constructor(message: string) {
     super(message);
