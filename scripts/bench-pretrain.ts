@@ -30,6 +30,7 @@ import { DataParallelStepper, shardGradients } from "../src/pretrain/shard.js";
 import { Adam } from "../src/nn/adam.js";
 import { Rng } from "../src/core/prng.js";
 import type { EmbeddingTable } from "../src/nn/glove.js";
+import { measureInTurns, type TurnStats } from "./bench-turns.js";
 
 const PROTOTYPE_TOKENS_PER_SEC = 3300;
 
@@ -148,26 +149,12 @@ async function workersMode(): Promise<void> {
   // Warm-up (kernel compilation, allocation; the workers' first weights).
   for (const w of counts) await runStep(w, makeBatch(rng, table.words.length));
   const batches = Array.from({ length: rounds * steps }, () => makeBatch(rng, table.words.length));
-  const stats = new Map(counts.map((w) => [w, { tokens: 0, wall: 0, cpu: 0, peakRss: 0 }]));
+  let stats: Map<number, TurnStats>;
   const load0 = loadavg();
   const p = pauser(pids);
   p.pause();
   try {
-    for (let r = 0; r < rounds; r++)
-      for (const w of counts) {
-        const st = stats.get(w)!;
-        const part = batches.slice(r * steps, (r + 1) * steps);
-        const cpu0 = process.cpuUsage();
-        const t0 = performance.now();
-        for (const ws of part) {
-          await runStep(w, ws);
-          st.peakRss = Math.max(st.peakRss, process.memoryUsage().rss);
-        }
-        st.wall += (performance.now() - t0) / 1000;
-        const c = process.cpuUsage(cpu0);
-        st.cpu += (c.user + c.system) / 1e6;
-        st.tokens += part.reduce((a, ws) => a + ws.reduce((x, win) => x + win.rows.length, 0), 0);
-      }
+    stats = await measureInTurns(counts, batches, rounds, runStep, (ws) => ({ items: ws.length, tokens: ws.reduce((x, win) => x + win.rows.length, 0) }));
   } finally {
     p.resume();
   }

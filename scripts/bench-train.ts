@@ -6,11 +6,22 @@
  * process and every row gets its ratio to wasm with the js BiLSTM (today's default). Usage:
  *   node dist/scripts/bench-train.js [--backend wasm|cpu|webgpu|gpu|node|auto] [--impls js,graph]
  *     [--reference wasm|none] [--steps N] [--batch B] [--len T] [--hidden H]
+ *
+ * `--workers 1,2 [--rounds 2]`: data-parallel training (`train --workers N`) instead: pairs/s and
+ * tokens/s of the trainer's own steps (shards, Adam, weight exchange) on the same global batches for
+ * each thread count, wall and per CPU-second of the process (all its threads), peak RSS while each
+ * configuration runs and the ratio to the first count. The configurations take turns (`--rounds`), so
+ * a change in the machine's load hits them alike.
  */
 import * as tf from "@tensorflow/tfjs";
+import { loadavg } from "node:os";
 import { selectBackend, describeBackend } from "../src/nn/backend.js";
 import { GloveBiLstmEncoder } from "../src/nn/encoder.js";
 import { RankerModel, marginLoss } from "../src/ranker/model.js";
+import { createModel, type ModelSpec } from "../src/ranker/checkpoint.js";
+import { RankerParallelStepper, rankerShardGradients } from "../src/ranker/shard.js";
+import { Adam } from "../src/nn/adam.js";
+import { measureInTurns } from "./bench-turns.js";
 import type { PreparedSide } from "../src/core/scorer.js";
 import { Rng } from "../src/core/prng.js";
 
@@ -24,6 +35,18 @@ const batch = Number(arg("batch", "32"));
 const len = Number(arg("len", "80"));
 const hidden = Number(arg("hidden", "64"));
 const impls = arg("impls", "js,graph").split(",") as Array<"js" | "graph">;
+const V = 5000;
+
+/** Random 100-dimensional vectors for V words w0, w1, ... */
+function syntheticTable(rng: Rng): { dim: number; words: string[]; vectors: Float32Array; source: string } {
+  return { dim: 100, words: Array.from({ length: V }, (_, i) => `w${i}`), vectors: Float32Array.from({ length: (V + 2) * 100 }, () => rng.normal() * 0.3), source: "random" };
+}
+
+/** A CRC-sized side of ~len tokens with three pronouns in its sentence. */
+function syntheticSide(rng: Rng): PreparedSide {
+  const n = len - 10 + rng.int(20);
+  return { tokens: Array.from({ length: n }, () => `w${rng.int(V)}`), sentStart: n - 25, pronounPos: [n - 20, n - 10, n - 3], truncated: 0 };
+}
 
 function matmulProbe(backend: string): number {
   const a = tf.randomNormal([512, 512]);
@@ -56,15 +79,10 @@ interface Row {
 /** One impl on the current backend; the data depend only on the seed, so every run sees the same batches. */
 async function measure(impl: "js" | "graph", backend: string, device: string | null): Promise<Row> {
   const rng = new Rng(7);
-  const V = 5000;
-  const table = { dim: 100, words: Array.from({ length: V }, (_, i) => `w${i}`), vectors: Float32Array.from({ length: (V + 2) * 100 }, () => rng.normal() * 0.3), source: "random" };
+  const table = syntheticTable(rng);
   const model = new RankerModel(new GloveBiLstmEncoder(table, { hidden, dropout: 0.2, impl }, rng), { head: "attention", slots: 16 }, rng);
   const params = model.allParams();
-  const mkSide = (): PreparedSide => {
-    const n = len - 10 + rng.int(20);
-    const tokens = Array.from({ length: n }, () => `w${rng.int(V)}`);
-    return { tokens, sentStart: n - 25, pronounPos: [n - 20, n - 10, n - 3], truncated: 0 };
-  };
+  const mkSide = (): PreparedSide => syntheticSide(rng);
   const opt = tf.train.adam(1e-3); // tfjs Adam here; the trainer's own Adam does the same arithmetic
   const batches = Array.from({ length: steps + 2 }, () => Array.from({ length: 2 * batch }, mkSide));
   const runStep = async (sides: PreparedSide[]): Promise<void> => {
@@ -126,6 +144,62 @@ async function runOn(name: string): Promise<Row[]> {
   return rows;
 }
 
+async function workersMode(): Promise<void> {
+  const counts = arg("workers", "1,2").split(",").map(Number);
+  const rounds = Number(arg("rounds", "2"));
+  const b = await selectBackend(arg("backend", "wasm"));
+  console.log(describeBackend(b));
+  console.log(`batch ${batch} pairs of ~${len} tokens a side, hidden ${hidden}, js BiLSTM; ${rounds} rounds x ${steps} steps per configuration; threads: ${counts.join(", ")}`);
+  const rng = new Rng(7);
+  const table = syntheticTable(rng);
+  const spec: ModelSpec = { encoder: { kind: "glove-bilstm", hidden, dropout: 0, lstmImpl: "js" }, head: { head: "attention", slots: 16 } };
+  const model = await createModel(spec, table, rng);
+  const params = model.allParams();
+  const adam = new Adam(params, 1e-3);
+  const side = (): PreparedSide => syntheticSide(rng);
+  // Pairs sorted by length, as the trainer's buckets are.
+  const pairs = (): { pos: PreparedSide[]; neg: PreparedSide[] } => {
+    const ps = Array.from({ length: batch }, () => [side(), side()] as const).sort((x, y) => Math.max(x[0].tokens.length, x[1].tokens.length) - Math.max(y[0].tokens.length, y[1].tokens.length));
+    return { pos: ps.map((p) => p[0]), neg: ps.map((p) => p[1]) };
+  };
+  const steppers = new Map<number, RankerParallelStepper>();
+  for (const w of counts) if (w > 1) steppers.set(w, await RankerParallelStepper.start(model, spec, table, params, adam, { clip: 5, margin: 0.1, threads: w, backend: b.backend }));
+  let stepNo = 0;
+  const runStep = async (w: number, x: { pos: PreparedSide[]; neg: PreparedSide[] }): Promise<void> => {
+    const s = steppers.get(w);
+    if (s) await s.step(x.pos, x.neg, 1, stepNo++);
+    else {
+      const r = await rankerShardGradients(model, params, x.pos, x.neg, 0.1, 1);
+      adam.apply(r.grads, 5);
+      tf.dispose([...r.grads.values()]);
+    }
+  };
+  for (const w of counts) await runStep(w, pairs()); // warm-up: allocation, the workers' first weights
+  const data = Array.from({ length: rounds * steps }, pairs);
+  const load0 = loadavg()[0]!;
+  const stats = await measureInTurns(counts, data, rounds, runStep, (x) => ({ items: x.pos.length, tokens: [...x.pos, ...x.neg].reduce((t, sd) => t + sd.tokens.length, 0) }));
+  const load1 = loadavg()[0]!;
+  for (const s of steppers.values()) await s.close();
+  adam.dispose();
+  model.dispose();
+  const ref = stats.get(counts[0]!)!;
+  for (const w of counts) {
+    const st = stats.get(w)!;
+    console.log(
+      JSON.stringify({
+        threads: w,
+        trainPairsPerSec: +(st.items / st.wall).toFixed(1),
+        trainTokensPerSec: Math.round(st.tokens / st.wall),
+        trainPairsPerCpuSec: +(st.items / st.cpu).toFixed(1),
+        seconds: +st.wall.toFixed(1),
+        peakRssMB: Math.round(st.peakRss / 2 ** 20),
+        [`ratioVs${counts[0]}`]: +(st.items / st.wall / (ref.items / ref.wall)).toFixed(2),
+      }),
+    );
+  }
+  console.log(`load average (1 min) ${load0.toFixed(2)} before, ${load1.toFixed(2)} after the measured rounds; peak RSS of the process ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+}
+
 async function main(): Promise<void> {
   console.log(`batch ${batch} pairs (${2 * batch} sides) of ~${len} tokens, hidden ${hidden}, ${steps} timed steps per row`);
   const rows = await runOn(arg("backend", "wasm"));
@@ -145,4 +219,6 @@ async function main(): Promise<void> {
   console.log(`peak RSS: ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 }
 
-await main();
+// Worker threads keep the event loop alive: exit once the report is printed.
+await (process.argv.includes("--workers") ? workersMode() : main());
+process.exit(0);

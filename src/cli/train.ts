@@ -39,6 +39,7 @@ export function registerTrain(program: Command): void {
     .option("--context-sentences <n>", "previous sentences used as context", String(d.contextSentences))
     .option("--epochs <n>", "epochs", String(d.epochs))
     .option("--batch-size <n>", "pairs per step", String(d.batchSize))
+    .option("--workers <n>", "glove-bilstm: data-parallel threads, each with its own tfjs backend; gradients averaged every step, same result as one thread up to float rounding (1 = this thread only)", "1")
     .option("--lr <x>", "Adam learning rate", String(d.lr))
     .option("--seed <n>", "random seed", String(d.seed))
     .option("--checkpoint-every <n>", "write resume.ckpt every N steps", String(d.checkpointEvery))
@@ -66,6 +67,9 @@ export function registerTrain(program: Command): void {
         const dropout = rangeOption("--dropout", String(o.dropout), 0, 1, { hi: true });
         const lr = rangeOption("--lr", String(o.lr), 0, Infinity, { lo: true });
         const maxMinutes = rangeOption("--max-minutes", String(o.maxMinutes), 0, Infinity);
+        const batchSize = intOption("--batch-size", String(o.batchSize), 1);
+        const workers = intOption("--workers", String(o.workers), 1);
+        if (workers > batchSize) throw new InputError(`--workers ${workers} is more than the ${batchSize} pairs of a batch (--batch-size)`);
         checkOutputDir(String(o.output), { overwrite: Boolean(o.resume || o.force), what: "a trained model", flags: "--resume (continue it) or --force (replace it)" });
         const opts: TrainOptions = {
           ...d,
@@ -83,7 +87,8 @@ export function registerTrain(program: Command): void {
           maxLen: intOption("--max-len", String(o.maxLen), 8),
           contextSentences: intOption("--context-sentences", String(o.contextSentences), 0),
           epochs: intOption("--epochs", String(o.epochs), 1),
-          batchSize: intOption("--batch-size", String(o.batchSize), 1),
+          batchSize,
+          workers,
           lr,
           seed: intOption("--seed", String(o.seed), 0),
           checkpointEvery: intOption("--checkpoint-every", String(o.checkpointEvery), 1),
@@ -114,17 +119,27 @@ export function registerTrain(program: Command): void {
           }
         };
         // tfjs loads only when a ranker command runs, not for every proneval invocation.
-        const { trainRanker } = await import("../ranker/train.js");
+        const { trainRanker, TrainStoppedError } = await import("../ranker/train.js");
         const { loadPretrainedEncoder } = await import("../pretrain/checkpoint.js");
-        const res = await trainRanker(opts, {
-          loadInit: loadPretrainedEncoder,
-          log: (m) => {
-            line.done();
-            log(m);
-          },
-          verbose: o.verbose ? (m) => void process.stderr.write(`proneval train: ${m}\n`) : undefined,
-          progress,
-        });
+        let res: Awaited<ReturnType<typeof trainRanker>>;
+        try {
+          res = await trainRanker(opts, {
+            loadInit: loadPretrainedEncoder,
+            log: (m) => {
+              line.done();
+              log(m);
+            },
+            verbose: o.verbose ? (m) => void process.stderr.write(`proneval train: ${m}\n`) : undefined,
+            progress,
+          });
+        } catch (e) {
+          // A worker thread died: not bad input, not a bug; one line, and how to continue.
+          if (!(e instanceof TrainStoppedError)) throw e;
+          line.done();
+          process.stderr.write(`proneval: error: ${e.message}\n`);
+          process.exitCode = 1;
+          return;
+        }
         line.done();
         log(
           `${res.stoppedEarly ? "stopped early" : "done"}: ${res.steps} steps, ${res.epochsDone} epoch(s), ${res.seconds.toFixed(0)} s; best: ${res.best ? `epoch ${typeof res.best.epoch === "number" ? res.best.epoch.toFixed(2).replace(/\.00$/, "") : res.best.epoch}, dev accuracy ${res.best.devAccuracy === null ? "n/a" : (100 * res.best.devAccuracy).toFixed(2) + "%"}` : "none yet (resume to continue)"}; checkpoint: ${opts.out}`,

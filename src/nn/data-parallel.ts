@@ -33,9 +33,9 @@ export function paramLayout(params: Map<string, tf.Tensor>): ParamLayout {
   return { names, shapes, offsets, size };
 }
 
-/** The parameters' values into a flat vector. */
-export function readParams(params: Map<string, tf.Tensor>, layout: ParamLayout, into: Float32Array): void {
-  layout.names.forEach((k, i) => into.set(params.get(k)!.dataSync() as Float32Array, layout.offsets[i]));
+/** The parameters' values into a flat vector (read asynchronously: a GPU backend may have no synchronous read). */
+export async function readParams(params: Map<string, tf.Tensor>, layout: ParamLayout, into: Float32Array): Promise<void> {
+  for (const [i, k] of layout.names.entries()) into.set((await params.get(k)!.data()) as Float32Array, layout.offsets[i]);
 }
 
 /** Assigns a flat vector to the parameters (the replica of a worker). */
@@ -47,13 +47,13 @@ export function assignParams(params: Map<string, tf.Variable>, layout: ParamLayo
 }
 
 /** Gradients by parameter name into a flat vector (a parameter without a gradient gets zeros). */
-export function gradsToFlat(grads: Map<string, tf.Tensor>, layout: ParamLayout, into: Float32Array): void {
-  layout.names.forEach((k, i) => {
+export async function gradsToFlat(grads: Map<string, tf.Tensor>, layout: ParamLayout, into: Float32Array): Promise<void> {
+  for (const [i, k] of layout.names.entries()) {
     const g = grads.get(k);
     const o = layout.offsets[i]!;
-    if (g) into.set(g.dataSync() as Float32Array, o);
+    if (g) into.set((await g.data()) as Float32Array, o);
     else into.fill(0, o, o + layout.shapes[i]!.reduce((a, b) => a * b, 1));
-  });
+  }
 }
 
 /** A flat gradient vector as tensors by parameter name (the caller disposes them). */
@@ -78,6 +78,19 @@ export function averageShards(parts: Array<{ n: number; flat: Float32Array }>, i
     for (let i = 0; i < acc.length; i++) acc[i] += w * f[i]!;
   }
   for (let i = 0; i < acc.length; i++) into[i] = acc[i]!;
+}
+
+/**
+ * Shard k of a global batch: items k, k+W, k+2W, ... A batch is length-sorted, so every shard gets
+ * about the same number of tokens and stays sorted (the BiLSTM skips finished rows of a sorted batch).
+ */
+export function shardBatch<T>(items: T[], shards: number): T[][] {
+  return Array.from({ length: shards }, (_, k) => items.filter((_, i) => i % shards === k));
+}
+
+/** Dropout seed of shard k (shard 0 keeps the step's own seed). */
+export function shardSeed(dropSeed: number, k: number): number {
+  return k === 0 ? dropSeed : (dropSeed + Math.imul(k, 0x9e3779b1)) >>> 0;
 }
 
 /** Mean loss of the global batch from the shards' mean losses. */
@@ -109,6 +122,13 @@ export interface ShardWorkerData<I> {
   init: I;
 }
 
+/** One shard's mean loss, its size and the gradients of its mean loss by parameter name (none when empty). */
+export interface ShardResult {
+  loss: number;
+  n: number;
+  grads: Map<string, tf.Tensor>;
+}
+
 type Reply = { ready: true } | { ok: true; loss: number; n: number } | { ok: false; error: string };
 
 /** A compiled worker script of src/<folder>/, or undefined (running from sources without a build). */
@@ -124,6 +144,8 @@ export class ShardPool {
   readonly params: Float32Array;
   private readonly version: Int32Array;
   readonly grads: Float32Array[];
+  private readonly own: Float32Array;
+  private readonly avg: Float32Array;
   private closing = false;
   private failure: WorkerDiedError | null = null;
   private pending: Array<{ resolve: (r: Reply) => void; reject: (e: Error) => void } | null>;
@@ -138,11 +160,17 @@ export class ShardPool {
     this.params = new Float32Array(paramBuf);
     this.version = new Int32Array(versionBuf);
     this.grads = gradBufs.map((b) => new Float32Array(b));
+    this.own = new Float32Array(layout.size);
+    this.avg = new Float32Array(layout.size);
     this.pending = workers.map(() => null);
   }
 
-  /** Starts `threads` workers of `script` (numbered 1..threads) and waits until each has built its replica. */
-  static async start<I>(script: URL, threads: number, layout: ParamLayout, init: I): Promise<ShardPool> {
+  /**
+   * Starts `threads` workers of `script` (numbered 1..threads), waits until each has built its replica
+   * and publishes the weights of `params` (their first).
+   */
+  static async start<I>(script: URL, threads: number, params: Map<string, tf.Tensor>, init: I): Promise<ShardPool> {
+    const layout = paramLayout(params);
     const paramBuf = new SharedArrayBuffer(layout.size * 4);
     const versionBuf = new SharedArrayBuffer(4);
     const gradBufs = Array.from({ length: threads }, () => new SharedArrayBuffer(layout.size * 4));
@@ -168,6 +196,7 @@ export class ShardPool {
     });
     try {
       await Promise.all(workers.map((_, k) => pool.call(k, null)));
+      await pool.publish(params);
     } catch (e) {
       await pool.close();
       throw e;
@@ -184,14 +213,39 @@ export class ShardPool {
   }
 
   /** Publishes new weights (read by each worker before its next shard). */
-  publish(params: Map<string, tf.Tensor>): void {
-    readParams(params, this.layout, this.params);
+  async publish(params: Map<string, tf.Tensor>): Promise<void> {
+    await readParams(params, this.layout, this.params);
     Atomics.add(this.version, 0, 1);
   }
 
   /** Sends request k to worker k+1 and returns its shard's loss and size (gradient in grads[k]). */
   dispatch(requests: unknown[]): Promise<Array<{ loss: number; n: number }>> {
     return Promise.all(requests.map((r, k) => this.call(k, r).then((x) => x as { loss: number; n: number })));
+  }
+
+  /**
+   * One data-parallel step: request k goes to worker k+1 while `own` computes shard 0 on this thread;
+   * `apply` (the optimizer) gets the size-weighted mean gradient once, then the new weights of
+   * `params` are published. Returns the global batch's mean loss. A worker that dies rejects with
+   * WorkerDiedError before anything is applied.
+   */
+  async step(requests: unknown[], own: () => Promise<ShardResult>, apply: (grads: Map<string, tf.Tensor>) => void, params: Map<string, tf.Tensor>): Promise<number> {
+    const replies = this.dispatch(requests);
+    replies.catch(() => {}); // awaited below; a worker may die while this thread computes its shard
+    const mine = await own();
+    await gradsToFlat(mine.grads, this.layout, this.own);
+    tf.dispose([...mine.grads.values()]);
+    const rs = await replies;
+    const parts = [{ n: mine.n, loss: mine.loss, flat: this.own }, ...rs.map((r, k) => ({ n: r.n, loss: r.loss, flat: this.grads[k]! }))];
+    averageShards(parts, this.avg);
+    const g = flatToGrads(this.layout, this.avg);
+    try {
+      apply(g);
+    } finally {
+      tf.dispose([...g.values()]);
+    }
+    await this.publish(params);
+    return averageLoss(parts);
   }
 
   /** Ends every worker (waits for them). */
@@ -206,7 +260,7 @@ export class ShardPool {
  * function computing one request's shard (mean loss, shard size, gradients by name). Weights are
  * re-read from the shared buffer whenever their version changed.
  */
-export async function serveShards<I>(setup: (init: I, index: number) => Promise<{ params: Map<string, tf.Variable>; shard: (req: unknown) => { loss: number; n: number; grads: Map<string, tf.Tensor> } }>): Promise<void> {
+export async function serveShards<I>(setup: (init: I, index: number) => Promise<{ params: Map<string, tf.Variable>; shard: (req: unknown) => ShardResult | Promise<ShardResult> }>): Promise<void> {
   const port = parentPort!;
   const d = workerData as ShardWorkerData<I>;
   const weights = new Float32Array(d.paramBuf);
@@ -217,15 +271,16 @@ export async function serveShards<I>(setup: (init: I, index: number) => Promise<
     const mine = paramLayout(params);
     if (JSON.stringify(mine) !== JSON.stringify(d.layout)) throw new Error("the replica's parameters differ from the main thread's");
     let seen = -1;
-    port.on("message", (req: unknown) => {
+    // One request at a time: the main thread sends the next only after this one's reply.
+    port.on("message", async (req: unknown) => {
       try {
         const v = Atomics.load(version, 0);
         if (v !== seen) {
           assignParams(params, d.layout, weights);
           seen = v;
         }
-        const r = shard(req);
-        gradsToFlat(r.grads, d.layout, grads);
+        const r = await shard(req);
+        await gradsToFlat(r.grads, d.layout, grads);
         tf.dispose([...r.grads.values()]);
         port.postMessage({ ok: true, loss: r.loss, n: r.n } satisfies Reply);
       } catch (e) {

@@ -6,7 +6,9 @@ import type { LmArch } from "./arch.js";
 import type { LstmImpl } from "../nn/lstm-impl.js";
 import type { Adam } from "../nn/adam.js";
 import { InputError } from "../io/errors.js";
-import { ShardPool, averageLoss, averageShards, compiledScript, flatToGrads, gradsToFlat, paramLayout } from "../nn/data-parallel.js";
+import { ShardPool, compiledScript, shardBatch, shardSeed, type ShardResult } from "../nn/data-parallel.js";
+
+export { shardBatch as shardWindows, shardSeed };
 
 /** What a pretraining worker thread (train-worker.ts) is started with. */
 export interface PretrainWorkerInit {
@@ -28,19 +30,6 @@ export interface PretrainShardRequest {
   step: number;
   dropSeed: number;
   windows: MaskedWindow[];
-}
-
-/**
- * Shard k of a global batch: windows k, k+W, k+2W, ... A batch is length-sorted, so every shard gets
- * about the same number of tokens and stays sorted (the BiLSTM skips finished rows of a sorted batch).
- */
-export function shardWindows<T>(ws: T[], shards: number): T[][] {
-  return Array.from({ length: shards }, (_, k) => ws.filter((_, i) => i % shards === k));
-}
-
-/** Dropout seed of shard k (shard 0 keeps the step's own seed). */
-export function shardSeed(dropSeed: number, k: number): number {
-  return k === 0 ? dropSeed : (dropSeed + Math.imul(k, 0x9e3779b1)) >>> 0;
 }
 
 /**
@@ -77,7 +66,7 @@ export function microBatches(lm: PronounLm, ws: MaskedWindow[]): MaskedWindow[][
  * Transformer's shard runs in micro-batches (microBatches) whose mean-loss gradients are weighted by
  * their sizes: the gradient of the shard's mean loss, up to float rounding.
  */
-export function shardGradients(lm: PronounLm, params: Map<string, tf.Variable>, ws: MaskedWindow[], dropSeed: number): { loss: number; n: number; grads: Map<string, tf.Tensor> } {
+export function shardGradients(lm: PronounLm, params: Map<string, tf.Variable>, ws: MaskedWindow[], dropSeed: number): ShardResult {
   if (ws.length === 0) return { loss: 0, n: 0, grads: new Map() };
   const parts = microBatches(lm, ws);
   let loss = 0;
@@ -106,9 +95,6 @@ export function shardGradients(lm: PronounLm, params: Map<string, tf.Variable>, 
  * and the new weights are published to the workers. Used by `pretrain --workers N` and the benchmark.
  */
 export class DataParallelStepper {
-  private readonly flat: Float32Array;
-  private readonly avg: Float32Array;
-
   private constructor(
     private readonly lm: PronounLm,
     private readonly params: Map<string, tf.Variable>,
@@ -116,38 +102,22 @@ export class DataParallelStepper {
     private readonly clip: number,
     private readonly pool: ShardPool,
     readonly threads: number,
-  ) {
-    this.flat = new Float32Array(pool.layout.size);
-    this.avg = new Float32Array(pool.layout.size);
-  }
+  ) {}
 
   /** Starts the worker threads with replicas of `lm` (weights published from `params`). */
   static async start(lm: PronounLm, params: Map<string, tf.Variable>, adam: Adam, clip: number, threads: number, init: Omit<PretrainWorkerInit, "words" | "vectors" | "dim" | "source" | "arch">): Promise<DataParallelStepper> {
     const script = compiledScript("pretrain", "train-worker.js", import.meta.url);
     if (!script) throw new InputError("--workers > 1 needs the compiled build (npx tsc -p .): dist/src/pretrain/train-worker.js is missing");
     const t = lm.table;
-    const pool = await ShardPool.start(script, threads - 1, paramLayout(params), { ...init, words: t.words, vectors: t.vectors, dim: t.dim, source: t.source, arch: lm.arch } satisfies PretrainWorkerInit);
-    pool.publish(params);
+    const pool = await ShardPool.start(script, threads - 1, params, { ...init, words: t.words, vectors: t.vectors, dim: t.dim, source: t.source, arch: lm.arch } satisfies PretrainWorkerInit);
     return new DataParallelStepper(lm, params, adam, clip, pool, threads);
   }
 
   /** One step on a global batch; returns its mean loss. A worker that dies rejects with WorkerDiedError (nothing applied). */
   async step(ws: MaskedWindow[], dropSeed: number, step: number): Promise<number> {
-    const shards = shardWindows(ws, this.threads);
+    const shards = shardBatch(ws, this.threads);
     const reqs: PretrainShardRequest[] = shards.slice(1).map((w, k) => ({ step, dropSeed: shardSeed(dropSeed, k + 1), windows: w }));
-    const replies = this.pool.dispatch(reqs);
-    replies.catch(() => {}); // awaited below; a worker may die while this thread computes its shard
-    const own = shardGradients(this.lm, this.params, shards[0]!, dropSeed);
-    gradsToFlat(own.grads, this.pool.layout, this.flat);
-    tf.dispose([...own.grads.values()]);
-    const rs = await replies;
-    const parts = [{ n: own.n, loss: own.loss, flat: this.flat }, ...rs.map((r, k) => ({ n: r.n, loss: r.loss, flat: this.pool.grads[k]! }))];
-    averageShards(parts, this.avg);
-    const g = flatToGrads(this.pool.layout, this.avg);
-    this.adam.apply(g, this.clip);
-    tf.dispose([...g.values()]);
-    this.pool.publish(this.params);
-    return averageLoss(parts);
+    return this.pool.step(reqs, async () => shardGradients(this.lm, this.params, shards[0]!, dropSeed), (g) => this.adam.apply(g, this.clip), this.params);
   }
 
   close(): Promise<void> {

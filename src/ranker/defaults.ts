@@ -54,6 +54,13 @@ export interface TrainOptions {
    * trains and no gradient flows through the encoder (a pretrained encoder kept as it is).
    */
   encoderLr?: number;
+  /**
+   * glove-bilstm: data-parallel threads (1 = this thread only): each computes the gradient of its
+   * shard of the batch, Adam applies their size-weighted mean once. Not part of the resume key.
+   */
+  workers?: number;
+  /** Tests only: worker thread 1 exits when asked for this step (a worker that dies). */
+  faultWorkerExitAtStep?: number;
   /** use-lite: megabytes of frozen features kept between epochs (default 2048). */
   featureCacheMb?: number;
 }

@@ -36,9 +36,10 @@ export async function scoreSides(model: RankerModel, sides: PreparedSide[], opts
       const f = model.forward(batch, false);
       return [f.y, f.u, opts.withAttention ? f.attn : undefined] as const;
     });
-    const yv = y.dataSync();
-    const uv = u.dataSync();
-    const av = attn?.dataSync();
+    // Read asynchronously: a GPU backend may have no synchronous read.
+    const yv = await y.data();
+    const uv = await u.data();
+    const av = await attn?.data();
     const { S, T } = batch;
     idx.forEach((i, b) => {
       const s = sides[i]!;

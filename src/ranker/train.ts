@@ -18,8 +18,10 @@ import { buildEmbeddingTable, decodeEmbeddingTable, encodeEmbeddingTable, type E
 import type { PrepareOptions } from "../nn/inputs.js";
 import type { PreparedSide } from "../core/scorer.js";
 import type { PretrainedEncoder } from "../nn/encoder.js";
-import { marginLoss, type RankerModel } from "./model.js";
-import { packTensors, assignTensors } from "../nn/tensors.js";
+import type { RankerModel } from "./model.js";
+import { RankerParallelStepper, rankerShardGradients, rankerWorkerScript } from "./shard.js";
+import { WorkerDiedError, shardBatch } from "../nn/data-parallel.js";
+import { packTensors, assignTensors, toHost } from "../nn/tensors.js";
 import { Rng } from "../core/prng.js";
 import { modelNameOf } from "./transformers.js";
 import { USE_LITE_KIND } from "./use-lite.js";
@@ -65,6 +67,14 @@ export interface TrainResult {
   seconds: number;
 }
 
+/** A worker thread of a data-parallel run died: training stopped; the message says what was written and how to continue. */
+export class TrainStoppedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TrainStoppedError";
+  }
+}
+
 interface ResumeHeader {
   magic: "proneval-resume";
   formatVersion: 1;
@@ -81,6 +91,8 @@ interface ResumeHeader {
   epochLossSum: number;
   epochLossN: number;
   seconds: number;
+  /** Data-parallel threads of the run that wrote it (absent: 1). */
+  workers?: number;
   tensors: ReturnType<typeof packTensors>["manifest"];
 }
 
@@ -165,6 +177,11 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
     opts = { ...opts, hidden: initLm.hidden };
   }
   const spec = encoderSpec(opts);
+  const workers = opts.workers ?? 1;
+  if (!(Number.isInteger(workers) && workers >= 1)) throw new InputError(`--workers must be a positive integer, got ${workers}`);
+  if (workers > opts.batchSize) throw new InputError(`--workers ${workers} is more than the ${opts.batchSize} pairs of a batch (--batch-size)`);
+  if (workers > 1 && spec.kind !== "glove-bilstm") throw new InputError(`--workers > 1 trains the glove-bilstm encoder only (got ${spec.kind})`);
+  if (workers > 1 && !rankerWorkerScript()) throw new InputError("--workers > 1 needs the compiled build (npx tsc -p .): dist/src/ranker/train-worker.js is missing");
   const backend = await selectBackend(opts.backend);
   log(describeBackend(backend));
   if (backend.skipped.length) hooks.verbose?.(`skipped backends: ${backend.skipped.join("; ")}`);
@@ -202,6 +219,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
     if (header.optionsKey !== optionsKey(opts, sigs))
       throw new InputError("cannot resume: options or training data differ from the interrupted run (use the same command, or a new --out)", resumePath);
     log(`resuming at epoch ${header.epoch + 1}, step ${header.step}`);
+    if ((header.workers ?? 1) !== workers) log(`the interrupted run used ${header.workers ?? 1} worker(s), this one ${workers}: the same training up to float rounding in the gradient sums`);
   } else if (opts.resume) {
     log("no resume.ckpt in the output directory: starting from scratch");
   }
@@ -273,10 +291,12 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
   const lenOf = (i: number): number => Math.max(tr.pos[i]!.tokens.length, tr.neg[i]!.tokens.length);
 
   const runStart = Date.now();
-  const writeResume = (epoch: number, batchInEpoch: number): void => {
+  const writeResume = async (epoch: number, batchInEpoch: number): Promise<void> => {
     const named = new Map<string, tf.Tensor>(params);
     for (const [k, m] of adam.m) named.set(`adam/m/${k}`, m);
     for (const [k, v] of adam.v) named.set(`adam/v/${k}`, v);
+    // On the host before packing: a GPU backend may have no synchronous read.
+    await toHost(named.values());
     const { manifest, data } = packTensors(named);
     const h: ResumeHeader = {
       magic: "proneval-resume",
@@ -294,6 +314,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
       epochLossSum,
       epochLossN,
       seconds: secondsBefore + (Date.now() - runStart) / 1000,
+      ...(workers > 1 ? { workers } : {}),
       tensors: manifest,
     };
     const hb = Buffer.from(JSON.stringify(h), "utf8");
@@ -326,6 +347,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
     log(`epoch ${partial ? `${(epoch + fraction).toFixed(2)} (stopped early)` : epoch + 1}/${opts.epochs}: train loss ${trainLoss.toFixed(4)}${report ? `, dev accuracy ${(100 * report.overall.accuracy).toFixed(2)}% (${Object.entries(report.byKind).map(([k, c]) => `${k} ${(100 * c.accuracy).toFixed(2)}%`).join(", ")})` : ""}${isBest ? " *best*" : ""}`);
     if (isBest) {
       best = { epoch: partial ? epoch + fraction : epoch + 1, devAccuracy: acc };
+      await toHost(params.values());
       saveCheckpoint(opts.out, model, {
         contextMode: opts.context,
         prepare: prep,
@@ -342,12 +364,33 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
           ...(opts.encoderLr !== undefined ? { encoderLr: opts.encoderLr } : {}),
           backend: backend.backend,
           ...(spec.kind === "glove-bilstm" ? { lstmImpl: resolveLstmImpl(opts.lstmImpl) } : {}),
+          ...(workers > 1 ? { workers } : {}),
           devAccuracy: acc,
           devByKind: curve[curve.length - 1]!.devByKind,
         },
       });
     }
   };
+
+  // Data parallel: this thread computes shard 0 of each batch, worker threads 1..N-1 the others.
+  let parallel: RankerParallelStepper | undefined;
+  if (workers > 1) {
+    try {
+      parallel = await RankerParallelStepper.start(model, { encoder: spec, head: { head: opts.head, slots: opts.slots } }, table!, trainParams, adam, {
+        clip: opts.clip,
+        margin: opts.margin,
+        threads: workers,
+        backend: backend.backend,
+        ...(opts.faultWorkerExitAtStep !== undefined ? { exitAtStep: opts.faultWorkerExitAtStep } : {}),
+      });
+    } catch (e) {
+      adam.dispose();
+      model.dispose();
+      if (e instanceof WorkerDiedError) throw new TrainStoppedError(`train: ${e.message} while starting a ${workers}-thread run; nothing was trained`);
+      throw e;
+    }
+    log(`data parallel: ${workers} threads (this one and ${workers - 1} worker thread${workers > 2 ? "s" : ""}), ${opts.batchSize} pairs a step split ${shardBatch(Array.from({ length: opts.batchSize }), workers).map((x) => x.length).join("/")}`);
+  }
 
   let stoppedEarly = false;
   let epoch = startEpoch;
@@ -358,20 +401,27 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
       let pairsThisRun = 0;
       for (let bi = epoch === startEpoch ? startBatch : 0; bi < batches.length; bi++) {
         const idx = batches[bi]!;
-        const sides: PreparedSide[] = idx.map((i) => tr.pos[i]!).concat(idx.map((i) => tr.neg[i]!));
-        const batch = await model.makeBatch(sides);
+        const pos: PreparedSide[] = idx.map((i) => tr.pos[i]!);
+        const neg: PreparedSide[] = idx.map((i) => tr.neg[i]!);
         const n = idx.length;
         const dropoutSeed = (opts.seed * 31 + step * 2) >>> 0;
-        const { value, grads } = tf.variableGrads(() => {
-          const { y } = model.forward(batch, true, dropoutSeed);
-          return marginLoss(y.slice(0, n), y.slice(n, n), opts.margin);
-        }, [...trainParams.values()]);
-        const byName = new Map<string, tf.Tensor>();
-        for (const [k, p] of trainParams) if (grads[p.name]) byName.set(k, grads[p.name]!);
-        adam.apply(byName, opts.clip);
-        const loss = value.dataSync()[0]!;
-        tf.dispose([value, ...Object.values(grads)]);
-        model.disposeBatch(batch);
+        let loss: number;
+        if (parallel) {
+          try {
+            loss = await parallel.step(pos, neg, dropoutSeed, step);
+          } catch (e) {
+            if (!(e instanceof WorkerDiedError)) throw e;
+            // The step was not applied: the state is exactly that after `step` steps, at batch bi.
+            await writeResume(epoch, bi);
+            writeCurve();
+            throw new TrainStoppedError(`train: ${e.message} at step ${step + 1} of a ${workers}-thread run; stopped, with ${resumePath} written at step ${step}: continue with the same command and --resume`);
+          }
+        } else {
+          const r = await rankerShardGradients(model, trainParams, pos, neg, opts.margin, dropoutSeed);
+          adam.apply(r.grads, opts.clip);
+          tf.dispose([...r.grads.values()]);
+          loss = r.loss;
+        }
         step++;
         epochLossSum += loss * n;
         epochLossN += n;
@@ -381,7 +431,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
         hooks.progress?.({ phase: "train", epoch, epochs: opts.epochs, done: Math.min(train.length, (bi + 1) * opts.batchSize), total: train.length, loss: epochLossSum / Math.max(1, epochLossN), pairsPerSec: pairsThisRun / Math.max(1e-3, secs) });
         const stopNow = (opts.maxSteps > 0 && step >= opts.maxSteps) || (opts.maxMinutes > 0 && Date.now() - runStart > opts.maxMinutes * 60000);
         if (step % opts.checkpointEvery === 0 || stopNow) {
-          writeResume(epoch, bi + 1);
+          await writeResume(epoch, bi + 1);
           writeCurve();
         }
         if (stopNow) {
@@ -398,10 +448,11 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
       await endEpoch(epoch, epochStart, pairsThisRun, false);
       epochLossSum = 0;
       epochLossN = 0;
-      writeResume(epoch + 1, 0);
+      await writeResume(epoch + 1, 0);
       writeCurve();
     }
   } finally {
+    await parallel?.close();
     adam.dispose();
     model.dispose();
   }

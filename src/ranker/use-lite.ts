@@ -285,7 +285,7 @@ export class UseLiteEncoder implements Encoder<UseLiteFeatures> {
       const run = wins.slice(r, r + ROWS_PER_RUN);
       const h = await this.runRows(run.map((w) => w.ids));
       const L = h.shape[1];
-      const data = h.dataSync();
+      const data = await h.data();
       h.dispose();
       run.forEach((w, i) => {
         const dst = fresh.get(w.side)!;
