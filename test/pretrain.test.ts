@@ -223,6 +223,11 @@ describe("masked-pronoun data and training", () => {
       /--init: cannot continue from this model: it is a BiLSTM 1 x 6, this command asks for a BiLSTM 1 x 7/,
     );
     expect(existsSync(other)).toBe(false);
+    // A run folder whose vocabulary is not the starting model's.
+    writeEmbeddingTable(join(cont, "embeddings.bin"), tinyTable([...words, "extra"]));
+    await expect(pretrain({ ...PRETRAIN_DEFAULTS, corpus, out: cont, init: from, hidden: 6, batchSize: 4, maxSteps: 2, resume: true, backend: "cpu", dev: undefined }, () => {})).rejects.toThrow(
+      /embeddings\.bin is not the vocabulary of the --init model/,
+    );
   });
 
   it("replaced objective: swaps follow the real confusions, training learns to detect them, resume is exact", async () => {

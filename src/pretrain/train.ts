@@ -136,10 +136,6 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
   if (init) {
     // The starting model's vocabulary and vectors: its weights were trained on them.
     table = init.lm.table;
-    if (existsSync(embPath) && sha256(readFileSync(embPath)) !== sha256(encodeEmbeddingTable(table))) {
-      init.lm.dispose();
-      throw new InputError(`embeddings.bin is not the vocabulary of the --init model ${opts.init} (use the run's own --init, or a new --out)`, embPath);
-    }
     log(`continuing from ${opts.init} (${describeArch(arch)}, ${table.words.length} words, weights ${init.config.files.weights.sha256.slice(0, 8)})`);
   } else if (existsSync(embPath)) {
     table = readEmbeddingTable(embPath);
@@ -155,6 +151,10 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
     log(`embeddings: ${table.words.length} words written to ${embPath}`);
   }
   const tableSha = sha256(encodeEmbeddingTable(table));
+  if (init && existsSync(embPath) && sha256(readFileSync(embPath)) !== tableSha) {
+    init.lm.dispose();
+    throw new InputError(`embeddings.bin is not the vocabulary of the --init model ${opts.init} (use the run's own --init, or a new --out)`, embPath);
+  }
   const vocab = new Vocab(table.words);
   const t0 = Date.now();
   const data = await loadPretrainData(opts.corpus, vocab, opts.maxLen, opts.maxDocs);
