@@ -23,12 +23,12 @@ function table(seed: number): EmbeddingTable {
 }
 
 /** Saves a tiny model whose weights are its initialisation (seed `seed`) on the embeddings of `tableSeed`. */
-function saveModel(name: string, seed: number, tableSeed = 1, hidden = 3): string {
+function saveModel(name: string, seed: number, tableSeed = 1, hidden = 3, priorShift = 0, corpus = "c"): string {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   const lm = new PronounLm(table(tableSeed), hidden, 0, new Rng(seed));
-  lm.logPrior = Float32Array.from({ length: 42 }, (_, k) => -2 - k / 20);
-  savePronounLm(dir, lm, { prepare: PREP, training: { step: seed * 100, seed: 1, corpus: "c" } });
+  lm.logPrior = Float32Array.from({ length: 42 }, (_, k) => -2 - k / 20 - priorShift * (k % 3));
+  savePronounLm(dir, lm, { prepare: PREP, training: { step: seed * 100, seed: 1, corpus } });
   lm.dispose();
   return dir;
 }
@@ -81,5 +81,29 @@ describe("checkpoint averaging", () => {
     expect(() => averagePronounLms([a], out)).toThrow(/at least two/);
     expect(existsSync(out)).toBe(false);
     expect(() => averagePronounLms([a, a], join(root, "a"))).toThrow(/already holds a model/);
+  });
+
+  it("averages a model with its continuation on another corpus only when told whose prior to keep", () => {
+    const base = saveModel("base", 1);
+    const cont = saveModel("cont", 2, 1, 3, 0.5, "modern");
+    const out = join(root, "lineage");
+    expect(() => averagePronounLms([base, cont], out)).toThrow(/cont\/config.json.*pronoun prior differs.*--prior-of/);
+    expect(existsSync(out)).toBe(false);
+    expect(() => averagePronounLms([base, cont], out, { priorOf: 2 })).toThrow(/one of the 2 averaged/);
+    const cfg = averagePronounLms([base, cont], out, { priorOf: 1 });
+    const { config } = loadPronounLm(out);
+    expect(config.pronounLogPrior).toEqual(loadPronounLm(cont).config.pronounLogPrior);
+    expect(config.pronounLogPrior).not.toEqual(loadPronounLm(base).config.pronounLogPrior);
+    expect(cfg.training.priorOf).toEqual({ dir: cont, corpus: "modern" });
+    expect(cfg.training.corpus).toBe("modern");
+    const [wb, wc, wo] = [base, cont, out].map(weightsOf);
+    for (const [name, v] of wo!) {
+      const x = wb!.get(name)!, y = wc!.get(name)!;
+      for (let i = 0; i < v.length; i++) expect(v[i]).toBeCloseTo((x[i]! + y[i]!) / 2, 6);
+    }
+    // Another shape stays refused, prior named or not.
+    const wider = saveModel("wider2", 2, 1, 4, 0.5);
+    expect(() => averagePronounLms([base, wider], join(root, "lineage-bad"), { priorOf: 0 })).toThrow(/not a snapshot of the same model/);
+    tf.disposeVariables();
   });
 });
