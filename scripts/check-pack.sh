@@ -16,7 +16,7 @@ trap 'rm -rf "$T"' EXIT
 npm pack --ignore-scripts --pack-destination "$T" --json > "$T/pack.json" 2> "$T/pack.log" || { cat "$T/pack.log" >&2; die "npm pack failed"; }
 TGZ=$(ls "$T"/proneval-*.tgz)
 tar -tzf "$TGZ" | sed 's#^package/##' | sort > "$T/files.txt"
-for f in dist/src/cli/index.js data/sample/wmttest2023.ru-en.sample.xml.gz data/pronouns.json checkpoints/pronoun-lm-news/config.json README.md LICENSE; do
+for f in dist/src/cli/index.js data/sample/wmttest2023.ru-en.sample.xml.gz data/pronouns.json checkpoints/pronoun-lm-modern/config.json README.md LICENSE; do
   grep -qx "$f" "$T/files.txt" || die "the tarball lacks $f"
 done
 grep -q '^checkpoints/vectors/[0-9a-f]\{64\}\.bin$' "$T/files.txt" || die "the tarball lacks the shared vector store"

@@ -23,7 +23,7 @@ export const VERSION: string = JSON.parse(readFileSync(join(PACKAGE_ROOT, "packa
  * The shipped default scorer, a masked-pronoun model scored zero-shot (PMI), chosen by `proneval meta-eval`
  * (README, docs/meta-eval.md): checkpoints/<DEFAULT_MODEL>. The one place that names it.
  */
-export const DEFAULT_MODEL = "pronoun-lm-news";
+export const DEFAULT_MODEL = "pronoun-lm-modern";
 
 export function defaultModelDir(): string {
   return join(PACKAGE_ROOT, "checkpoints", DEFAULT_MODEL);

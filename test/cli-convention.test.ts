@@ -265,7 +265,7 @@ describe("inputs and scores", () => {
     expect(cli(["ctxpro", "score", "-t", "x"]).status).toBe(2);
     const v = cli(["--version"]);
     expect(v.status).toBe(0);
-    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+\ndefault model \(checkpoints\/pronoun-lm-news, zero-shot PMI\): proneval-pronoun\|model:pronoun-lm-zeroshot-pmi@[0-9a-f]{8}\|ctx:crc\|agg:mean\|/);
+    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+\ndefault model \(checkpoints\/pronoun-lm-modern, zero-shot PMI\): proneval-pronoun\|model:pronoun-lm-zeroshot-pmi@[0-9a-f]{8}\|ctx:crc\|agg:mean\|/);
   });
 });
 

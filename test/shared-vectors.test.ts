@@ -83,7 +83,7 @@ describe("shared vector store", () => {
   });
 
   it("the shipped checkpoints rebuild the tables their config.json names", () => {
-    for (const name of ["default", "pronoun-lm", "pronoun-lm-news"]) {
+    for (const name of ["default", "pronoun-lm", "pronoun-lm-news", "pronoun-lm-modern"]) {
       const dir = join("checkpoints", name);
       const e = entry(dir);
       expect(e.shared).toBeDefined();

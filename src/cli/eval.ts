@@ -1,3 +1,4 @@
+import { DEFAULT_MODEL } from "../version.js";
 import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
@@ -12,9 +13,9 @@ export function registerEval(program: Command): void {
       .command("eval")
       .description("Scorer accuracy on a pair file (positive preferred over negative): overall, R vs S, R vs R', balanced R vs R', by language, by pronoun pair")
       .requiredOption("--pairs <file>", "pair file (JSONL, .gz ok; '-' = stdin)")
-      .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm-news, scored zero-shot with PMI; docs/meta-eval.md)")
+      .option("-c, --checkpoint <dir>", `ranker, ensemble or masked-pronoun model directory (default: checkpoints/${DEFAULT_MODEL}, scored zero-shot with PMI; docs/meta-eval.md)`)
       .option("--model-dir <dir>", "directory holding transformers models")
-      .option("--zero-shot [dir]", "score with a masked-pronoun model zero-shot (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
+      .option("--zero-shot [dir]", `score with a masked-pronoun model zero-shot (default dir: checkpoints/${DEFAULT_MODEL}; docs/pretrain.md)`)
       .option("--zero-shot-aggregate <a>", ZERO_SHOT_AGGREGATE_HELP)
       .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
       .option("--aggregate <a>", "how the two sides are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions) | sum (the paper's y) | min (the worst pronoun; not count-free)", "mean")

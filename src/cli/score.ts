@@ -1,3 +1,4 @@
+import { DEFAULT_MODEL } from "../version.js";
 import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs, checkOneStdin, outputFormat, parseWidth, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
@@ -38,7 +39,7 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--docs <file>", "document ids, one per line (plain text only), so context stops at document boundaries")
     .option("--ref-name <name>", "which reference of a multi-reference XML file")
     .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
-    .option("-c, --checkpoint <dir>", "ranker, ensemble or masked-pronoun model directory (default: checkpoints/pronoun-lm-news, scored zero-shot with PMI; docs/meta-eval.md)")
+    .option("-c, --checkpoint <dir>", `ranker, ensemble or masked-pronoun model directory (default: checkpoints/${DEFAULT_MODEL}, scored zero-shot with PMI; docs/meta-eval.md)`)
     .option("--model-dir <dir>", "directory holding transformers models")
     .option("--zero-shot-aggregate <a>", ZERO_SHOT_AGGREGATE_HELP)
     .option("--allow-empty", "accept empty reference segments instead of failing: skipped (nothing to score against), counted in the output and the signature")
@@ -93,7 +94,7 @@ export function registerScore(program: Command): void {
         .description("Pronoun scores of system outputs against a reference, per system (with --confidence, its bootstrap interval) or per segment; the default model is the masked-pronoun model scored zero-shot (PMI), -c takes a ranker or ensemble"),
       "systems",
     )
-      .option("--zero-shot [dir]", "score with a masked-pronoun model zero-shot (default dir: checkpoints/pronoun-lm-news; docs/pretrain.md)")
+      .option("--zero-shot [dir]", `score with a masked-pronoun model zero-shot (default dir: checkpoints/${DEFAULT_MODEL}; docs/pretrain.md)`)
       .option("--segments", "per-segment rows instead of the system table", false)
       .option("--confidence", "each system's score with its 95% bootstrap interval over its pronoun segments (sacrebleu --confidence)", false),
     "everything (segments, pronouns, summaries, signature)",

@@ -1,3 +1,4 @@
+import { DEFAULT_MODEL } from "../version.js";
 import type { Command } from "commander";
 import { basename } from "node:path";
 import { action, rangeOption, intOption, emit, checkOutputs, checkOneStdin, outputFormat, tableOptions, BOOTSTRAP_HELP, SEED_HELP } from "./run.js";
@@ -77,7 +78,7 @@ export function registerSuite(program: Command): void {
       .option("-b, --bootstrap <n>", BOOTSTRAP_HELP)
       .option("--seed <n>", SEED_HELP, "12345")
       .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
-      .option("--ranker", "also rank each output against the reference with the pronoun metric (the default scorer: checkpoints/pronoun-lm-news, zero-shot PMI)")
+      .option("--ranker", `also rank each output against the reference with the pronoun metric (the default scorer: checkpoints/${DEFAULT_MODEL}, zero-shot PMI)`)
       .option("-c, --checkpoint <dir>", "scorer directory: ranker, ensemble or masked-pronoun model (implies --ranker)")
       .option("-q, --quiet", "print only the tables (no notes, no signature)"),
     "the full report (per-item verdicts, signature)",
