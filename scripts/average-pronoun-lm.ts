@@ -5,24 +5,19 @@
  */
 import { InputError } from "../src/io/errors.js";
 import { averagePronounLms } from "../src/pretrain/average.js";
+import { flag, parseArgs, str } from "./args.js";
 
-const args = process.argv.slice(2);
-let out: string | undefined;
-let force = false;
-const dirs: string[] = [];
-for (let i = 0; i < args.length; i++) {
-  const a = args[i]!;
-  if (a === "-o" || a === "--output") out = args[++i];
-  else if (a === "--force") force = true;
-  else if (a.startsWith("-")) {
-    process.stderr.write(`average-pronoun-lm: unknown option ${a}\n`);
-    process.exit(2);
-  } else dirs.push(a);
-}
-if (!out) {
-  process.stderr.write("usage: average-pronoun-lm -o OUT_DIR SNAPSHOT_DIR SNAPSHOT_DIR [...] [--force]\n");
-  process.exit(2);
-}
+const { opts, args: dirs } = parseArgs({
+  name: "average-pronoun-lm",
+  summary: "Averages the weights of snapshots of one masked-pronoun pretraining run into one model.",
+  options: {
+    output: str("the averaged model's folder", undefined, { short: "o", value: "OUT_DIR", required: true }),
+    force: flag("overwrite OUT_DIR"),
+  },
+  positionals: [{ name: "SNAPSHOT_DIR", description: "snapshot folders of one run", variadic: true }],
+});
+const out = opts.output;
+const force = opts.force;
 try {
   const cfg = averagePronounLms(dirs, out, { overwrite: force });
   process.stderr.write(`average of ${dirs.length} snapshots -> ${out} (weights sha256 ${cfg.files.weights.sha256.slice(0, 8)})\n`);
