@@ -20,11 +20,19 @@ import { readRankerPairs } from "../src/nn/data.js";
 import { preparePairs } from "../src/nn/evaluate.js";
 import { loadScorer } from "../src/metric/load.js";
 import type { PairRecord } from "../src/core/pair-format.js";
+import { parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string | undefined): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
+const { opts } = parseArgs({
+  name: "apt-vs-ranker",
+  summary: "APT against the learned ranker on the same pairs: does each metric prefer the reference?",
+  options: {
+    pairs: str("pair file", "out/pairs/dev.jsonl.gz", { value: "FILE" }),
+    mismatches: str("mismatch records, for the source sentences", "out/mined/all.mismatches.jsonl.gz", { value: "FILE" }),
+    wmt: str("the WMT test-set folder whose (source, reference) segments also train the aligner", "../shared/data/wmt/wmt23", { value: "DIR" }),
+    checkpoint: str("ranker checkpoint", undefined, { value: "DIR", defaultText: "the shipped default" }),
+    json: str("also write the summary as JSON", undefined, { value: "FILE" }),
+  },
+});
 
 interface Outcome {
   kind: "system" | "noisy";
@@ -39,10 +47,10 @@ function originKey(p: PairRecord): string {
 }
 
 async function main(): Promise<void> {
-  const pairsFile = arg("pairs", "out/pairs/dev.jsonl.gz")!;
-  const mmFile = arg("mismatches", "out/mined/all.mismatches.jsonl.gz")!;
-  const wmtDir = arg("wmt", "../shared/data/wmt/wmt23")!;
-  const jsonOut = arg("json", undefined);
+  const pairsFile = opts.pairs;
+  const mmFile = opts.mismatches;
+  const wmtDir = opts.wmt;
+  const jsonOut = opts.json;
   const pairs = await readRankerPairs(pairsFile, "crc");
 
   const src = new Map<string, string>();
@@ -56,7 +64,7 @@ async function main(): Promise<void> {
 
   // Ranker: scores of both sides, as `proneval eval` computes them.
   const t0 = Date.now();
-  const scorer = await loadScorer(arg("checkpoint", undefined), { backend: "auto", threads: "auto" });
+  const scorer = await loadScorer(opts.checkpoint, { backend: "auto", threads: "auto" });
   const { pos, neg } = preparePairs(joined, scorer.contextMode, { contextSentences: 2, maxLen: 128 }); // the shipped models' input options
   const all = await scorer.scorePrepared(pos.concat(neg), {});
   const rankerPref = joined.map((_, i): Outcome["ranker"] => {

@@ -7,29 +7,23 @@
  */
 import { InputError } from "../src/io/errors.js";
 import { averagePronounLms } from "../src/pretrain/average.js";
+import { flag, parseArgs, str } from "./args.js";
 
-const args = process.argv.slice(2);
-let out: string | undefined;
-let force = false;
-let priorOf: string | undefined;
-const dirs: string[] = [];
-for (let i = 0; i < args.length; i++) {
-  const a = args[i]!;
-  if (a === "-o" || a === "--output") out = args[++i];
-  else if (a === "--force") force = true;
-  else if (a === "--prior-of") priorOf = args[++i];
-  else if (a.startsWith("-")) {
-    process.stderr.write(`average-pronoun-lm: unknown option ${a}\n`);
-    process.exit(2);
-  } else dirs.push(a);
-}
-if (!out) {
-  process.stderr.write("usage: average-pronoun-lm -o OUT_DIR SNAPSHOT_DIR SNAPSHOT_DIR [...] [--prior-of DIR] [--force]\n");
-  process.exit(2);
-}
-const priorIndex = priorOf === undefined ? undefined : dirs.indexOf(priorOf);
+const { opts, args: dirs } = parseArgs({
+  name: "average-pronoun-lm",
+  summary: "Averages the weights of snapshots of one masked-pronoun pretraining run (or a model and its continuation) into one model.",
+  options: {
+    output: str("the averaged model's folder", undefined, { short: "o", value: "OUT_DIR", required: true }),
+    priorOf: str("one of the inputs: keep its pronoun prior (inputs whose priors differ: a run and its continuation on another corpus)", undefined, { value: "DIR" }),
+    force: flag("overwrite OUT_DIR"),
+  },
+  positionals: [{ name: "SNAPSHOT_DIR", description: "snapshot folders of one run", variadic: true }],
+});
+const out = opts.output;
+const force = opts.force;
+const priorIndex = opts.priorOf === undefined ? undefined : dirs.indexOf(opts.priorOf);
 if (priorIndex === -1) {
-  process.stderr.write(`average-pronoun-lm: --prior-of ${priorOf} is not one of the averaged directories\n`);
+  process.stderr.write(`average-pronoun-lm: --prior-of ${opts.priorOf} is not one of the averaged directories\n`);
   process.exit(2);
 }
 try {

@@ -4,19 +4,32 @@
  * two (C++: OpenMP, OMP_NUM_THREADS=2; ours: --threads 2, same output as one thread). Prints wall
  * seconds, pairs/s, peak RSS and the ratio C++ time / our time (> 1: ours faster).
  * Usage: node dist/scripts/bench-align-vs-cpp.js --fast-align PATH [--sizes 25000,50000,100000] [--repeat 1]
- * The corpus is scripts/fast-align-corpus.ts's (wmt21-23 into English). Needs /usr/bin/time for peak RSS.
+ *          [--data ../shared/data/wmt]
+ * The corpus is scripts/fast-align-corpus.ts's (wmt21-23 into English, under --data). Needs /usr/bin/time for peak RSS.
+ * Without --fast-align, the binary named by FAST_ALIGN_BIN.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../src/version.js";
-import { arg, buildComparisonCorpus, fastAlignBin } from "./fast-align-corpus.js";
+import { buildComparisonCorpus, fastAlignBin } from "./fast-align-corpus.js";
+import { int, nums, parseArgs, str } from "./args.js";
 
-const bin = fastAlignBin("bench-align-vs-cpp", "give the C++ binary with --fast-align PATH (see scripts/compare-fast-align.ts)");
-const sizes = arg("--sizes", "25000,50000,100000")!.split(",").map(Number);
-const repeat = Number(arg("--repeat", "1"));
-const dataDir = arg("--data", join(PACKAGE_ROOT, "..", "shared", "data", "wmt"))!;
+const { opts } = parseArgs({
+  name: "bench-align-vs-cpp",
+  summary: "Speed of our fast_align against C++ fast_align, side by side, at several corpus sizes, one thread and two.",
+  options: {
+    fastAlign: str("the C++ fast_align binary", undefined, { value: "PATH", defaultText: "$FAST_ALIGN_BIN" }),
+    sizes: nums("corpus sizes (pairs)", "25000,50000,100000"),
+    repeat: int("runs per cell (the best is kept)", 1),
+    data: str("the WMT folder (wmt21-23 into English)", join(PACKAGE_ROOT, "..", "shared", "data", "wmt"), { value: "DIR", defaultText: "../shared/data/wmt beside the project" }),
+  },
+});
+const bin = fastAlignBin("bench-align-vs-cpp", "give the C++ binary with --fast-align PATH (see scripts/compare-fast-align.ts)", opts.fastAlign);
+const sizes = opts.sizes;
+const repeat = opts.repeat;
+const dataDir = opts.data;
 const cli = join(PACKAGE_ROOT, "dist", "src", "cli", "index.js");
 const haveTime = existsSync("/usr/bin/time");
 

@@ -1,7 +1,8 @@
 // Benchmark of the TypeScript fast_align against the C++ original (when FAST_ALIGN_BIN is set).
 // Corpus: English-English pairs (WMT reference ||| system output), lowercased, whitespace-split.
 // Usage: node dist/scripts/bench-align.js [--pairs 100000] [--data DIR] [--keep FILE] [--no-bidi]
-//        node dist/scripts/bench-align.js --agreement wmt23/de-en   (alignment quality proxies, no timing)
+//        node dist/scripts/bench-align.js --agreement wmt23/de-en [--configs 0,1,2,3,4]   (alignment quality proxies, no timing)
+//        node dist/scripts/bench-align.js --bidi-only FILE   (alignBidirectional alone on a corpus; the main run calls it)
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,15 +12,25 @@ import { alignBidirectional, alignBidirectionalEncoded, type Links } from "../sr
 import { trainEncoded, type AlignOptions, type IterationStats } from "../src/align/train.js";
 import { readLines } from "../src/io/lines.js";
 import { PACKAGE_ROOT } from "../src/version.js";
+import { flag, int, parseArgs, str } from "./args.js";
 
-function arg(name: string, dflt?: string): string | undefined {
-  const k = process.argv.indexOf(name);
-  return k >= 0 ? process.argv[k + 1] : dflt;
-}
+const { opts } = parseArgs({
+  name: "bench-align",
+  summary: "Benchmark of the TypeScript fast_align against the C++ original (when FAST_ALIGN_BIN is set), on English-English WMT pairs.",
+  options: {
+    pairs: int("corpus pairs (cycling through the data if short)", 100000),
+    data: str("WMT year text folder (references/, system-outputs/)", join(PACKAGE_ROOT, "..", "shared", "data", "wmt", "wmt21", "txt"), { value: "DIR", defaultText: "../shared/data/wmt/wmt21/txt beside the project" }),
+    keep: str("write the corpus to this file and keep it", undefined, { value: "FILE" }),
+    noBidi: flag("leave out the bidirectional run in a fresh process"),
+    agreement: str("alignment quality proxies of one test set instead (no timing)", undefined, { value: "YEAR/PAIR" }),
+    configs: str("with --agreement: only these flag configurations (indices 0-4)", undefined, { value: "N,N,..." }),
+    bidiOnly: str("alignBidirectional alone on this corpus file (the main run calls it in a fresh process)", undefined, { value: "FILE" }),
+  },
+});
 
-const nPairs = Number(arg("--pairs", "100000"));
-const dataDir = arg("--data", join(PACKAGE_ROOT, "..", "shared", "data", "wmt", "wmt21", "txt"))!;
-const keep = arg("--keep");
+const nPairs = opts.pairs;
+const dataDir = opts.data;
+const keep = opts.keep;
 const iterations = 5;
 const fastAlignBin = process.env.FAST_ALIGN_BIN;
 
@@ -146,7 +157,7 @@ async function agreement(spec: string): Promise<void> {
     ["-v (Model 1 + VB)", { favorDiagonal: false, optimizeTension: false }],
     ["(Model 1, plain EM)", { favorDiagonal: false, optimizeTension: false, variationalBayes: false }],
   ];
-  const only = arg("--configs");
+  const only = opts.configs;
   for (const [ci, [label, opts]] of configs.entries()) {
     if (only && !only.split(",").includes(String(ci))) continue;
     const r = await alignBidirectional(src, tgt, { ...opts, threads: 2 });
@@ -214,13 +225,13 @@ async function bidiOnly(file: string): Promise<void> {
   );
 }
 
-const bidiFile = arg("--bidi-only");
+const bidiFile = opts.bidiOnly;
 if (bidiFile) {
   await bidiOnly(bidiFile);
   process.exit(0);
 }
 
-const agreementSpec = arg("--agreement");
+const agreementSpec = opts.agreement;
 if (agreementSpec) {
   await agreement(agreementSpec);
   process.exit(0);
@@ -277,7 +288,7 @@ try {
   }
   if (!fastAlignBin) console.log("FAST_ALIGN_BIN not set: no C++ reference run (see docs/align.md to build it)");
   console.log(`peak RSS of this process after both directions: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
-  if (!process.argv.includes("--no-bidi")) {
+  if (!opts.noBidi) {
     // A fresh process, so that its peak RSS is the library call's own.
     const child = spawnSync(process.execPath, [process.argv[1]!, "--bidi-only", file], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     if (child.status !== 0) throw new Error(`bidirectional run failed (${child.status})`);

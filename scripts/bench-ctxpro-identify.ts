@@ -5,22 +5,23 @@
  * aligner is trained, on 2 cores.
  *
  *   node dist/scripts/bench-ctxpro-identify.js -i pairs.tsv -l de [-r DE_GENDER ...] [--align-corpus F]
+ *       [--threads 2] [--no-align-tags]
  */
 import { availableParallelism, loadavg } from "node:os";
-import { Command } from "commander";
+import { parseStrict, strictCommand } from "./args.js";
 import { defaultAnnotators } from "../src/ctxpro/annotators.js";
 import { identifyFiles, streamTsvRows } from "../src/ctxpro/identify.js";
 import { builtinRuleSets, checkLang, loadRuleSet } from "../src/ctxpro/rules.js";
 import type { Annotators } from "../src/annotate/types.js";
 
-const program = new Command()
+const program = strictCommand("bench-ctxpro-identify")
   .requiredOption("-i, --input <files...>", "TSV docid<TAB>English<TAB>other")
   .requiredOption("-l, --lang <lang>", "other language")
   .option("-r, --rules <names...>", "rule sets (default: every built-in set of the language)")
   .option("--align-corpus <files...>", "extra aligner training text")
   .option("--threads <n>", "aligner training threads", "2")
-  .option("--no-align-tags", "aligner without the tag anchors (parts of speech and person)")
-  .parse();
+  .option("--no-align-tags", "aligner without the tag anchors (parts of speech and person)");
+parseStrict(program);
 const o = program.opts<{ input: string[]; lang: string; rules?: string[]; alignCorpus?: string[]; threads: string; alignTags: boolean }>();
 
 const lang = checkLang(o.lang);

@@ -12,14 +12,18 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readEvalSet, type CtxproItem } from "../src/ctxpro/items.js";
 import { pairedBootstrap, scoreSystem, type ScoreOptions } from "../src/ctxpro/score.js";
+import { int, parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : def;
-}
-
-const dataDir = arg("--data", "../shared/data/ctxpro/evalsets");
-const target = Number(arg("--items", "100000"));
+const { opts: cli } = parseArgs({
+  name: "bench-ctxpro-score",
+  summary: "Scoring speed of `ctxpro score` (single thread): items per second per scoring mode, and a paired bootstrap.",
+  options: {
+    data: str("folder of CTXPRO evaluation sets (*.json, *.json.gz)", "../shared/data/ctxpro/evalsets", { value: "DIR" }),
+    items: int("items to score (the sets repeated up to this count)", 100000),
+  },
+});
+const dataDir = cli.data;
+const target = cli.items;
 if (!existsSync(dataDir)) {
   console.error(`no evaluation sets at ${dataDir} (pass --data DIR)`);
   process.exit(2);

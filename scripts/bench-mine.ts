@@ -8,8 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rmSync, mkdtempSync } from "node:fs";
 import { runMine } from "../src/mine/run.js";
+import { parseArgs } from "./args.js";
 
-const dirs = process.argv.slice(2);
+const { args: dirs } = parseArgs({
+  name: "bench-mine",
+  summary: "End-to-end mining benchmark: read, align and mine every into-English test set of the WMT year folders.",
+  options: {},
+  positionals: [{ name: "DIR", description: "WMT year folders", optional: true, variadic: true, defaultText: "../shared/data/wmt/wmt21 wmt22 wmt23" }],
+});
 const inputs = dirs.length ? dirs : ["wmt21", "wmt22", "wmt23"].map((y) => join("..", "shared", "data", "wmt", y));
 const out = mkdtempSync(join(tmpdir(), "bench-mine-"));
 const t0 = performance.now();

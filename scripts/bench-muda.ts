@@ -12,15 +12,20 @@ import { alignBidirectional } from "../src/align/index.js";
 import { readTestSetAuto } from "../src/io/readers.js";
 import { setupMuda, tagDocument, scoreSides, bootstrapLabels, type MudaSegment, type TaggedSide } from "../src/muda/index.js";
 import type { AnnSentence } from "../src/annotate/types.js";
+import { int, parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-
-const dataDir = arg("--data", "../shared/data/wmt/wmt24");
-const pair = arg("--pair", "en-de");
-const maxSegs = Number(arg("--segments", "998"));
+const { opts } = parseArgs({
+  name: "bench-muda",
+  summary: "MuDA tagging speed: target tokens per second of each stage of `proneval muda tag` on a WMT24 pair.",
+  options: {
+    data: str("the WMT24 folder", "../shared/data/wmt/wmt24", { value: "DIR" }),
+    pair: str("language pair", "en-de", { value: "PAIR" }),
+    segments: int("segments to use (the first ones)", 998),
+  },
+});
+const dataDir = opts.data;
+const pair = opts.pair;
+const maxSegs = opts.segments;
 if (!existsSync(dataDir)) {
   console.error(`no WMT24 data at ${dataDir} (pass --data DIR)`);
   process.exit(2);

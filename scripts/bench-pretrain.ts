@@ -9,7 +9,7 @@
  * +-30% around --len, length-sorted like the trainer's buckets.
  *
  *   node dist/scripts/bench-pretrain.js [--encoder bilstm|transformer] [--hidden 128] [--layers N]
- *     [--width 256] [--heads N] [--workers 1,2] [--steps 6] [--rounds 2] [--batch 64] [--len 70]
+ *     [--width 256] [--heads N] [--ffn N] [--workers 1,2] [--steps 6] [--rounds 2] [--batch 64] [--len 70]
  *     [--backend wasm] [--pause-pid PID[,PID...]]
  *
  * --pause-pid stops those processes (SIGSTOP) during the measured rounds and continues them (SIGCONT)
@@ -17,8 +17,8 @@
  * background jobs share; one that is already stopped is left alone.
  *
  * `--impls js,graph [--reference wasm|none]`, or a GPU backend: the comparison of BiLSTM
- * implementations per tfjs backend on one thread instead (BiLSTM only), with zero-shot forward
- * windows/s and the ratio to wasm with the js BiLSTM in the same process.
+ * implementations per tfjs backend on one thread instead (BiLSTM only, --hidden 128 by default; 20 steps
+ * by default), with zero-shot forward windows/s and the ratio to wasm with the js BiLSTM in the same process.
  */
 import * as tf from "@tensorflow/tfjs";
 import { loadavg } from "node:os";
@@ -31,20 +31,36 @@ import { Adam } from "../src/nn/adam.js";
 import { Rng } from "../src/core/prng.js";
 import type { EmbeddingTable } from "../src/nn/glove.js";
 import { measureInTurns, type TurnStats } from "./bench-turns.js";
+import { int, nums, parseArgs, str } from "./args.js";
 
 const PROTOTYPE_TOKENS_PER_SEC = 3300;
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-const has = (name: string): boolean => process.argv.includes(`--${name}`);
-const optNum = (name: string): number | undefined => (has(name) ? Number(arg(name, "")) : undefined);
-
-const steps = Number(arg("steps", has("impls") || !["wasm", "cpu"].includes(arg("backend", "wasm")) ? "20" : "6"));
-const batch = Number(arg("batch", "64"));
-const len = Number(arg("len", "70"));
-const backendName = arg("backend", "wasm");
+const { opts } = parseArgs({
+  name: "bench-pretrain",
+  summary: "Masked-pronoun pretraining throughput: data-parallel threads compared on the same batches, or (--impls, or a GPU backend) the BiLSTM implementations per tfjs backend.",
+  options: {
+    encoder: str("encoder", "bilstm", { value: "bilstm|transformer" }),
+    hidden: int("hidden size", undefined, { defaultText: "the encoder's; 128 with --impls" }),
+    layers: int("encoder layers", undefined, { defaultText: "the encoder's" }),
+    width: int("transformer width", undefined, { defaultText: "the encoder's" }),
+    heads: int("transformer attention heads", undefined, { defaultText: "the encoder's" }),
+    ffn: int("transformer feed-forward size", undefined, { defaultText: "the encoder's" }),
+    workers: nums("thread counts to compare", "1,2"),
+    steps: int("steps per round and configuration", undefined, { defaultText: "6; 20 with --impls or a GPU backend" }),
+    rounds: int("rounds (the configurations take turns)", 2),
+    batch: int("windows per step", 64),
+    len: int("mean window length in tokens", 70),
+    backend: str("tfjs backend", "wasm", { value: "NAME" }),
+    pausePid: str("stop these processes (SIGSTOP) during the measured rounds", undefined, { value: "PID[,PID...]" }),
+    impls: str("compare these BiLSTM implementations instead", undefined, { value: "js,graph", defaultText: "js,graph" }),
+    reference: str("with --impls: also measure wasm with the js BiLSTM in the same process, or not", "wasm", { value: "wasm|none" }),
+  },
+});
+const backendName = opts.backend;
+const implsWanted = opts.impls !== undefined || !["wasm", "cpu"].includes(backendName);
+const steps = opts.steps ?? (implsWanted ? 20 : 6);
+const batch = opts.batch;
+const len = opts.len;
 
 function syntheticTable(rng: Rng): EmbeddingTable {
   const V = 40000;
@@ -119,11 +135,11 @@ function pauser(pids: number[]): { pause(): void; resume(): void } {
 }
 
 async function workersMode(): Promise<void> {
-  const arch: LmArch = archFromOptions({ encoder: arg("encoder", "bilstm"), hidden: optNum("hidden"), layers: optNum("layers"), width: optNum("width"), heads: optNum("heads"), ffn: optNum("ffn"), maxLen: 128 });
-  const counts = arg("workers", "1,2").split(",").map(Number);
-  const rounds = Number(arg("rounds", "2"));
-  const pids = has("pause-pid") ? arg("pause-pid", "").split(",").map(Number) : [];
-  if (pids.some((x) => !Number.isInteger(x) || x <= 1)) throw new Error(`--pause-pid expects process ids, got '${arg("pause-pid", "")}'`);
+  const arch: LmArch = archFromOptions({ encoder: opts.encoder, hidden: opts.hidden, layers: opts.layers, width: opts.width, heads: opts.heads, ffn: opts.ffn, maxLen: 128 });
+  const counts = opts.workers;
+  const rounds = opts.rounds;
+  const pids = opts.pausePid !== undefined ? opts.pausePid.split(",").map(Number) : [];
+  if (pids.some((x) => !Number.isInteger(x) || x <= 1)) throw new Error(`--pause-pid expects process ids, got '${opts.pausePid}'`);
   const b = await selectBackend(backendName);
   console.log(describeBackend(b));
   console.log(`${describeArch(arch)}; ${rounds} rounds x ${steps} steps x ${batch} windows of ~${len} tokens per configuration; threads: ${counts.join(", ")}`);
@@ -242,8 +258,8 @@ async function measureImpl(impl: "js" | "graph", backend: string, device: string
 }
 
 async function implsMode(): Promise<void> {
-  const hidden = Number(arg("hidden", "128"));
-  const impls = arg("impls", "js,graph").split(",") as Array<"js" | "graph">;
+  const hidden = opts.hidden ?? 128;
+  const impls = (opts.impls ?? "js,graph").split(",") as Array<"js" | "graph">;
   console.log(`${steps} steps x ${batch} windows of ~${len} tokens, hidden ${hidden}`);
   const b = await selectBackend(backendName);
   console.log(describeBackend(b) + (b.skipped.length ? ` [skipped: ${b.skipped.join("; ")}]` : ""));
@@ -253,7 +269,7 @@ async function implsMode(): Promise<void> {
     console.log(JSON.stringify(rows[rows.length - 1]));
   }
   let ref = rows.find((r) => r.backend === "wasm" && r.impl === "js");
-  if (!ref && arg("reference", "wasm") === "wasm") {
+  if (!ref && opts.reference === "wasm") {
     const w = await selectBackend("wasm");
     console.log(`reference: ${describeBackend(w)}`);
     ref = await measureImpl("js", w.backend, null, hidden);
@@ -268,7 +284,7 @@ async function implsMode(): Promise<void> {
 }
 
 // The implementation comparison also when a GPU backend is named (data-parallel threads are a CPU matter).
-(has("impls") || !["wasm", "cpu"].includes(backendName) ? implsMode() : workersMode()).then(
+(implsWanted ? implsMode() : workersMode()).then(
   () => process.exit(0),
   (e) => {
     console.error(e);

@@ -8,6 +8,14 @@
 import { join } from "node:path";
 import { findTestSets, loadTestSet, type TestSetFilter } from "../src/io/discover.js";
 import { segmentCount } from "../src/io/model.js";
+import { parseArgs } from "./args.js";
+
+const { args: yearDirs } = parseArgs({
+  name: "bench-readers",
+  summary: "Times loading every into-English test set of WMT year folders, XML and text layouts.",
+  options: {},
+  positionals: [{ name: "YEAR_DIR", description: "WMT year folders", optional: true, variadic: true, defaultText: "../shared/data/wmt/wmt21 .. wmt23" }],
+});
 
 async function run(dirs: string[], label: string, filter: TestSetFilter): Promise<void> {
   const t0 = performance.now();
@@ -37,7 +45,7 @@ async function run(dirs: string[], label: string, filter: TestSetFilter): Promis
 }
 
 async function main(): Promise<void> {
-  let dirs = process.argv.slice(2);
+  let dirs = yearDirs;
   if (dirs.length === 0) dirs = ["wmt21", "wmt22", "wmt23"].map((y) => join("..", "shared", "data", "wmt", y));
   await run(dirs, "into-English, XML preferred", { intoEnglish: true });
   await run(dirs, "into-English, XML only     ", { intoEnglish: true, format: "wmt-xml" });

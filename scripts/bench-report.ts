@@ -14,21 +14,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readReportInput, renderReportFromInputs } from "../src/report/index.js";
 import { rng } from "../src/annotate/perceptron.js";
+import { flag, int, parseArgs } from "./args.js";
 
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : def;
-}
-
+const { opts } = parseArgs({
+  name: "bench-report",
+  summary: "Benchmark of `proneval report` on a large synthetic score file.",
+  options: {
+    systems: int("systems", 30),
+    segments: int("segments per system", 3000),
+    noSides: flag("without the per-pronoun sides (attention)"),
+    refOnce: flag("the reference side in the first system only"),
+  },
+});
 
 const WORDS = "the minister said that report was late but committee wanted answers before vote on tuesday morning in parliament".split(" ");
 const PRONOUNS = ["it", "he", "she", "they", "his", "her", "them"];
 
 function main(): void {
-  const systems = arg("--systems", 30);
-  const segments = arg("--segments", 3000);
-  const sides = !process.argv.includes("--no-sides");
-  const refOnce = process.argv.includes("--ref-once");
+  const systems = opts.systems;
+  const segments = opts.segments;
+  const sides = !opts.noSides;
+  const refOnce = opts.refOnce;
   const r = rng(1);
   const sentence = (): string[] => Array.from({ length: 14 }, () => (r() < 0.15 ? PRONOUNS[Math.floor(r() * 7)]! : WORDS[Math.floor(r() * WORDS.length)]!));
   const side = (ctx: string[], sent: string[]) => {

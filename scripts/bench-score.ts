@@ -8,20 +8,28 @@
 import { loadScorer } from "../src/metric/load.js";
 import { readScoringInput, scoreTestSet } from "../src/metric/testset.js";
 import { segmentCount } from "../src/io/model.js";
-
-function arg(name: string, def?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
+import { int, parseArgs, str } from "./args.js";
 
 const D = "../shared/data/wmt/wmt22/txt";
-const ref = arg("ref", `${D}/references/generaltest2022.ru-en.ref.A.en`)!;
-const hyp = arg("hyp", `${D}/system-outputs/generaltest2022.ru-en.hyp.Online-A.en`)!;
-const repeat = Number(arg("repeat", "1"));
+const { opts } = parseArgs({
+  name: "bench-score",
+  summary: "Scoring speed of the ranker: one WMT system against its reference, CRC context.",
+  options: {
+    ref: str("reference file", `${D}/references/generaltest2022.ru-en.ref.A.en`, { value: "FILE" }),
+    hyp: str("system output file", `${D}/system-outputs/generaltest2022.ru-en.hyp.Online-A.en`, { value: "FILE" }),
+    checkpoint: str("ranker checkpoint", undefined, { value: "DIR", defaultText: "the shipped default" }),
+    backend: str("tfjs backend", "auto", { value: "NAME" }),
+    threads: str("scoring threads", "auto", { value: "auto|N" }),
+    repeat: int("timed runs (the best is kept)", 1),
+  },
+});
+const ref = opts.ref;
+const hyp = opts.hyp;
+const repeat = opts.repeat;
 
 const t0 = performance.now();
-const threadsArg = arg("threads", "auto")!;
-const scorer = await loadScorer(arg("checkpoint"), { backend: arg("backend", "auto"), threads: threadsArg === "auto" ? "auto" : Number(threadsArg) });
+const threadsArg = opts.threads;
+const scorer = await loadScorer(opts.checkpoint, { backend: opts.backend, threads: threadsArg === "auto" ? "auto" : Number(threadsArg) });
 const tLoad = (performance.now() - t0) / 1000;
 const input = await readScoringInput(ref, [hyp], { format: "text" });
 const segs = segmentCount(input.testSet);

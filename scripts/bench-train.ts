@@ -24,17 +24,28 @@ import { Adam } from "../src/nn/adam.js";
 import { measureInTurns } from "./bench-turns.js";
 import type { PreparedSide } from "../src/core/scorer.js";
 import { Rng } from "../src/core/prng.js";
+import { int, nums, parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-
-const steps = Number(arg("steps", "5"));
-const batch = Number(arg("batch", "32"));
-const len = Number(arg("len", "80"));
-const hidden = Number(arg("hidden", "64"));
-const impls = arg("impls", "js,graph").split(",") as Array<"js" | "graph">;
+const { opts } = parseArgs({
+  name: "bench-train",
+  summary: "Training throughput of the ranker per tfjs backend and BiLSTM implementation, or (--workers) of data-parallel training.",
+  options: {
+    backend: str("tfjs backend", "wasm", { value: "wasm|cpu|webgpu|gpu|node|auto" }),
+    impls: str("BiLSTM implementations to measure", "js,graph", { value: "js,graph" }),
+    reference: str("also measure wasm with the js BiLSTM in the same process, or not", "wasm", { value: "wasm|none" }),
+    steps: int("timed steps per row (per round and configuration with --workers)", 5),
+    batch: int("pairs per step", 32),
+    len: int("mean side length in tokens", 80),
+    hidden: int("BiLSTM hidden size", 64),
+    workers: nums("data-parallel training with these thread counts instead", undefined, { defaultText: "1,2" }),
+    rounds: int("with --workers: rounds (the configurations take turns)", 2),
+  },
+});
+const steps = opts.steps;
+const batch = opts.batch;
+const len = opts.len;
+const hidden = opts.hidden;
+const impls = opts.impls.split(",") as Array<"js" | "graph">;
 const V = 5000;
 
 /** Random 100-dimensional vectors for V words w0, w1, ... */
@@ -145,9 +156,9 @@ async function runOn(name: string): Promise<Row[]> {
 }
 
 async function workersMode(): Promise<void> {
-  const counts = arg("workers", "1,2").split(",").map(Number);
-  const rounds = Number(arg("rounds", "2"));
-  const b = await selectBackend(arg("backend", "wasm"));
+  const counts = opts.workers ?? [1, 2];
+  const rounds = opts.rounds;
+  const b = await selectBackend(opts.backend);
   console.log(describeBackend(b));
   console.log(`batch ${batch} pairs of ~${len} tokens a side, hidden ${hidden}, js BiLSTM; ${rounds} rounds x ${steps} steps per configuration; threads: ${counts.join(", ")}`);
   const rng = new Rng(7);
@@ -202,9 +213,9 @@ async function workersMode(): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`batch ${batch} pairs (${2 * batch} sides) of ~${len} tokens, hidden ${hidden}, ${steps} timed steps per row`);
-  const rows = await runOn(arg("backend", "wasm"));
+  const rows = await runOn(opts.backend);
   let ref = rows.find((r) => r.backend === "wasm" && r.impl === "js");
-  if (!ref && arg("reference", "wasm") === "wasm") {
+  if (!ref && opts.reference === "wasm") {
     // Same process, same batches: the ratio is not confounded by another run's machine load.
     const b = await selectBackend("wasm");
     console.log(`reference: ${describeBackend(b)}`);
@@ -220,5 +231,5 @@ async function main(): Promise<void> {
 }
 
 // Worker threads keep the event loop alive: exit once the report is printed.
-await (process.argv.includes("--workers") ? workersMode() : main());
+await (opts.workers !== undefined ? workersMode() : main());
 process.exit(0);

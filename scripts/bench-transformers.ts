@@ -19,22 +19,26 @@ import { scoreSides } from "../src/ranker/run-model.js";
 import { Adam } from "../src/nn/adam.js";
 import { Rng } from "../src/core/prng.js";
 import type { PreparedSide } from "../src/core/scorer.js";
+import { int, parseArgs, str } from "./args.js";
 
-function arg(name: string, def?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-
-const modelDir = arg("model-dir");
-const modelName = arg("model");
-if (!modelDir || !modelName) {
-  process.stderr.write("usage: bench-transformers --model-dir DIR --model NAME [--sides N] [--pairs N] [--backend B] [--lengths FILE]\n");
-  process.exit(2);
-}
-const nSides = Number(arg("sides", "256"));
-const nPairs = Number(arg("pairs", "32"));
-const lengthsFile = arg("lengths", "../shared/data/wmt/wmt22/txt/references/generaltest2022.ru-en.ref.A.en")!;
-const backend = await selectBackend(arg("backend", "auto")!);
+const { opts } = parseArgs({
+  name: "bench-transformers",
+  summary: "Speed of the transformers:<model> encoder: frozen feature extraction and the ranker on top, scoring and training.",
+  options: {
+    modelDir: str("folder holding the model", undefined, { value: "DIR", required: true }),
+    model: str("model name under --model-dir", undefined, { value: "NAME", required: true }),
+    sides: int("sides to featurize and score", 256),
+    pairs: int("pairs to train on", 32),
+    backend: str("tfjs backend", "auto", { value: "NAME" }),
+    lengths: str("side lengths follow this file's lines", "../shared/data/wmt/wmt22/txt/references/generaltest2022.ru-en.ref.A.en", { value: "FILE" }),
+  },
+});
+const modelDir = opts.modelDir;
+const modelName = opts.model;
+const nSides = opts.sides;
+const nPairs = opts.pairs;
+const lengthsFile = opts.lengths;
+const backend = await selectBackend(opts.backend);
 const rng = new Rng(1);
 
 // One piece each (in BERT-base-cased and in the fixture vocabulary), plus "<word>s" forms that split in two.

@@ -11,17 +11,24 @@ import { describeBackend } from "../src/nn/backend.js";
 import { loadZeroShotScorer } from "../src/pretrain/scorer.js";
 import { zeroShotScores, type ZeroShotMethod } from "../src/pretrain/zeroshot.js";
 import type { PreparedSide } from "../src/core/scorer.js";
+import { int, parseArgs, str } from "./args.js";
 
-function arg(name: string, def?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
+const { opts } = parseArgs({
+  name: "bench-zeroshot",
+  summary: "Zero-shot scoring speed, single-pass against the masked path, on one WMT system with its reference.",
+  options: {
+    ref: str("test set (WMT XML) or reference file", "../shared/data/wmt/wmt23/xml/wmttest2023.ru-en.all.xml.gz", { value: "FILE" }),
+    hyp: str("system (a name in the test set, or a file)", "ONLINE-B", { value: "SYSTEM" }),
+    lm: str("masked-pronoun model", undefined, { value: "DIR", defaultText: "checkpoints/pronoun-lm" }),
+    backend: str("tfjs backend", "wasm", { value: "NAME" }),
+    maxSegments: int("at most this many segments (0: all)", 0),
+  },
+});
+const ref = opts.ref;
+const hyp = opts.hyp;
+const maxSegs = opts.maxSegments;
 
-const ref = arg("ref", "../shared/data/wmt/wmt23/xml/wmttest2023.ru-en.all.xml.gz")!;
-const hyp = arg("hyp", "ONLINE-B")!;
-const maxSegs = Number(arg("max-segments", "0"));
-
-const scorer = await loadZeroShotScorer(arg("lm"), { backend: arg("backend", "wasm"), aggregate: "pmi" });
+const scorer = await loadZeroShotScorer(opts.lm, { backend: opts.backend, aggregate: "pmi" });
 const input = await readScoringInput(ref, [hyp]);
 const refName = input.testSet.references[0]!;
 const n = scorer.lmConfig.prepare.contextSentences;

@@ -9,57 +9,33 @@
  *   litbank     LitBank novels (19th-century fiction)
  * `--news` (older spelling) adds wmt-en-src. Streaming, deterministic (fixed file order); tokens, sentences
  * with a pronoun and pronoun slots printed per source. Usage:
- *   node dist/scripts/build-pretrain-corpus.js [--data ../shared/data] [-o out/pretrain/corpus.jsonl.gz] [--sources LIST]
+ *   node dist/scripts/build-pretrain-corpus.js [--data ../shared/data] [-o out/pretrain/corpus.jsonl.gz] [--sources LIST] [--news]
  */
 import { join } from "node:path";
 import { buildCorpus, type CorpusSources } from "../src/pretrain/corpus.js";
+import { flag, parseArgs, str } from "./args.js";
 
 const ALL = ["news-wiki", "wmt-ref", "wmt-en-src", "ctxpro", "gum", "litbank"] as const;
 const DEFAULT = ["news-wiki", "wmt-ref", "wmt-en-src", "ctxpro", "gum"];
 
-function arg(names: string[], def: string): string {
-  for (const n of names) {
-    const i = process.argv.indexOf(n);
-    if (i >= 0 && process.argv[i + 1]) return process.argv[i + 1]!;
-  }
-  return def;
-}
-
-const USAGE = `usage: node dist/scripts/build-pretrain-corpus.js [--data DIR] [-o FILE] [--sources LIST] [--news]
-  --data DIR      the shared data folder (default ../shared/data)
-  -o, --out FILE  output corpus, JSONL.gz (default out/pretrain/corpus.jsonl.gz)
-  --sources LIST  comma-separated, from: ${ALL.join(", ")} (default: ${DEFAULT.join(",")})
-  --news          the older spelling: the default sources plus litbank and wmt-en-src
-`;
-
-/** Refuses what this script does not know (a misspelt option would otherwise build the default corpus). */
-function checkArgs(argv: string[]): void {
-  const withValue = new Set(["--data", "-o", "--out", "--sources"]);
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "-h" || a === "--help") {
-      process.stdout.write(USAGE);
-      process.exit(0);
-    }
-    if (withValue.has(a)) {
-      if (argv[i + 1] === undefined) fail(`${a} needs a value`);
-      i++;
-    } else if (a !== "--news") fail(`unknown argument '${a}'`);
-  }
-}
-
-function fail(message: string): never {
-  process.stderr.write(`build-pretrain-corpus: error: ${message}\n${USAGE}`);
-  process.exit(2);
-}
+// A misspelt option would otherwise build the default corpus: the reader refuses what it does not know.
+const { opts } = parseArgs({
+  name: "build-pretrain-corpus",
+  summary: "Builds the masked-pronoun pretraining corpus (docs/pretrain.md) from the English text in the shared data.",
+  options: {
+    data: str("the shared data folder", "../shared/data", { value: "DIR" }),
+    out: str("output corpus, JSONL.gz", "out/pretrain/corpus.jsonl.gz", { short: "o", value: "FILE" }),
+    sources: str(`comma-separated, from: ${ALL.join(", ")}`, undefined, { value: "LIST", defaultText: DEFAULT.join(",") }),
+    news: flag("the older spelling: the default sources plus litbank and wmt-en-src"),
+  },
+});
 
 async function main(): Promise<void> {
-  checkArgs(process.argv.slice(2));
-  const data = arg(["--data"], "../shared/data");
-  const out = arg(["-o", "--out"], "out/pretrain/corpus.jsonl.gz");
-  const listed = process.argv.includes("--sources") ? arg(["--sources"], "").split(",").map((x) => x.trim()).filter(Boolean) : null;
-  const chosen = new Set<string>(listed ?? (process.argv.includes("--news") ? [...DEFAULT, "litbank"] : DEFAULT));
-  if (process.argv.includes("--news")) chosen.add("wmt-en-src");
+  const data = opts.data;
+  const out = opts.out;
+  const listed = opts.sources !== undefined ? opts.sources.split(",").map((x) => x.trim()).filter(Boolean) : null;
+  const chosen = new Set<string>(listed ?? (opts.news ? [...DEFAULT, "litbank"] : DEFAULT));
+  if (opts.news) chosen.add("wmt-en-src");
   for (const c of chosen) {
     if (!(ALL as readonly string[]).includes(c)) throw new Error(`unknown source '${c}' (known: ${ALL.join(", ")})`);
   }

@@ -11,29 +11,31 @@ import { selectBackend } from "../src/nn/backend.js";
 import { loadPronounLm } from "../src/pretrain/checkpoint.js";
 import { readCalibration, sampleCalibrationSlots, slotDistributions, syntheticAccuracy } from "../src/pretrain/calibration.js";
 import { pronouns } from "../src/text/pronouns.js";
+import { int, parseArgs, str } from "./args.js";
 
-function arg(names: string[], def?: string): string | undefined {
-  for (const name of names) {
-    const i = process.argv.indexOf(name);
-    if (i >= 0 && process.argv[i + 1]) return process.argv[i + 1]!;
-  }
-  return def;
-}
-
-const dir = arg(["-c", "--checkpoint"]);
-const corpus = arg(["--corpus"]);
-if (!dir || !corpus) {
-  process.stderr.write("usage: calibration-pairs -c DIR --corpus FILE [--seed N] [--per-pronoun N] [--max-docs N] [--backend wasm] [--pairs x/y,...]\n");
-  process.exit(2);
-}
-const seed = Number(arg(["--seed"], "2"));
-const pairs = arg(["--pairs"], "his/its,her/its,its/their,it/she,he/it,that/which,that/this")!.split(",").map((p) => p.split("/") as [string, string]);
-await selectBackend(arg(["--backend"], "wasm")!);
+const { opts } = parseArgs({
+  name: "calibration-pairs",
+  summary: "Synthetic substitution pairs of a corpus, scored by a masked-pronoun model under sum, PMI and its calibration.",
+  options: {
+    checkpoint: str("masked-pronoun model (with calibration.json)", undefined, { short: "c", value: "DIR", required: true }),
+    corpus: str("pretraining corpus to draw the slots from", undefined, { value: "FILE", required: true }),
+    seed: int("slot sampling seed", 2),
+    perPronoun: int("slots per pronoun", 500),
+    maxDocs: int("read at most this many documents (0: all)", 0),
+    backend: str("tfjs backend", "wasm", { value: "NAME" }),
+    pairs: str("pronoun pairs to print", "his/its,her/its,its/their,it/she,he/it,that/which,that/this", { value: "x/y,..." }),
+  },
+});
+const dir = opts.checkpoint;
+const corpus = opts.corpus;
+const seed = opts.seed;
+const pairs = opts.pairs.split(",").map((p) => p.split("/") as [string, string]);
+await selectBackend(opts.backend);
 const { config, lm } = loadPronounLm(dir);
 const { calibration } = readCalibration(dir, config.files.weights.sha256);
 const inv = pronouns();
 const confusable = inv.list.map((_, i) => inv.confusable(i));
-const { slots } = await sampleCalibrationSlots(corpus, { perPronoun: Number(arg(["--per-pronoun"], "500")), seed, contextSentences: config.prepare.contextSentences, maxDocs: Number(arg(["--max-docs"], "0")) });
+const { slots } = await sampleCalibrationSlots(corpus, { perPronoun: opts.perPronoun, seed, contextSentences: config.prepare.contextSentences, maxDocs: opts.maxDocs });
 const samples = slotDistributions(lm, config.prepare, slots);
 const ways = { sum: syntheticAccuracy(samples, confusable, null), pmi: syntheticAccuracy(samples, confusable, lm.logPrior), calibrated: syntheticAccuracy(samples, confusable, calibration.bias) };
 lm.dispose();

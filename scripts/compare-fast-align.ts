@@ -10,6 +10,7 @@
  *   node dist/scripts/compare-fast-align.js --fast-align PATH --fixture test/fixtures/fast-align \
  *        --corpus <(zcat ../shared/golden/fast-align/corpus.txt.gz)     (regenerates the test fixture: its first 1,500 lines)
  * The C++ tool runs single-threaded (OMP_NUM_THREADS=1), ours with --threads 1 (same output as more threads).
+ * Without --fast-align, the binary named by FAST_ALIGN_BIN. --keep DIR keeps the work files there.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,13 +18,27 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { PACKAGE_ROOT } from "../src/version.js";
-import { arg, buildComparisonCorpus, cppFinalTension, fastAlignBin } from "./fast-align-corpus.js";
+import { buildComparisonCorpus, cppFinalTension, fastAlignBin } from "./fast-align-corpus.js";
+import { int, parseArgs, str } from "./args.js";
 
-const bin = fastAlignBin("compare-fast-align", "give the C++ binary with --fast-align PATH (or FAST_ALIGN_BIN); see the header of this script");
-const dataDir = arg("--data", join(PACKAGE_ROOT, "..", "shared", "data", "wmt"))!;
-const fixture = arg("--fixture");
-const nLines = Number(arg("--lines", fixture ? "1500" : "100000"));
-const flagSets = arg("--flags", "-d -o -v;-d -o -v -r")!.split(";").map((f) => f.trim().split(/\s+/).filter(Boolean));
+const { opts } = parseArgs({
+  name: "compare-fast-align",
+  summary: "Our fast_align against the C++ tool on real data: identical output lines and final tension, per flag set and direction.",
+  options: {
+    fastAlign: str("the C++ fast_align binary", undefined, { value: "PATH", defaultText: "$FAST_ALIGN_BIN" }),
+    lines: int("corpus lines", undefined, { defaultText: "100000, 1500 with --fixture" }),
+    flags: str("fast_align flag sets, separated by ';'", "-d -o -v;-d -o -v -r", { value: "\"FLAGS;FLAGS\"" }),
+    data: str("the WMT folder (wmt21-23 into English)", join(PACKAGE_ROOT, "..", "shared", "data", "wmt"), { value: "DIR", defaultText: "../shared/data/wmt beside the project" }),
+    corpus: str("read the corpus from this file instead of --data", undefined, { value: "FILE" }),
+    keep: str("keep the work files in this folder", undefined, { value: "DIR" }),
+    fixture: str("regenerate the golden test's fixture in this folder", undefined, { value: "DIR" }),
+  },
+});
+const bin = fastAlignBin("compare-fast-align", "give the C++ binary with --fast-align PATH (or FAST_ALIGN_BIN); see the header of this script", opts.fastAlign);
+const dataDir = opts.data;
+const fixture = opts.fixture;
+const nLines = opts.lines ?? (fixture ? 1500 : 100000);
+const flagSets = opts.flags.split(";").map((f) => f.trim().split(/\s+/).filter(Boolean));
 const cli = join(PACKAGE_ROOT, "dist", "src", "cli", "index.js");
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): { stdout: string; stderr: string } {
@@ -32,10 +47,10 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): { stdout
   return { stdout: r.stdout, stderr: r.stderr };
 }
 
-const work = arg("--keep") ?? mkdtempSync(join(tmpdir(), "cmp-fa-"));
+const work = opts.keep ?? mkdtempSync(join(tmpdir(), "cmp-fa-"));
 mkdirSync(work, { recursive: true });
 const corpus = join(work, "corpus.txt");
-const given = arg("--corpus");
+const given = opts.corpus;
 const lines = given
   ? readFileSync(given, "utf8").replace(/\n$/, "").split("\n").slice(0, nLines)
   : await buildComparisonCorpus(["wmt21", "wmt22", "wmt23"].map((y) => join(dataDir, y)), nLines);
@@ -82,4 +97,4 @@ if (fixture) {
     );
   }
 }
-if (!arg("--keep")) rmSync(work, { recursive: true, force: true });
+if (!opts.keep) rmSync(work, { recursive: true, force: true });

@@ -8,6 +8,8 @@
  *
  * A configuration is NAME=CORPORA:FEATURES (comma lists; corpora gum, gentle, litbank, parcor; feature
  * groups as in src/annotate/coref.ts). Prints F1 per held-out corpus and pooled P/R/F1, per seed and mean.
+ * Other options: --data ../shared/data, --epochs 10, --ensemble 1 (K models averaged per seed, as
+ * train-coref.ts --ensemble), --wordnet data/lexicons/en-wordnet-animacy.tsv.gz.
  */
 import { join } from "node:path";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
@@ -15,23 +17,25 @@ import { animacyToTsv, deriveAnimacy, loadGum, loadLitbank, loadParcor, trainDoc
 import { averageCorefModels, COREF_FEATURE_GROUPS, PronounResolver, parseAnimacy, trainCoref, type CorefFeatureGroup } from "../src/annotate/coref.js";
 import { addTally, evaluateCoref, prf, zeroTally } from "../src/annotate/coref-eval.js";
 import { readText } from "../src/io/lines.js";
+import { int, many, nums, parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : def;
-}
-function args(name: string): string[] {
-  const i = process.argv.indexOf(`--${name}`);
-  const out: string[] = [];
-  for (let k = i + 1; i >= 0 && k < process.argv.length && !process.argv[k]!.startsWith("--"); k++) out.push(process.argv[k]!);
-  return out;
-}
-
-const data = arg("data", "../shared/data");
-const seeds = arg("seeds", "1").split(",").map(Number);
-const epochs = Number(arg("epochs", "10"));
-const ensemble = Number(arg("ensemble", "1"));
-const configs = args("configs").map((c) => {
+const { opts } = parseArgs({
+  name: "coref-ablation",
+  summary: "Trains the English resolver under several data / feature-group configurations and seeds, and scores each on the held-out splits.",
+  options: {
+    configs: many("configurations NAME=CORPORA:FEATURES", { value: "CONFIG..." }),
+    seeds: nums("seeds", "1"),
+    epochs: int("training epochs", 10),
+    ensemble: int("models averaged per seed", 1),
+    data: str("the shared data folder", "../shared/data", { value: "DIR" }),
+    wordnet: str("WordNet animacy lexicon", "data/lexicons/en-wordnet-animacy.tsv.gz", { value: "FILE" }),
+  },
+});
+const data = opts.data;
+const seeds = opts.seeds;
+const epochs = opts.epochs;
+const ensemble = opts.ensemble;
+const configs = opts.configs.map((c) => {
   const m = /^([^=]+)=([^:]*):(.*)$/.exec(c);
   if (!m) throw new Error(`bad config '${c}' (NAME=CORPORA:FEATURES)`);
   const features = m[3]!.split(",").filter(Boolean) as CorefFeatureGroup[];
@@ -54,7 +58,7 @@ const held: Array<[string, TaggedGoldDoc[], boolean]> = [
   ["LitBank", loadLitbank(join(data, "coref", "litbank"), morph, true), false],
   ["ParCorFull", ["news", "TED", "DiscoMT"].flatMap((s) => loadParcor(pc(s), morph, true)), false],
 ];
-const wn = parseAnimacy(readText(arg("wordnet", "data/lexicons/en-wordnet-animacy.tsv.gz")));
+const wn = parseAnimacy(readText(opts.wordnet));
 console.error(`loaded in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 const f1 = (x: number) => (100 * x).toFixed(1);
 console.log(`| config | corpora | features | seed | GUM F1 | GENTLE F1 | LitBank F1 | ParCorFull F1 | pooled P | pooled R | pooled F1 | model features |`);

@@ -4,18 +4,19 @@
  * `scripts/ctxpro-recall.ts` runs (e.g. one with --part tuning and one with --part held-back).
  *
  *   node dist/scripts/ctxpro-labels.js --recall tuning=/tmp/r-tuning held-back=/tmp/r-held > labels.md
+ *       [--data ../shared/data/ctxpro] [--langs de,es,...]
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Command } from "commander";
+import { parseStrict, strictCommand } from "./args.js";
 import { readEvalSet } from "../src/ctxpro/items.js";
 import { builtinRuleSets, describeRule, loadRuleSet } from "../src/ctxpro/rules.js";
 
-const program = new Command()
+const program = strictCommand("ctxpro-labels")
   .option("--data <dir>", "CTXPRO release data (evalsets/)", "../shared/data/ctxpro")
   .option("--recall <name=dir...>", "ctxpro-recall output folders (their summary.*.json), each shown as a column 'name'", [])
-  .option("--langs <list>", "languages (default: all)")
-  .parse();
+  .option("--langs <list>", "languages (default: all)");
+parseStrict(program);
 const o = program.opts<{ data: string; recall: string[]; langs?: string }>();
 
 interface Summary { lang: string; pair: string; phenomenon: string; file?: string; perRule: Record<string, [number, number]> }

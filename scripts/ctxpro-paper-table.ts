@@ -12,10 +12,17 @@ import { join } from "node:path";
 import { readEvalSet } from "../src/ctxpro/items.js";
 import { readLines } from "../src/io/lines.js";
 import { scoreSystem, type ScoreMode } from "../src/ctxpro/score.js";
+import { parseArgs, str } from "./args.js";
 
-const i = process.argv.indexOf("--paper");
-const dir = i >= 0 ? process.argv[i + 1] : undefined;
-if (!dir || !existsSync(join(dir, "jsons")) || !existsSync(join(dir, "outputs"))) {
+const { opts } = parseArgs({
+  name: "ctxpro-paper-table",
+  summary: "CTXPRO paper, Table 6: scores of the released DeepL outputs on the paper's test sets under each scoring mode.",
+  options: {
+    paper: str("the paper/ folder of rewicks/ctxpro (jsons/, outputs/)", undefined, { value: "DIR", required: true }),
+  },
+});
+const dir = opts.paper;
+if (!existsSync(join(dir, "jsons")) || !existsSync(join(dir, "outputs"))) {
   console.error("usage: ctxpro-paper-table --paper DIR (DIR/jsons/*.test.json, DIR/outputs/deepl.*)");
   process.exit(2);
 }

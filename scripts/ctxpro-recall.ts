@@ -13,10 +13,14 @@
  *
  *   node dist/scripts/ctxpro-recall.js --langs de,es --max-per-set 800 --out /tmp/recall
  *   node dist/scripts/ctxpro-recall.js --part held-back --out /tmp/recall-held-back
+ *
+ * Other options (--help describes them): --seed 13 (the subsample's), --inflection paper|ctxpro, identify's
+ * --fallback-antecedent [mode], --polish-je-any-gender, --uncovered-case, --no-apertium and --no-align-tags,
+ * --coref-dir DIR (another English resolver), and hand-checking samples --gender-sample N and --align-sample N.
  */
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Command } from "commander";
+import { parseStrict, strictCommand } from "./args.js";
 import { defaultAnnotators } from "../src/ctxpro/annotators.js";
 import { identifyFiles } from "../src/ctxpro/identify.js";
 import { readEvalSet, type CtxproItem } from "../src/ctxpro/items.js";
@@ -26,7 +30,7 @@ import { DEV_PARTS, recallEligible, recallSample, type DevPart } from "../src/ct
 import { FALLBACK_MODES, type FallbackMode } from "../src/ctxpro/engine.js";
 import { loadDefaultCoref, loadDefaultMorph } from "../src/annotate/index.js";
 
-const program = new Command()
+const program = strictCommand("ctxpro-recall")
   .option("--data <dir>", "CTXPRO release data (its evalsets/ folder), or a folder of evaluation sets", "../shared/data/ctxpro")
   .option("--part <part>", "which items of each set: 'tuning' (the seed-13 sample the rules were tuned on), 'held-back' (dev items never tuned on) or 'all' (src/ctxpro/dev-split.ts)", "tuning")
   .option("--langs <list>", "languages", LANGUAGES.join(","))
@@ -41,8 +45,8 @@ const program = new Command()
   .option("--coref-dir <dir>", "English resolver to use: a folder with models/coref-en.json.gz and lexicons/ (default: the shipped data/)")
   .option("--no-apertium", "pl: without Debian's Apertium analyser even where installed (identify's --no-apertium)")
   .option("--no-align-tags", "aligner without the tag anchors (parts of speech and person; identify's --no-align-tags)")
-  .option("--align-sample <n>", "also write n random segment pairs with the links of their English pronouns, for hand-checking", "0")
-  .parse();
+  .option("--align-sample <n>", "also write n random segment pairs with the links of their English pronouns, for hand-checking", "0");
+parseStrict(program);
 const o = program.opts<{ part: string; alignTags: boolean; apertium: boolean; data: string; corefDir?: string; langs: string; maxPerSet: string; seed: string; out: string; alignSample: string; genderSample: string; inflection: "paper" | "ctxpro"; fallbackAntecedent?: boolean | string; uncoveredCase?: boolean; polishJeAnyGender?: boolean }>();
 if (o.inflection !== "paper" && o.inflection !== "ctxpro") throw new Error(`--inflection must be 'paper' or 'ctxpro', got '${o.inflection}'`);
 const maxPerSet = Number(o.maxPerSet);

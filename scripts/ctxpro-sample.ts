@@ -1,7 +1,8 @@
 /**
  * Random items for hand-checking from the recall runs' `ours.<phenomenon>.<pair>.json` files, one line each
- * (rule, the English/other token, expected form, antecedent, segments). The shuffle is an LCG seeded by --seed.
+ * (rule, the English/other token, expected form, antecedent, segments). The shuffle is an LCG seeded by SEED.
  *
+ *   node dist/scripts/ctxpro-sample.js PHENOMENON N SEED DIR:PAIR ... [--blind KEY.json], e.g.
  *   node dist/scripts/ctxpro-sample.js auxiliary 50 11 /tmp/r24/clitic:en-es /tmp/r24/lex:en-de ...
  *
  * `--blind KEY.json` draws N of our items and N of CTXPRO's own dev items of the same pairs (the run's
@@ -11,17 +12,24 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { CtxproItem } from "../src/ctxpro/items.js";
+import { parseArgs, str } from "./args.js";
 
 type Drawn = CtxproItem & { p: string };
-const args = process.argv.slice(2);
-const bi = args.indexOf("--blind");
-const keyFile = bi >= 0 ? args[bi + 1] : undefined;
-if (bi >= 0) args.splice(bi, 2);
-const [ph, n, seed, ...specs] = args;
-if (!ph || !n || !seed || specs.length === 0 || (bi >= 0 && !keyFile)) {
-  console.error("usage: ctxpro-sample PHENOMENON N SEED DIR:PAIR ... [--blind KEY.json]");
-  process.exit(2);
-}
+const { opts, args } = parseArgs({
+  name: "ctxpro-sample",
+  summary: "Random items for hand-checking from the recall runs' ours.<phenomenon>.<pair>.json files, one line each.",
+  options: {
+    blind: str("mix N of ours with N of CTXPRO's own items, unlabelled; write which is which to this file", undefined, { value: "KEY.json" }),
+  },
+  positionals: [
+    { name: "PHENOMENON", description: "gender, formality, auxiliary, inflection or animacy" },
+    { name: "N", description: "items to draw", kind: "int" },
+    { name: "SEED", description: "shuffle seed", kind: "int" },
+    { name: "DIR:PAIR", description: "a recall run's folder and a language pair, e.g. /tmp/r24/lex:en-de", variadic: true },
+  ],
+});
+const keyFile = opts.blind;
+const [ph, n, seed, ...specs] = args as [string, string, string, ...string[]];
 
 function load(prefix: "ours" | "ctxpro"): Drawn[] {
   const pool: Drawn[] = [];

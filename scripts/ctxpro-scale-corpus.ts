@@ -8,18 +8,18 @@
  * `r2.`, `r3.`, ... until the file holds at least `--pairs` segment pairs (it ends at the first document
  * boundary at or after that count). Deterministic: the same data gives the same file.
  *
- *   node dist/scripts/ctxpro-scale-corpus.js --pairs 1000000 -o /tmp/scale/en-de.1m.tsv
+ *   node dist/scripts/ctxpro-scale-corpus.js --pairs 1000000 -o /tmp/scale/en-de.1m.tsv [--data ../shared/data/wmt] [--doc-lines 20]
  */
 import { createWriteStream, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Command } from "commander";
+import { parseStrict, strictCommand } from "./args.js";
 
-const program = new Command()
+const program = strictCommand("ctxpro-scale-corpus")
   .requiredOption("--pairs <n>", "segment pairs to write at least (ends at a document boundary)")
   .requiredOption("-o, --output <file>", "TSV to write")
   .option("--data <dir>", "the WMT folder", "../shared/data/wmt")
-  .option("--doc-lines <n>", "lines per document of the WMT21-23 test sets (they have no document ids)", "20")
-  .parse();
+  .option("--doc-lines <n>", "lines per document of the WMT21-23 test sets (they have no document ids)", "20");
+parseStrict(program);
 const o = program.opts<{ pairs: string; output: string; data: string; docLines: string }>();
 const target = Number(o.pairs);
 const docLines = Number(o.docLines);

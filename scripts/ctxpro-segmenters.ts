@@ -12,9 +12,16 @@ import { join } from "node:path";
 import { readEvalSet } from "../src/ctxpro/items.js";
 import { readLines } from "../src/io/lines.js";
 import { splitSentences } from "../src/text/sentences.js";
+import { parseArgs, str } from "./args.js";
 
-const i = process.argv.indexOf("--data");
-const data = i >= 0 ? process.argv[i + 1]! : "../shared/data/ctxpro";
+const { opts } = parseArgs({
+  name: "ctxpro-segmenters",
+  summary: "Which sentence segmenter recovers the segment of a context-level output, on the shared CTXPRO dev sets.",
+  options: {
+    data: str("CTXPRO release data (evalsets/, inputs/)", "../shared/data/ctxpro", { value: "DIR" }),
+  },
+});
+const data = opts.data;
 const norm = (s: string) => s.replace(/\s+/gu, " ").trim();
 const icu = (text: string, lang: string) =>
   [...new Intl.Segmenter(lang, { granularity: "sentence" }).segment(text)].map((x) => x.segment.trim()).filter(Boolean);

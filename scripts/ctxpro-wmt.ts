@@ -9,13 +9,14 @@
  * pair) plus, with --align-corpus-dir, align-extra.<lang>.tsv (e.g. the CTXPRO dev segment pairs that
  * scripts/ctxpro-recall.ts writes).
  *
- *   node dist/scripts/ctxpro-wmt.js --out /tmp/wmt [--align-corpus-dir /tmp/recall]
+ *   node dist/scripts/ctxpro-wmt.js --out /tmp/wmt [--align-corpus-dir /tmp/recall] [--wmt ../shared/data/wmt]
+ *       [--langs de,es,ru] [--bootstrap 1000]
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Command } from "commander";
+import { parseStrict, strictCommand } from "./args.js";
 import { readLines } from "../src/io/lines.js";
 import { defaultAnnotators } from "../src/ctxpro/annotators.js";
 import { identifyFiles } from "../src/ctxpro/identify.js";
@@ -24,13 +25,13 @@ import { builtinRuleSets, loadRuleSet } from "../src/ctxpro/rules.js";
 import { scoreSystem, type ScoreReport } from "../src/ctxpro/score.js";
 import { loadDefaultCoref, loadDefaultMorph } from "../src/annotate/index.js";
 
-const program = new Command()
+const program = strictCommand("ctxpro-wmt")
   .option("--wmt <dir>", "WMT data", "../shared/data/wmt")
   .option("--out <dir>", "output folder", "ctxpro-wmt")
   .option("--langs <list>", "target languages", "de,es,ru")
   .option("--align-corpus-dir <dir>", "folder with align-extra.<lang>.tsv to add to the aligner's training")
-  .option("--bootstrap <n>", "paired bootstrap samples", "1000")
-  .parse();
+  .option("--bootstrap <n>", "paired bootstrap samples", "1000");
+parseStrict(program);
 const o = program.opts<{ wmt: string; out: string; langs: string; alignCorpusDir?: string; bootstrap: string }>();
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "index.js");

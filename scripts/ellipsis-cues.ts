@@ -8,17 +8,18 @@ import { readLines } from "../src/io/lines.js";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
 import { ellipsisCues } from "../src/muda/ellipsis.js";
 import { rng, shuffle } from "../src/annotate/perceptron.js";
+import { int, parseArgs } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-
-const file = process.argv[2];
-if (!file || file.startsWith("--")) {
-  console.error("usage: ellipsis-cues FILE [--n 50] [--seed 7]");
-  process.exit(2);
-}
+const { opts, args } = parseArgs({
+  name: "ellipsis-cues",
+  summary: "Lists the English sentences in which the MuDA ellipsis detector fires, for hand-checking its precision.",
+  options: {
+    n: int("sentences to print", 50),
+    seed: int("shuffle seed", 7),
+  },
+  positionals: [{ name: "FILE", description: "one English sentence a line (.gz ok)" }],
+});
+const file = args[0]!;
 const lines = readLines(file);
 const m = loadDefaultMorph("en");
 const hits: Array<[number, string, string]> = [];
@@ -27,6 +28,6 @@ lines.forEach((l, i) => {
   const c = ellipsisCues(a.tokens);
   if (c.length) hits.push([i + 1, c.map((k) => a.tokens[k]!.text).join(","), l]);
 });
-shuffle(hits, rng(Number(arg("seed", "7"))));
+shuffle(hits, rng(opts.seed));
 console.log(`# ${hits.length} cue sentences of ${lines.length}`);
-for (const h of hits.slice(0, Number(arg("n", "50")))) console.log(h.join("\t"));
+for (const h of hits.slice(0, opts.n)) console.log(h.join("\t"));

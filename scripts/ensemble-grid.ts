@@ -8,17 +8,23 @@ import { loadRankerScorer as loadScorer } from "../src/ranker/scorer.js";
 import { readRankerPairs } from "../src/nn/data.js";
 import { loadPronounLm } from "../src/pretrain/checkpoint.js";
 import { componentDiffs, pairAccuracy } from "../src/metric/ensemble.js";
+import { nums, parseArgs, str } from "./args.js";
 
-function arg(name: string, def?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-
-const pairsFile = arg("pairs")!;
-if (!pairsFile) throw new Error("--pairs FILE is required");
-const grid = arg("grid", "0,0.005,0.01,0.01029,0.01435,0.02,0.03,0.04345,0.06,0.08,0.1,0.15,0.2,0.5,1e9")!.split(",").map(Number);
-const ranker = await loadScorer(arg("ranker", "checkpoints/default")!, { backend: arg("backend", "wasm"), threads: "auto" });
-const { lm } = loadPronounLm(arg("lm", "checkpoints/pronoun-lm")!);
+const { opts } = parseArgs({
+  name: "ensemble-grid",
+  summary: "For information only: accuracy of ranker + a * zero-shot PMI on a pair file for a grid of a.",
+  options: {
+    pairs: str("pair file", undefined, { value: "FILE", required: true }),
+    ranker: str("ranker checkpoint", "checkpoints/default", { value: "DIR" }),
+    lm: str("masked-pronoun model", "checkpoints/pronoun-lm", { value: "DIR" }),
+    grid: nums("weights a (1e9: the zero-shot scorer alone)", "0,0.005,0.01,0.01029,0.01435,0.02,0.03,0.04345,0.06,0.08,0.1,0.15,0.2,0.5,1e9"),
+    backend: str("tfjs backend", "wasm", { value: "NAME" }),
+  },
+});
+const pairsFile = opts.pairs;
+const grid = opts.grid;
+const ranker = await loadScorer(opts.ranker, { backend: opts.backend, threads: "auto" });
+const { lm } = loadPronounLm(opts.lm);
 const pairs = await readRankerPairs(pairsFile, ranker.contextMode);
 const t0 = performance.now();
 const { dr, dz } = await componentDiffs(ranker, lm, pairs, ranker.contextMode);

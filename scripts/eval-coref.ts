@@ -3,8 +3,8 @@
  * GENTLE, LitBank and ParCorFull's English side (none of them is ever trained on).
  *
  *   npx tsc -p . && node dist/scripts/eval-coref.js [--data ../shared/data] [--model-dir data] [--all-only]
- *       [--parcor-all]
- *       [--null-bias B] [--prefer-nominal on|off]   (override the model's settings)   (ParCorFull: every document, without the split; includes training documents)
+ *       [--parcor-all]   (ParCorFull: every document, without the split; includes training documents)
+ *       [--null-bias B] [--prefer-nominal on|off]   (override the model's settings)
  *
  * A link is a pronoun's resolved noun (its antecedent, or what an antecedent pronoun was followed to);
  * it is correct when that noun lies in the head run of an earlier gold mention of the pronoun's entity.
@@ -17,17 +17,26 @@ import { loadGum, loadLitbank, loadParcor, type TaggedGoldDoc } from "../src/ann
 import { PronounResolver } from "../src/annotate/coref.js";
 import { evaluateCoref, zeroTally, type CorefTally } from "../src/annotate/coref-eval.js";
 import { loadDefaultCoref } from "../src/annotate/index.js";
+import { flag, num, parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
+const { opts } = parseArgs({
+  name: "eval-coref",
+  summary: "Evaluates the English pronoun resolver on the held-out documents of GUM, GENTLE, LitBank and ParCorFull's English side.",
+  options: {
+    data: str("the shared data folder", "../shared/data", { value: "DIR" }),
+    modelDir: str("evaluate DIR/models/coref-en.json.gz (and DIR/lexicons/)", undefined, { value: "DIR", defaultText: "the shipped model" }),
+    allOnly: flag("print the 'all' row of each corpus only"),
+    parcorAll: flag("ParCorFull: every document, without the split (includes training documents)"),
+    nullBias: num("override the model's null bias", undefined, { value: "B" }),
+    preferNominal: str("override the model's prefer-nominal setting", undefined, { value: "on|off" }),
+  },
+});
 
 type Tally = CorefTally;
 const zero = zeroTally;
 const evaluate = (docs: TaggedGoldDoc[], resolver: PronounResolver, exhaustive: boolean) => evaluateCoref(docs, (d) => resolver.decisions(d.sentences), exhaustive);
 
-const allOnly = process.argv.includes("--all-only");
+const allOnly = opts.allOnly;
 const totals = zero();
 function print(name: string, by: Map<string, Tally>): void {
   const a = by.get("all");
@@ -43,12 +52,12 @@ function print(name: string, by: Map<string, Tally>): void {
   }
 }
 
-const data = arg("data", "../shared/data");
+const data = opts.data;
 const morph = loadDefaultMorph("en");
-const base = loadDefaultCoref(process.argv.includes("--model-dir") ? pjoin(arg("model-dir", "data"), "models") : undefined);
-const bias = process.argv.includes("--null-bias") ? Number(arg("null-bias", "0")) : undefined;
+const base = loadDefaultCoref(opts.modelDir !== undefined ? pjoin(opts.modelDir, "models") : undefined);
+const bias = opts.nullBias;
 const inner = base as unknown as { lex: Map<string, number[]>; wn?: Map<string, number[]> };
-const pn = process.argv.includes("--prefer-nominal") ? arg("prefer-nominal", "on") !== "off" : undefined;
+const pn = opts.preferNominal !== undefined ? opts.preferNominal !== "off" : undefined;
 const resolver = bias === undefined && pn === undefined ? base : new PronounResolver(base.model, inner.lex, bias, inner.wn, pn);
 console.log(`null bias: ${bias ?? base.model.nullBias ?? 0}, prefer nominal: ${pn ?? base.model.preferNominal ?? false}\n`);
 console.log("| corpus | pronouns | sites | with gold noun antecedent | precision | recall | F1 | pleonastic it -> none | errors: missed / wrong noun / spurious |");
@@ -57,7 +66,7 @@ console.error(`model: ${base.model.trainedOn}; features: ${(base.model.features 
 print("GUM held-out", evaluate(loadGum(join(data, "coref", "gum"), true, morph), resolver, true));
 print("GENTLE held-out", evaluate(loadGum(join(data, "coref", "gum"), true, morph, "GENTLE"), resolver, true));
 print("LitBank held-out", evaluate(loadLitbank(join(data, "coref", "litbank"), morph, true), resolver, false));
-const parcorAll = process.argv.includes("--parcor-all");
+const parcorAll = opts.parcorAll;
 for (const sub of ["news", "TED", "DiscoMT"]) {
   print(`ParCorFull ${sub}${parcorAll ? " (all)" : " held-out"}`, evaluate(loadParcor(join(data, "coref", "parcor-full", "corpus", sub, "EN"), morph, parcorAll ? undefined : true), resolver, false));
 }

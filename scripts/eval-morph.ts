@@ -3,6 +3,10 @@
  * closed-class tables against the training treebanks' conventions.
  *
  *   npx tsc -p . && node dist/scripts/eval-morph.js [--lang en,...] [--data ../shared/data] [--models data/models] [--check-tables]
+ *       [--lexicon off|on|default] [--verbs off|on|default]
+ *
+ * --lexicon: the noun lexicons (src/annotate/lexicons.ts) off, forced on, or as shipped; --verbs: the verb
+ * lexicons (src/annotate/verb-lexicons.ts) likewise.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -12,26 +16,35 @@ import { loadDefaultMorph, trainingWords } from "../src/annotate/morph.js";
 import { makeLabel, TAG_FEATS } from "../src/annotate/tagger.js";
 import { SUPPORTED_LANGS, isSupportedLang, tokenize } from "../src/annotate/tokenize.js";
 import { TREEBANKS, trainingFiles } from "../src/annotate/splits.js";
+import { flag, parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
+const { opts } = parseArgs({
+  name: "eval-morph",
+  summary: "Evaluates the shipped morphology models on the UD test files and checks the closed-class tables.",
+  options: {
+    lang: str("languages", SUPPORTED_LANGS.join(","), { value: "LIST" }),
+    data: str("the shared data folder", "../shared/data", { value: "DIR" }),
+    models: str("morphology models", "data/models", { value: "DIR" }),
+    checkTables: flag("also list closed-class forms whose treebank analyses the tables lack"),
+    lexicon: str("noun lexicons off, forced on, or as shipped", "default", { value: "off|on|default" }),
+    verbs: str("verb lexicons off, forced on, or as shipped", "default", { value: "off|on|default" }),
+  },
+});
 
 const pct = (a: number, b: number) => (b ? ((100 * a) / b).toFixed(1) : "-");
 
 function main(): void {
-  const data = arg("data", "../shared/data");
-  const models = arg("models", "data/models");
-  const langs = arg("lang", SUPPORTED_LANGS.join(",")).split(",");
+  const data = opts.data;
+  const models = opts.models;
+  const langs = opts.lang.split(",");
   const rows: string[] = [];
   const verbRows: string[] = [];
   for (const lang of langs) {
     if (!isSupportedLang(lang)) throw new Error(`unsupported language ${lang}`);
     // --lexicon off|on|default: noun lexicons (src/annotate/lexicons.ts) off, forced on, or as shipped.
-    const lx = arg("lexicon", "default");
+    const lx = opts.lexicon;
     // --verbs off|on|default: verb lexicons (src/annotate/verb-lexicons.ts) likewise.
-    const vx = arg("verbs", "default");
+    const vx = opts.verbs;
     const m = loadDefaultMorph(lang, models, { ...(lx === "default" ? {} : { lexicon: lx === "on" }), ...(vx === "default" ? {} : { verbs: vx === "on" }) });
     const dir = join(data, "ud", TREEBANKS[lang]);
     const testFile = readdirSync(dir).find((f) => /-ud-test\.conllu(\.gz)?$/.test(f))!;
@@ -98,7 +111,7 @@ function main(): void {
     rows.push(
       `| ${lang} | ${testFile.replace(/\.conllu(\.gz)?$/, "")} | ${n} | ${pct(upos, n)} | ${fcell("Gender")} | ${fcell("Number")} | ${fcell("Case")} | ${fcell("Tense")} | ${pct(allFeats, n)} | ${nounG ? pct(nounGOk, nounG) : "n/a"} | ${pct(lemma, n)} | ${(100 * tokF).toFixed(1)} | ${Math.round(n / secs)} |`,
     );
-    if (process.argv.includes("--check-tables")) checkTable(lang, trainingFiles(data, lang));
+    if (opts.checkTables) checkTable(lang, trainingFiles(data, lang));
   }
   console.log(`| lang | test file | words | UPOS | Gender | Number | Case | Tense | UPOS+${TAG_FEATS.length} feats | noun gender | lemma | tok F1 | words/s |`);
   console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");

@@ -38,15 +38,9 @@ export function cppFinalTension(stderr: string): number | undefined {
   return m.length ? Number(m[m.length - 1]![1]) : undefined;
 }
 
-/** The value after `name` on the command line, else `dflt`. */
-export function arg(name: string, dflt?: string): string | undefined {
-  const k = process.argv.indexOf(name);
-  return k >= 0 ? process.argv[k + 1] : dflt;
-}
-
-/** The C++ fast_align binary (`--fast-align PATH` or FAST_ALIGN_BIN); exits 2 with `script: hint` without one. */
-export function fastAlignBin(script: string, hint: string): string {
-  const bin = arg("--fast-align", process.env.FAST_ALIGN_BIN);
+/** The C++ fast_align binary (`given`: the script's --fast-align PATH, or FAST_ALIGN_BIN); exits 2 with `script: hint` without one. */
+export function fastAlignBin(script: string, hint: string, given: string | undefined): string {
+  const bin = given ?? process.env.FAST_ALIGN_BIN;
   if (!bin) {
     process.stderr.write(`${script}: ${hint}\n`);
     process.exit(2);

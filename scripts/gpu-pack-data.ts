@@ -19,17 +19,19 @@ import { corpusCounts } from "../src/pretrain/data.js";
 import { buildEmbeddingTable, writeEmbeddingTable } from "../src/nn/glove.js";
 import { PRETRAIN_DEFAULTS } from "../src/pretrain/defaults.js";
 import { PACKAGE_ROOT } from "../src/version.js";
+import { int, parseArgs, str } from "./args.js";
 
-function arg(name: string, def?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-
-function required(name: string): string {
-  const v = arg(name);
-  if (v === undefined) throw new InputError(`--${name} is required`);
-  return v;
-}
+const { opts } = parseArgs({
+  name: "gpu-pack-data",
+  summary: "The data that a GPU pretraining bundle carries: a systematic slice of the pretraining corpus and, with --embeddings, the embedding table of the whole corpus.",
+  options: {
+    corpus: str("the pretraining corpus (JSONL, .gz ok)", undefined, { value: "FILE", required: true }),
+    every: int("keep every K-th document", 10, { value: "K" }),
+    slice: str("the slice to write (plain JSONL)", undefined, { value: "FILE", required: true }),
+    embeddings: str("also write the whole corpus's embedding table here", undefined, { value: "FILE" }),
+    vocabCap: int("words of the embedding table", PRETRAIN_DEFAULTS.vocabCap),
+  },
+});
 
 /** The pronouns that the embedding table always keeps (as src/pretrain/train.ts does). */
 function pronounList(): string[] {
@@ -38,12 +40,12 @@ function pronounList(): string[] {
 }
 
 async function main(): Promise<void> {
-  const corpus = required("corpus");
-  const slice = required("slice");
-  const every = Number(arg("every", "10"));
-  if (!Number.isInteger(every) || every < 1) throw new InputError(`--every must be a positive integer, got '${arg("every")}'`);
-  const embeddings = arg("embeddings");
-  const vocabCap = Number(arg("vocab-cap", String(PRETRAIN_DEFAULTS.vocabCap)));
+  const corpus = opts.corpus;
+  const slice = opts.slice;
+  const every = opts.every;
+  if (!Number.isInteger(every) || every < 1) throw new InputError(`--every must be a positive integer, got '${every}'`);
+  const embeddings = opts.embeddings;
+  const vocabCap = opts.vocabCap;
 
   const lines: string[] = [];
   let docs = 0;

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { flag, parseArgs } from "./args.js";
 
 /**
  * The layer order, bottom first: a file may import its own folder and the folders of lower layers only;
@@ -137,8 +138,13 @@ export function upwardImports(src: string, g: ReadonlyMap<string, readonly strin
 }
 
 function main(): void {
-  const args = process.argv.slice(2);
-  const src = resolve(args.find((a) => !a.startsWith("--")) ?? "src");
+  const { opts, args } = parseArgs({
+    name: "import-graph",
+    summary: "The import graph of src/: files, imports, import cycles and imports that run upward through the layer order.",
+    options: { list: flag("print every cycle and upward import") },
+    positionals: [{ name: "SRC_DIR", description: "the source folder (another checkout's src/ to compare)", optional: true, defaultText: "./src" }],
+  });
+  const src = resolve(args[0] ?? "src");
   if (!existsSync(src)) {
     process.stderr.write(`import-graph: ${src}: no such directory\n`);
     process.exit(2);
@@ -149,7 +155,7 @@ function main(): void {
   const up = upwardImports(src, g);
   const edges = [...g.values()].reduce((n, t) => n + t.length, 0);
   console.log(`files\t${files.length}\nimports\t${edges}\ncyclic groups\t${cycles.length}\nfiles in cycles\t${cycles.reduce((n, c) => n + c.length, 0)}\nupward imports\t${up.length}`);
-  if (args.includes("--list")) {
+  if (opts.list) {
     for (const c of cycles) console.log(`cycle\t${c.map((p) => relative(src, p)).join(" ")}`);
     for (const u of up) console.log(`upward\t${u}`);
   }

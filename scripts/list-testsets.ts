@@ -9,6 +9,7 @@ import { basename, join } from "node:path";
 import { findTestSets, loadTestSet, type TestSetLocation } from "../src/io/discover.js";
 import { segmentCount, type TestSet } from "../src/io/model.js";
 import { InputError } from "../src/io/errors.js";
+import { flag, parseArgs } from "./args.js";
 
 function flat(ts: TestSet, pick: (d: TestSet["docs"][number]) => string[] | undefined): string[] {
   return ts.docs.flatMap((d) => pick(d) ?? []);
@@ -50,9 +51,14 @@ async function compare(loc: TestSetLocation): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const doCompare = args.includes("--compare");
-  let dirs = args.filter((a) => !a.startsWith("--"));
+  const { opts, args } = parseArgs({
+    name: "list-testsets",
+    summary: "Lists what discovery finds in WMT year folders, as a Markdown table.",
+    options: { compare: flag("also check that pairs having both XML and text files hold the same segments") },
+    positionals: [{ name: "YEAR_DIR", description: "WMT year folders", optional: true, variadic: true, defaultText: "../shared/data/wmt/wmt21 .. wmt24" }],
+  });
+  const doCompare = opts.compare;
+  let dirs = args;
   if (dirs.length === 0) dirs = ["wmt21", "wmt22", "wmt23", "wmt24"].map((y) => join("..", "shared", "data", "wmt", y));
 
   console.log("| year | test set | pair | format | docs | segments | systems | refs | empty hyp segs |");

@@ -22,17 +22,26 @@ import type { PairRecord } from "../src/core/pair-format.js";
 import { readRankerPairs } from "../src/nn/data.js";
 import { pronouns } from "../src/text/pronouns.js";
 import { tokenize } from "../src/text/tokenize.js";
+import { int, parseArgs, str } from "./args.js";
 
-function arg(name: string, dflt?: string): string | undefined {
-  const k = process.argv.indexOf(name);
-  return k >= 0 ? process.argv[k + 1] : dflt;
-}
-const keepAll = arg("--keep-all", "out/pairs-all/train.jsonl.gz")!;
-const wmt = arg("--wmt", "../shared/data/wmt")!;
-const out = arg("--out", "out/pairs-balanced/train.jsonl.gz")!;
-const perDirection = Number(arg("--per-direction", "150"));
-const minConfusion = Number(arg("--min-confusion", "3"));
-const seed = Number(arg("--seed", "1"));
+const { opts } = parseArgs({
+  name: "make-balanced-pairs",
+  summary: "Training pairs an identity prior cannot pay off on: mined pairs balanced per ordered pronoun pair, plus synthetic substitutions.",
+  options: {
+    keepAll: str("mined pairs of the train years (`pairs --keep-all`)", "out/pairs-all/train.jsonl.gz", { value: "FILE" }),
+    wmt: str("the WMT folder (wmt21, wmt22 references)", "../shared/data/wmt", { value: "DIR" }),
+    out: str("the pair file to write", "out/pairs-balanced/train.jsonl.gz", { value: "FILE" }),
+    perDirection: int("synthetic pairs per ordered pronoun pair, at most", 150),
+    minConfusion: int("mined confusions in each direction that make a pair confusable", 3),
+    seed: int("seed", 1),
+  },
+});
+const keepAll = opts.keepAll;
+const wmt = opts.wmt;
+const out = opts.out;
+const perDirection = opts.perDirection;
+const minConfusion = opts.minConfusion;
+const seed = opts.seed;
 const rnd = mulberry32(seed);
 
 const mined = await readRankerPairs(keepAll, "crc");

@@ -15,6 +15,18 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { FLOAT, Graph, INT64, Pb, valueInfo, normal } from "./onnx-writer.js";
 import { Rng } from "../src/core/prng.js";
+import { parseArgs } from "./args.js";
+
+const { args } = parseArgs({
+  name: "make-tiny-bert",
+  summary: "Writes a tiny BERT-shaped encoder with random (seeded) weights, in the layout transformers.js loads.",
+  options: {},
+  positionals: [
+    { name: "OUT_DIR", description: "the model folder to write" },
+    { name: "SEED", description: "weight seed", optional: true, kind: "int", defaultText: "20190711" },
+    { name: "tiny|base", description: "tiny: the test fixture; base: BERT-base's layer sizes, for speed measurements", optional: true, defaultText: "tiny" },
+  ],
+});
 
 // ---- the model ----
 
@@ -134,7 +146,7 @@ function tokenizerJson(vocab: string[], maxPos: number): unknown {
   };
 }
 
-const [outDir, seedArg = "20190711", size = "tiny"] = process.argv.slice(2);
+const [outDir, seedArg = "20190711", size = "tiny"] = args;
 if (!outDir || (size !== "tiny" && size !== "base")) {
   process.stderr.write("usage: make-tiny-bert OUT_DIR [SEED] [tiny|base]\n");
   process.exit(2);

@@ -20,6 +20,7 @@ import { pathToFileURL } from "node:url";
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { BOOL, FLOAT, Graph, INT64, Pb, valueInfo, normal } from "./onnx-writer.js";
 import { Rng } from "../src/core/prng.js";
+import { parseArgs } from "./args.js";
 
 export interface TinyMarianDims {
   vocab: number;
@@ -249,11 +250,17 @@ export function writeTinyMarian(outDir: string, seed = 20230709, maxPos = 64): T
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const [outDir, seedArg, posArg] = process.argv.slice(2);
-  if (!outDir) {
-    process.stderr.write("usage: make-tiny-marian OUT_DIR [SEED] [MAX_POSITIONS]\n");
-    process.exit(2);
-  }
+  const { args } = parseArgs({
+    name: "make-tiny-marian",
+    summary: "Writes a tiny Marian-shaped translation model with random (seeded) weights, in the layout @xenova/transformers loads.",
+    options: {},
+    positionals: [
+      { name: "OUT_DIR", description: "the model folder to write" },
+      { name: "SEED", description: "weight seed", optional: true, kind: "int", defaultText: "20230709" },
+      { name: "MAX_POSITIONS", description: "positions the model accepts", optional: true, kind: "int", defaultText: "64" },
+    ],
+  });
+  const [outDir, seedArg, posArg] = args as [string, string?, string?];
   const dm = writeTinyMarian(outDir, seedArg === undefined ? undefined : Number(seedArg), posArg === undefined ? undefined : Number(posArg));
   process.stderr.write(`wrote ${outDir}: vocabulary ${dm.vocab}, d_model ${dm.d}, ${dm.encoderLayers}+${dm.decoderLayers} layers, max positions ${dm.maxPos} (random weights)\n`);
 }

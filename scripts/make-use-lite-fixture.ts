@@ -9,8 +9,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { USE_LITE_STATES } from "../src/ranker/use-lite.js";
+import { parseArgs } from "./args.js";
 
-const out = process.argv[2] ?? "test/fixtures/use-lite-tiny";
+const { args } = parseArgs({
+  name: "make-use-lite-fixture",
+  summary: "Writes a tiny tfjs graph model shaped like the Universal Sentence Encoder lite at its interface (a test fixture).",
+  options: {},
+  positionals: [{ name: "DIR", description: "the fixture folder to write", optional: true, defaultText: "test/fixtures/use-lite-tiny" }],
+});
+const out = args[0] ?? "test/fixtures/use-lite-tiny";
 const DIM = 4;
 
 const vocab: Array<[string, number]> = [

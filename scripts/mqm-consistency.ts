@@ -6,8 +6,15 @@
  */
 import { readLines } from "../src/io/lines.js";
 import { isPronounSpan } from "../src/metric/mqm.js";
+import { parseArgs } from "./args.js";
 
-const file = process.argv[2] ?? "../shared/data/mqm/ted-zhen/mqm_ted_zhen.tsv.gz";
+const { args } = parseArgs({
+  name: "mqm-consistency",
+  summary: "How often an MQM output without a marked pronoun error has the marked pronoun (a word either side) of an output with one, same source.",
+  options: {},
+  positionals: [{ name: "FILE", description: "MQM annotations (TSV, .gz ok)", optional: true, defaultText: "../shared/data/mqm/ted-zhen/mqm_ted_zhen.tsv.gz" }],
+});
+const file = args[0] ?? "../shared/data/mqm/ted-zhen/mqm_ted_zhen.tsv.gz";
 const tok = (s: string): string[] => s.toLowerCase().match(/[\p{L}\p{N}_]+|[^\p{L}\p{N}_\s]/gu) ?? [];
 const lines = readLines(file);
 const head = lines[0]!.split("\t");

@@ -9,23 +9,30 @@
 import { readText } from "../src/io/lines.js";
 import { rng, shuffle } from "../src/annotate/perceptron.js";
 import type { TaggedSide } from "../src/muda/pipeline.js";
+import { int, parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
+const { opts, args } = parseArgs({
+  name: "muda-sample",
+  summary: "Seeded random sample of MuDA tags for hand-checking precision.",
+  options: {
+    tag: str("the tag to sample", "verb_form", { value: "TAG" }),
+    n: int("tags to print", 50),
+    seed: int("shuffle seed", 12345),
+    window: int("target words shown either side", 8),
+  },
+  positionals: [{ name: "TAGS.json", description: "output of `proneval muda tag ... --alignment`" }],
+});
 
 function main(): void {
-  const file = process.argv[2];
-  if (!file || file.startsWith("--")) throw new Error("usage: muda-sample TAGS.json --tag TAG [--n 50] [--seed 12345]");
-  const tag = arg("tag", "verb_form");
-  const n = Number(arg("n", "50"));
-  const win = Number(arg("window", "8"));
+  const file = args[0]!;
+  const tag = opts.tag;
+  const n = opts.n;
+  const win = opts.window;
   const parsed = JSON.parse(readText(file)) as { documents: TaggedSide["docs"] };
   const docs = parsed.documents;
   const hits: Array<{ doc: string; seg: number; tok: number }> = [];
   for (const d of docs) d.segments.forEach((s, si) => s.tags.forEach((t, ti) => t.includes(tag as never) && hits.push({ doc: d.id, seg: si, tok: ti })));
-  shuffle(hits, rng(Number(arg("seed", "12345"))));
+  shuffle(hits, rng(opts.seed));
   console.log(`# ${hits.length} '${tag}' tags in ${file}; ${Math.min(n, hits.length)} sampled`);
   for (const [k, h] of hits.slice(0, n).entries()) {
     const s = docs.find((d) => d.id === h.doc)!.segments[h.seg]!;

@@ -4,17 +4,25 @@
  * deduplicated like `proneval pairs`, then a seeded random sample. Each line carries what a judge
  * reads (reference context, the two candidates, the source where the test set has one) and an
  * empty `label` to fill in; no model score is computed or printed here.
- * Usage: node dist/scripts/sample-judgements.js MISMATCHES.jsonl.gz N SEED > data/judgements/wmt23-noisy.todo.jsonl
+ * Usage: node dist/scripts/sample-judgements.js MISMATCHES.jsonl.gz [N=450] [SEED=23] [SPLIT=dev] > data/judgements/wmt23-noisy.todo.jsonl
  */
 import { mulberry32 } from "../src/core/prng.js";
 import { readMismatches } from "../src/mine/mismatch-io.js";
 import { splitOf, substituteCase } from "../src/mine/pairs.js";
+import { parseArgs } from "./args.js";
 
-const [file, nArg = "450", seedArg = "23", split = "dev"] = process.argv.slice(2);
-if (!file) {
-  process.stderr.write("usage: sample-judgements MISMATCHES N SEED [SPLIT]\n");
-  process.exit(2);
-}
+const { args } = parseArgs({
+  name: "sample-judgements",
+  summary: "Draws the pairs of the hand-judged set: R vs R' pairs of one split from every mined mismatch, a seeded sample.",
+  options: {},
+  positionals: [
+    { name: "MISMATCHES", description: "mined mismatch records (JSONL, .gz ok)" },
+    { name: "N", description: "pairs to draw", optional: true, kind: "int", defaultText: "450" },
+    { name: "SEED", description: "sampling seed", optional: true, kind: "int", defaultText: "23" },
+    { name: "SPLIT", description: "train or dev", optional: true, defaultText: "dev" },
+  ],
+});
+const [file, nArg = "450", seedArg = "23", split = "dev"] = args as [string, string?, string?, string?];
 
 interface Candidate {
   id: string;

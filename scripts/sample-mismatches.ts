@@ -1,17 +1,25 @@
 /**
  * Draws N mismatch records at random (seeded, reproducible) for hand-checking the aligner's precision.
- * Usage: node dist/scripts/sample-mismatches.js out/mined/all.mismatches.jsonl.gz 50 [seed]
+ * Usage: node dist/scripts/sample-mismatches.js FILE [N=50] [SEED=1], e.g.
+ *   node dist/scripts/sample-mismatches.js out/mined/all.mismatches.jsonl.gz 50 1
  * Prints a markdown list: reference and system sentence with the two aligned pronouns in [[ ]].
  */
 import { readMismatches } from "../src/mine/mismatch-io.js";
 import type { MismatchRecord } from "../src/mine/mismatch.js";
 import { mulberry32 } from "../src/core/prng.js";
+import { parseArgs } from "./args.js";
 
-const [file, nArg = "50", seedArg = "1"] = process.argv.slice(2);
-if (!file) {
-  process.stderr.write("usage: sample-mismatches FILE [N] [SEED]\n");
-  process.exit(2);
-}
+const { args } = parseArgs({
+  name: "sample-mismatches",
+  summary: "Draws N mismatch records at random (seeded) for hand-checking the aligner's precision.",
+  options: {},
+  positionals: [
+    { name: "FILE", description: "mined mismatch records (JSONL, .gz ok)" },
+    { name: "N", description: "records to draw", optional: true, kind: "int", defaultText: "50" },
+    { name: "SEED", description: "sampling seed", optional: true, kind: "int", defaultText: "1" },
+  ],
+});
+const [file, nArg = "50", seedArg = "1"] = args as [string, string?, string?];
 const all: MismatchRecord[] = [];
 for await (const r of readMismatches(file)) all.push(r);
 const rnd = mulberry32(Number(seedArg));

@@ -7,12 +7,15 @@
  */
 import { InputError } from "../src/io/errors.js";
 import { shareVectors } from "../src/nn/shared-vectors.js";
+import { parseArgs } from "./args.js";
 
-const parent = process.argv[2];
-if (!parent || process.argv.length > 3) {
-  process.stderr.write("usage: share-vectors FOLDER (holding checkpoint directories)\n");
-  process.exit(2);
-}
+const { args } = parseArgs({
+  name: "share-vectors",
+  summary: "Makes the checkpoints in one folder share one copy of their GloVe rows.",
+  options: {},
+  positionals: [{ name: "FOLDER", description: "the folder holding the checkpoint directories" }],
+});
+const parent = args[0]!;
 try {
   const r = shareVectors(parent);
   const mib = (b: number): string => (b / 1048576).toFixed(2);

@@ -3,7 +3,7 @@
  *
  *   npx tsc -p . && nice -n 10 node dist/scripts/train-coref.js [--data ../shared/data] [--epochs 10] [--seed 1] [--ensemble 3]
  *       [--prefer-nominal on|off] [--null-bias 0]
- *       [--corpora gum,gentle,litbank,parcor] [--features wn,agree,syn] [--out-dir data]
+ *       [--corpora gum,gentle,litbank,parcor] [--features wn,agree,syn] [--out-dir data] [--window 3] [--min-weight 0.01]
  *
  * Training documents (src/annotate/splits.ts; the held-out parts are never read here):
  * GUM and GENTLE minus the held-out fifth, LitBank minus 14 held-out excerpts, ParCorFull English minus
@@ -19,16 +19,29 @@ import { readText } from "../src/io/lines.js";
 import { loadDefaultMorph } from "../src/annotate/morph.js";
 import { animacyToTsv, deriveAnimacy, loadGum, loadLitbank, loadParcor, trainDoc, type TaggedGoldDoc } from "../src/annotate/coref-corpora.js";
 import { averageCorefModels, COREF_FEATURE_GROUPS, parseAnimacy, trainCoref, type CorefFeatureGroup } from "../src/annotate/coref.js";
+import { int, num, parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : def;
-}
-
-const data = arg("data", "../shared/data");
-const outDir = arg("out-dir", "data");
-const corpora = arg("corpora", "gum,gentle,litbank,parcor").split(",").filter(Boolean);
-const features = arg("features", "wn,agree,syn").split(",").filter(Boolean) as CorefFeatureGroup[];
+const { opts } = parseArgs({
+  name: "train-coref",
+  summary: "Trains the English pronoun resolver and derives the corpus animacy lexicon.",
+  options: {
+    data: str("the shared data folder", "../shared/data", { value: "DIR" }),
+    epochs: int("training epochs", 10),
+    seed: int("seed (with --ensemble K: seeds (S-1)K+1 .. SK)", 1, { value: "S" }),
+    ensemble: int("models averaged", 3, { value: "K" }),
+    preferNominal: str("store prefer-nominal in the model", "on", { value: "on|off" }),
+    nullBias: num("null bias stored in the model", 0, { value: "B" }),
+    corpora: str("training corpora", "gum,gentle,litbank,parcor", { value: "LIST" }),
+    features: str("feature groups", "wn,agree,syn", { value: "LIST" }),
+    outDir: str("writes DIR/models/coref-en.json.gz and DIR/lexicons/en-animacy.tsv.gz", "data", { value: "DIR" }),
+    window: int("antecedent window in sentences", 3),
+    minWeight: num("prune weights below this from the saved model", 0.01),
+  },
+});
+const data = opts.data;
+const outDir = opts.outDir;
+const corpora = opts.corpora.split(",").filter(Boolean);
+const features = opts.features.split(",").filter(Boolean) as CorefFeatureGroup[];
 for (const c of corpora) if (!["gum", "gentle", "litbank", "parcor"].includes(c)) throw new Error(`unknown corpus '${c}' (gum, gentle, litbank, parcor)`);
 for (const f of features) if (!COREF_FEATURE_GROUPS.includes(f)) throw new Error(`unknown feature group '${f}' (${COREF_FEATURE_GROUPS.join(", ")})`);
 const t0 = Date.now();
@@ -56,16 +69,16 @@ if (features.includes("wn") || features.includes("agree")) {
   console.error(`WordNet lexicon: ${wn.size} entries <- ${wnPath}`);
 }
 // --ensemble K: the average of the rankers trained with seeds (S-1)K+1 .. SK (S = --seed).
-const seed = Number(arg("seed", "1"));
-const ensemble = Number(arg("ensemble", "3"));
+const seed = opts.seed;
+const ensemble = opts.ensemble;
 const seeds = ensemble > 1 ? Array.from({ length: ensemble }, (_, k) => (seed - 1) * ensemble + k + 1) : [seed];
 const docsT = docs.map(trainDoc);
 const models = seeds.map((s) =>
   trainCoref(docsT, lex, {
-    epochs: Number(arg("epochs", "10")),
-    window: Number(arg("window", "3")),
+    epochs: opts.epochs,
+    window: opts.window,
     seed: s,
-    minWeight: Number(arg("min-weight", "0.01")),
+    minWeight: opts.minWeight,
     features,
     wn,
     trainedOn,
@@ -74,8 +87,8 @@ const models = seeds.map((s) =>
 );
 const model = models.length > 1 ? averageCorefModels(models, `${trainedOn}; average of seeds ${seeds.join(",")}`) : models[0]!;
 // Use-time settings stored in the model (not used in training): see CorefModel.
-if (arg("prefer-nominal", "on") === "on") model.preferNominal = true;
-if (Number(arg("null-bias", "0")) !== 0) model.nullBias = Number(arg("null-bias", "0"));
+if (opts.preferNominal === "on") model.preferNominal = true;
+if (opts.nullBias !== 0) model.nullBias = opts.nullBias;
 const out = join(outDir, "models", "coref-en.json.gz");
 writeFileAtomic(out, JSON.stringify(model));
 console.error(`wrote ${out}: ${Object.keys(model.perceptron.weights).length} features, ${(readFileSync(out).length / 1e3).toFixed(0)} kB, ${((Date.now() - t0) / 1000).toFixed(0)} s`);

@@ -2,6 +2,7 @@
  * Trains the morphology models shipped in data/models (one per language).
  *
  *   npx tsc -p . && nice -n 10 node dist/scripts/train-morph.js [--lang en,de,...] [--data ../shared/data] [--out data/models]
+ *       [--epochs 8] [--min-weight 0.05]
  *
  * Training data per language: the UD dev file plus any train portion (EN-EWT, PT-Bosque); English also
  * gets the GUM documents not held out for coreference evaluation. The UD test files are never read.
@@ -13,18 +14,26 @@ import { readConllu, type UdSentence } from "../src/annotate/conllu.js";
 import { serializeMorph, trainMorph } from "../src/annotate/morph.js";
 import { trainingFiles } from "../src/annotate/splits.js";
 import { SUPPORTED_LANGS, isSupportedLang } from "../src/annotate/tokenize.js";
+import { int, num, parseArgs, str } from "./args.js";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
+const { opts } = parseArgs({
+  name: "train-morph",
+  summary: "Trains the morphology models shipped in data/models (one per language).",
+  options: {
+    lang: str("languages", SUPPORTED_LANGS.join(","), { value: "LIST" }),
+    data: str("the shared data folder", "../shared/data", { value: "DIR" }),
+    out: str("where the models are written", "data/models", { value: "DIR" }),
+    epochs: int("training epochs", 8),
+    minWeight: num("prune weights below this from the saved model", 0.05),
+  },
+});
 
 function main(): void {
-  const data = arg("data", "../shared/data");
-  const out = arg("out", "data/models");
-  const epochs = Number(arg("epochs", "8"));
-  const minWeight = Number(arg("min-weight", "0.05"));
-  const langs = arg("lang", SUPPORTED_LANGS.join(",")).split(",");
+  const data = opts.data;
+  const out = opts.out;
+  const epochs = opts.epochs;
+  const minWeight = opts.minWeight;
+  const langs = opts.lang.split(",");
   for (const lang of langs) {
     if (!isSupportedLang(lang)) throw new Error(`unsupported language ${lang}`);
     const files = trainingFiles(data, lang);

@@ -13,10 +13,20 @@ import { Vocab, PAD_ROW } from "../src/nn/glove.js";
 import { pronouns } from "../src/text/pronouns.js";
 import { selectBackend } from "../src/nn/backend.js";
 import { zeroShotScores } from "../src/pretrain/zeroshot.js";
+import { parseArgs } from "./args.js";
+const { args } = parseArgs({
+  name: "zeroshot-variants",
+  summary: "Zero-shot scoring variants of a masked-pronoun model on a pair file (an experiment).",
+  options: {},
+  positionals: [
+    { name: "LM_DIR", description: "masked-pronoun model", optional: true, defaultText: "checkpoints/pronoun-lm" },
+    { name: "PAIRS", description: "pair file", optional: true, defaultText: "out/pretrain/dev2000.jsonl" },
+  ],
+});
 await selectBackend("wasm");
-const dir = process.argv[2] ?? "checkpoints/pronoun-lm";
+const dir = args[0] ?? "checkpoints/pronoun-lm";
 const { config, lm } = loadPronounLm(dir);
-const pairs = await readRankerPairs(process.argv[3] ?? "out/pretrain/dev2000.jsonl", "crc");
+const pairs = await readRankerPairs(args[1] ?? "out/pretrain/dev2000.jsonl", "crc");
 const { pos, neg } = preparePairs(pairs, "crc", config.prepare);
 const sides = pos.concat(neg);
 const inv = pronouns();
