@@ -17,7 +17,7 @@ const { opts } = parseArgs({
   options: {
     ref: str("reference file", `${D}/references/generaltest2022.ru-en.ref.A.en`, { value: "FILE" }),
     hyp: str("system output file", `${D}/system-outputs/generaltest2022.ru-en.hyp.Online-A.en`, { value: "FILE" }),
-    checkpoint: str("ranker checkpoint", undefined, { value: "DIR", defaultText: "the shipped default" }),
+    checkpoint: str("scorer directory (ranker, ensemble or masked-pronoun model)", undefined, { value: "DIR", defaultText: "the shipped default" }),
     backend: str("tfjs backend", "auto", { value: "NAME" }),
     threads: str("scoring threads", "auto", { value: "auto|N" }),
     repeat: int("timed runs (the best is kept)", 1),
