@@ -32,6 +32,8 @@ export interface OptionDef<T> extends OptionExtra {
   readonly kind: Kind;
   readonly description: string;
   readonly default?: string | number | boolean;
+  /** The only values a text option takes (see `oneOf`). */
+  readonly choices?: readonly string[];
   /** Carries the value's type only; never set. */
   readonly __type?: T;
 }
@@ -60,6 +62,11 @@ export function int(description: string, def: undefined, extra: Required): Optio
 export function int(description: string, def?: undefined, extra?: OptionExtra): OptionDef<number | undefined>;
 export function int(description: string, def?: number, extra: OptionExtra = {}): OptionDef<number | undefined> {
   return { kind: "int", description, default: def, ...extra };
+}
+
+/** An option whose text value is one of `choices`; the usage shows them, anything else exits 2. */
+export function oneOf<const C extends string>(description: string, choices: readonly C[], def: C, extra: Omit<OptionExtra, "value"> = {}): OptionDef<C> {
+  return { kind: "string", description, default: def, choices, value: choices.join("|"), ...extra };
 }
 
 /** An option whose value is a comma-separated list of numbers ("1,2,3"); the default is given the same way. */
@@ -211,6 +218,7 @@ export function parseArgs<O extends Record<string, OptionDef<unknown>>>(spec: Ar
       v = next;
       i++;
     }
+    if (o.choices && !o.choices.includes(v)) fail(`${name} must be ${o.choices.join(" or ")}, got '${v}'`);
     values[key] = convert(name, o.kind, v, fail);
   }
   for (const [k, o] of Object.entries(spec.options)) {

@@ -13,7 +13,7 @@
 import { writeFileAtomic } from "../src/io/atomic.js";
 import { InputError } from "../src/io/errors.js";
 import { buildSyntheticPairs } from "../src/mine/synthetic-pairs.js";
-import { num, parseArgs, str } from "./args.js";
+import { num, oneOf, parseArgs, str } from "./args.js";
 
 const { opts } = parseArgs({
   name: "make-synthetic-pairs",
@@ -26,7 +26,7 @@ const { opts } = parseArgs({
     perDirection: num("training pairs per ordered pronoun pair", 200),
     devPerDirection: num("dev pairs per ordered pronoun pair", 25),
     minedShare: num("at most this share of each direction from mined pairs", 0.5),
-    confusions: str("the confusable pronoun pairs: those mined both ways, or the pronoun inventory's confusable classes", "mined", { value: "mined|classes" }),
+    confusions: oneOf("the confusable pronoun pairs: those mined both ways, or the pronoun inventory's confusable classes", ["mined", "classes"], "mined"),
     minConfusion: num("mined confusions each way that make a pair confusable", 3),
     devFraction: num("share of documents held out for the dev file", 0.02),
     seed: num("seed", 1),
@@ -41,7 +41,6 @@ async function main(): Promise<void> {
   const pairs = opts.pairs;
   const out = opts.out;
   const confusions = opts.confusions;
-  if (confusions !== "mined" && confusions !== "classes") throw new InputError(`--confusions must be mined or classes, got '${confusions}'`);
   const t0 = Date.now();
   const r = await buildSyntheticPairs({
     corpus,

@@ -11,13 +11,13 @@
 import { mulberry32 } from "../src/core/prng.js";
 import { readMismatches } from "../src/mine/mismatch-io.js";
 import { splitOf, substituteCase } from "../src/mine/pairs.js";
-import { parseArgs, str } from "./args.js";
+import { oneOf, parseArgs } from "./args.js";
 
 const { opts, args } = parseArgs({
   name: "sample-judgements",
   summary: "Draws the pairs of the hand-judged set: R vs R' pairs of one split from every mined mismatch, a seeded sample.",
   options: {
-    kind: str("rr: reference vs reference with one pronoun replaced; rs: reference vs the system output", "rr", { value: "rr|rs" }),
+    kind: oneOf("rr: reference vs reference with one pronoun replaced; rs: reference vs the system output", ["rr", "rs"], "rr"),
   },
   positionals: [
     { name: "MISMATCHES", description: "mined mismatch records (JSONL, .gz ok)" },
@@ -27,10 +27,6 @@ const { opts, args } = parseArgs({
   ],
 });
 const [file, nArg = "450", seedArg = "23", split = "dev"] = args as [string, string?, string?, string?];
-if (opts.kind !== "rr" && opts.kind !== "rs") {
-  process.stderr.write(`sample-judgements: --kind must be rr or rs (got ${opts.kind})\n`);
-  process.exit(2);
-}
 const rs = opts.kind === "rs";
 
 interface Candidate {

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { flag, int, many, num, nums, parseArgs, str } from "../scripts/args.js";
+import { flag, int, many, num, nums, oneOf, parseArgs, str } from "../scripts/args.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = join(ROOT, "dist", "scripts");
@@ -147,6 +147,7 @@ describe("scripts/args.ts", () => {
         out: str("output", undefined, { short: "o", value: "FILE", required: true }),
         dryRun: flag("do nothing"),
         configs: many("configurations"),
+        mode: oneOf("how", ["fast", "slow"], "fast"),
       },
       positionals: [{ name: "FILE", description: "input" }, { name: "MORE", description: "more", optional: true, variadic: true }],
       argv,
@@ -172,19 +173,19 @@ describe("scripts/args.ts", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("returns typed values, defaults, positionals, short and joined forms", () => {
-    const r = attempt(["in.txt", "-o", "x.json", "--steps=8", "--workers", "1,2,4", "--dry-run", "--configs", "a=b:", "c=d:", "--rate", "-0.5", "more.txt"]);
+    const r = attempt(["in.txt", "-o", "x.json", "--steps=8", "--workers", "1,2,4", "--dry-run", "--configs", "a=b:", "c=d:", "--rate", "-0.5", "--mode", "slow", "more.txt"]);
     expect(r.status).toBeUndefined();
-    expect(r.value!.opts).toEqual({ steps: 8, rate: -0.5, workers: [1, 2, 4], out: "x.json", dryRun: true, configs: ["a=b:", "c=d:"] });
+    expect(r.value!.opts).toEqual({ steps: 8, rate: -0.5, workers: [1, 2, 4], out: "x.json", dryRun: true, configs: ["a=b:", "c=d:"], mode: "slow" });
     expect(r.value!.args).toEqual(["in.txt", "more.txt"]);
     const d = attempt(["in.txt", "--out", "x"]);
-    expect(d.value!.opts).toEqual({ steps: 6, rate: undefined, workers: [1, 2], out: "x", dryRun: false, configs: [] });
+    expect(d.value!.opts).toEqual({ steps: 6, rate: undefined, workers: [1, 2], out: "x", dryRun: false, configs: [], mode: "fast" });
   });
 
   it("prints the usage with every option on --help and exits 0, before checking anything else", () => {
     const r = attempt(["--no-such-option", "--help"]);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^usage: node dist\/scripts\/demo\.js -o FILE \[options\] FILE \[MORE \.\.\.\]\n/);
-    for (const o of ["--steps N", "--rate N", "--workers N,N,...", "-o, --out FILE", "--dry-run", "--configs", "-h, --help"]) expect(r.stdout).toContain(o);
+    for (const o of ["--steps N", "--rate N", "--workers N,N,...", "-o, --out FILE", "--dry-run", "--configs", "--mode fast|slow", "-h, --help"]) expect(r.stdout).toContain(o);
     expect(r.stdout).toContain("(default: 6)");
     expect(r.stdout).toContain("(required)");
     expect(r.stderr).toBe("");
@@ -199,6 +200,7 @@ describe("scripts/args.ts", () => {
     [["in", "-o", "x", "--workers", "1,,2"], "--workers must be a comma-separated list of numbers, got '1,,2'"],
     [["in", "-o", "x", "--steps", "1", "--steps", "2"], "--steps is given more than once"],
     [["in", "-o", "x", "--dry-run=yes"], "--dry-run takes no value"],
+    [["in", "-o", "x", "--mode", "medium"], "--mode must be fast or slow, got 'medium'"],
     [["in"], "--out is required"],
     [["-o", "x"], "missing FILE"],
   ])("%j: exits 2 with the script's name, what is wrong and the usage line", (argv, message) => {
