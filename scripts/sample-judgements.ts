@@ -15,7 +15,7 @@ import { oneOf, parseArgs } from "./args.js";
 
 const { opts, args } = parseArgs({
   name: "sample-judgements",
-  summary: "Draws the pairs of the hand-judged set: R vs R' pairs of one split from every mined mismatch, a seeded sample.",
+  summary: "Draws the pairs of the hand-judged sets: R vs R' or R vs S pairs of one split from every mined mismatch, a seeded sample.",
   options: {
     kind: oneOf("rr: reference vs reference with one pronoun replaced; rs: reference vs the system output", ["rr", "rs"], "rr"),
   },
