@@ -13,6 +13,7 @@ import { prepareSide } from "../src/nn/inputs.js";
 import { identityCeiling, metaEvalTable, metaEvaluate, pronounPairTables } from "../src/metric/meta-eval.js";
 import { registerMetaEval } from "../src/cli/meta-eval.js";
 import { runCli } from "./cli-helper.js";
+import { DEFAULT_MODEL, PACKAGE_ROOT } from "../src/version.js";
 
 /** Scores a side 1 when its sentence is one of `good`, else 0: a pair is right exactly when its positive is good. */
 class ListScorer implements PronounScorer {
@@ -128,5 +129,23 @@ describe("meta-eval by pronoun pair, both directions", () => {
     expect(rep.pronounPairs[0].identityCeiling.noisy).toEqual({ n: 161, correct: 100, accuracy: 100 / 161 });
     expect(rep.pronounPairs[0].rows.map((x: { x: string; y: string }) => `${x.x}/${x.y}`)).toEqual(["his/its", "he/she"]);
     expect(rep.pronounPairs[0].worst).not.toBeNull();
+  });
+  it("compares one model with itself in two modes, paired (one --mode per -c)", async () => {
+    const lm = join(PACKAGE_ROOT, "checkpoints", DEFAULT_MODEL);
+    const args = ["-c", lm, lm, "--pairs", join(dir, "pairs.jsonl"), "--backend", "cpu", "--bootstrap", "20", "--probe-limit", "1", "-q", "--json"];
+    const r = await runCli(registerMetaEval, "meta-eval", [...args, "--mode", "sentence", "hybrid"]);
+    expect(r.code, r.err).toBe(0);
+    const out = JSON.parse(r.out);
+    expect(out.mode).toEqual(["sentence", "hybrid"]);
+    expect(out.reports.map((x: { name: string }) => x.name)).toEqual([`${lm}:sentence`, `${lm}:hybrid`]);
+    expect(out.reports[0].signature).toContain("|agg:mean|");
+    expect(out.reports[1].signature).toContain("|agg:hybrid+mean|");
+    expect(out.significance.baseline).toBe(`${lm}:sentence`);
+    const bad = await runCli(registerMetaEval, "meta-eval", [...args, "--mode", "sentence", "hybrid", "aligned"]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe("proneval: error: --mode takes one value, or one per -c (2), got 3\n");
+    const unknown = await runCli(registerMetaEval, "meta-eval", [...args, "--mode", "hybird"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain("--mode must be sentence, aligned, aligned-lcs, hybrid, got 'hybird'");
   });
 });

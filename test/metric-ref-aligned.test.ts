@@ -3,7 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { compareMany } from "../src/metric/pairs.js";
 import { lcsLinks } from "../src/metric/decide.js";
-import { alignedSubstitutions, referenceAlignedCompare } from "../src/metric/ref-aligned.js";
+import { alignedSubstitutions, referenceAlignedCompare, substituteAll } from "../src/metric/ref-aligned.js";
+import { scoreTestSet, signature } from "../src/metric/testset.js";
+import type { TestSet } from "../src/io/model.js";
+import type { PreparedSide } from "../src/core/scorer.js";
 import { pronouns } from "../src/text/pronouns.js";
 import { FixedScorer } from "./fixed-scorer.js";
 
@@ -76,5 +79,71 @@ describe("reference-aligned comparison", () => {
     const probe = [{ context: [], a: "She left . They stayed .", b: "He left . They stayed ." }];
     expect(await compareMany(scorer, items, "pronoun", "aligned-lcs")).toEqual([-1]);
     expect(await compareMany(scorer, probe, "pronoun", "aligned-lcs")).toEqual([-1]);
+  });
+});
+
+describe("hybrid mode: the reference with the system's pronouns substituted, else the system sentence, compared as sentence mode compares", () => {
+  const scorer = new FixedScorer({ she: 1, he: 0, her: 1, his: 0, it: 0.5, they: 0.5 });
+  it("substitutes every LCS-paired pronoun at once, keeping each one's case", () => {
+    const [subs] = [[
+      { offsets: [0, 3] as [number, number], refPronoun: "she", sysPronoun: "he", substituted: "" },
+      { offsets: [9, 12] as [number, number], refPronoun: "him", sysPronoun: "her", substituted: "" },
+    ]];
+    expect(substituteAll("She told him the truth.", subs!)).toBe("He told her the truth.");
+    expect(substituteAll("She told him the truth.", [...subs!].reverse())).toBe("He told her the truth.");
+  });
+  const items = [
+    // Pronouns differ and the rest of the sentence too: R' = "He left , and they smiled ." in the reference's words,
+    // compared under mean: (0 + 0.5) / 2 - (1 + 0.5) / 2 = -0.5 (aligned-lcs: the one decision she > he, -1).
+    { context: [], a: "She left , and they smiled .", b: "He went away , and they smiled ." },
+    // No pronoun pairs with a different one: the system sentence (no pronoun: 0 - 0.5).
+    { context: [], a: "It is here .", b: "The cat is here ." },
+    // Identical pronouns: the system sentence, 0.
+    { context: [], a: "It is here .", b: "It is there ." },
+    // No pronoun anywhere: nothing to compare in either mode.
+    { context: [], a: "The cat is here .", b: "A cat is here ." },
+  ];
+  it("gives the aggregate's value of R vs R' where there are substitutions, of R vs S elsewhere", async () => {
+    expect(await compareMany(scorer, items, "mean", "aligned-lcs")).toEqual([-1, null, null, null]);
+    expect(await compareMany(scorer, items, "mean", "hybrid")).toEqual([-0.5, -0.5, 0, null]);
+    expect(await compareMany(scorer, items, "pronoun", "hybrid")).toEqual([-1, null, null, null]);
+  });
+  it("is sentence mode exactly on pairs that differ only in their pronouns", async () => {
+    const rr = [
+      { context: ["A woman came ."], a: "She saw her car .", b: "He saw his car ." },
+      { context: [], a: "She left , and they smiled .", b: "He left , and it smiled ." },
+    ];
+    for (const agg of ["mean", "sum", "pronoun", "min"] as const) expect(await compareMany(scorer, rr, agg, "hybrid")).toEqual(await compareMany(scorer, rr, agg, "sentence"));
+  });
+  it("reads an output without substitutions in its own context (RC), a substituted one in the reference's", async () => {
+    const seen: string[] = [];
+    const spy = new (class extends FixedScorer {
+      override async scorePrepared(prepared: PreparedSide[]) {
+        for (const p of prepared) seen.push(p.tokens.join(" "));
+        return super.scorePrepared(prepared);
+      }
+    })({ she: 1, he: 0 });
+    const ctx = { context: ["Ref ctx ."], contextB: ["Own ctx ."] };
+    await compareMany(spy, [{ ...ctx, a: "It is here .", b: "The cat is here ." }, { ...ctx, a: "She is here .", b: "He was here ." }], "mean", "hybrid");
+    expect(seen).toEqual(["Ref ctx . It is here .", "Ref ctx . She is here .", "Own ctx . The cat is here .", "Ref ctx . He is here ."]);
+  });
+  it("scores a test set segment by segment that way, and says so in the signature", async () => {
+    const ts: TestSet = {
+      name: "t", langPair: "de-en", srcLang: "de", tgtLang: "en", references: ["A"], systems: ["S"],
+      documentIds: "given", format: "text", files: [],
+      docs: [{ id: "d", segIds: ["1", "2", "3"], refs: { A: ["She left , and they smiled .", "It is here .", "The cat is here ."] },
+        hyps: { S: ["He went away , and they smiled .", "The cat is here .", "A cat is here ."] } }],
+    };
+    const [r] = await scoreTestSet(scorer, ts, ["S"], { mode: "hybrid" });
+    expect(r!.segments.map((g) => [g.status, g.diff, g.substituted])).toEqual([
+      ["scored", -0.5, true],
+      ["scored", -0.5, false],
+      ["no-pronoun", null, false],
+    ]);
+    expect(r!.segments[0]!.sysPronouns).toEqual(["He", "they"]);
+    expect(r!.segments[1]!.sysPronouns).toEqual([]);
+    expect(r!.summary.score).toBe(0);
+    expect(signature(scorer, { mode: "hybrid" })).toContain("agg:hybrid+mean");
+    expect(signature(scorer, { mode: "hybrid", aggregate: "pronoun" })).toContain("agg:hybrid+pronoun");
   });
 });

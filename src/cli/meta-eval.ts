@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, checkOneStdin, checkOutputs, emit, intOption, outputFormat, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import { ProgressLine } from "../core/progress.js";
-import { parseAggregate, parseContext, parseMode } from "./score.js";
+import { MODE_HELP, parseAggregate, parseContext, parseMode } from "./score.js";
 import { parseZeroShotAggregate, ZERO_SHOT_AGGREGATE_HELP } from "./scoring.js";
 
 export function registerMetaEval(program: Command): void {
@@ -21,7 +21,7 @@ export function registerMetaEval(program: Command): void {
       .option("--probe-limit <n>", "pairs drawn for the probe", "1000")
       .option("--aggregate <a>", "mean (default) | pronoun | sum | min", "mean")
       .option("--zero-shot-aggregate <a...>", `${ZERO_SHOT_AGGREGATE_HELP}; one for every -c, or one per -c (each scorer is then named DIR:AGGREGATE, so one model can be compared with itself under two aggregates)`)
-      .option("--mode <m>", "sentence (the scorer reads the MT output) | aligned (reference-aligned: R vs R' per pronoun aligned with fast_align) | aligned-lcs (the same, aligned by longest common subsequence)", "sentence")
+      .option("--mode <m...>", `${MODE_HELP}; one for every -c (default sentence), or one per -c (each scorer is then named DIR:MODE, so one model can be compared with itself in two modes)`)
       .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
       .option("--seed <n>", "seed of the probe's draw and of the bootstrap", "1")
       .option("-b, --bootstrap <n>", "paired bootstrap resamples for 95% intervals and differences between scorers (0 = none)", "1000")
@@ -35,7 +35,9 @@ export function registerMetaEval(program: Command): void {
     action(async (o: Record<string, unknown>) => {
       const format = await outputFormat(o);
       const aggregate = parseAggregate(o.aggregate);
-      const mode = parseMode(o.mode);
+      const modes = ((o.mode as string[] | undefined) ?? ["sentence"]).map(parseMode);
+      // Inputs scored by no -c (the identity prior) take the first mode.
+      const mode = modes[0]!;
       const context = parseContext(o.context);
       const zeroShotAggregates = ((o.zeroShotAggregate as string[] | undefined) ?? [undefined]).map(parseZeroShotAggregate);
       const pairFiles = (o.pairs as string[] | undefined) ?? [];
@@ -60,9 +62,11 @@ export function registerMetaEval(program: Command): void {
       const dirs = (o.checkpoint as string[] | undefined) ?? [undefined];
       if (zeroShotAggregates.length > 1 && zeroShotAggregates.length !== dirs.length)
         throw new InputError(`--zero-shot-aggregate takes one value, or one per -c (${dirs.length}), got ${zeroShotAggregates.length}`);
+      if (modes.length > 1 && modes.length !== dirs.length) throw new InputError(`--mode takes one value, or one per -c (${dirs.length}), got ${modes.length}`);
       const scorers = dirs.map((dir, k) => {
         const agg = zeroShotAggregates[zeroShotAggregates.length > 1 ? k : 0]!;
-        return { dir, agg, name: `${dir ?? "default"}${zeroShotAggregates.length > 1 ? `:${agg}` : ""}` };
+        const m = modes[modes.length > 1 ? k : 0]!;
+        return { dir, agg, mode: m, name: `${dir ?? "default"}${zeroShotAggregates.length > 1 ? `:${agg}` : ""}${modes.length > 1 ? `:${m}` : ""}` };
       });
       const names = [...(o.apt ? ["apt"] : []), ...(o.trainPairs ? ["identity-prior"] : []), ...scorers.map((s) => s.name)];
       if (o.baseline !== undefined && !names.includes(String(o.baseline))) throw new InputError(`--baseline '${String(o.baseline)}' is none of the scorers (${names.join(", ")})`);
@@ -82,7 +86,7 @@ export function registerMetaEval(program: Command): void {
         reports.push(await metaEvaluate("identity-prior", prior, signature(prior, { aggregate, mode, context: context ?? prior.contextMode }), inputs, { aggregate, mode, context, onStage: (s) => line.update(s, true) }));
       }
       const threads = o.threads === "auto" ? "auto" : intOption("--threads", String(o.threads), 1);
-      for (const { dir, agg, name } of scorers) {
+      for (const { dir, agg, mode, name } of scorers) {
         const scorer = await loadScorer(dir, { backend: String(o.backend), threads, zeroShotAggregate: agg });
         try {
           const backend = await (await import("./scoring.js")).backendTag(scorer);
@@ -96,7 +100,7 @@ export function registerMetaEval(program: Command): void {
       const sig = draws > 0 && reports.some((r) => r.samples?.size) ? metaEvalSignificance(reports, draws, inputs.seed, baseline) : undefined;
       line.done();
       let text: string;
-      if (format === "json") text = JSON.stringify({ aggregate, mode, reports: reports.map(({ samples: _, ...r }) => r), ...(sig ? { significance: { draws, seed: inputs.seed, baseline: baseline ?? reports[0]?.name, measures: sig } } : {}) }, null, 1) + "\n";
+      if (format === "json") text = JSON.stringify({ aggregate, mode: modes.length > 1 ? modes : mode, reports: reports.map(({ samples: _, ...r }) => r), ...(sig ? { significance: { draws, seed: inputs.seed, baseline: baseline ?? reports[0]?.name, measures: sig } } : {}) }, null, 1) + "\n";
       else {
         const { table, signatures } = metaEvalTable(reports);
         const tables = [table, ...(sig ? [significanceTable(sig, reports, draws, inputs.seed, baseline)] : []), ...pronounPairTables(reports)];

@@ -47,7 +47,7 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
     .option("--aggregate <a>", "how two sides of a segment are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions where the pronouns differ) | sum (the paper's y) | min (the worst pronoun; not count-free)", "mean")
-    .option("--mode <m>", "sentence (the scorer reads the system output; default) | aligned (fast_align the output to the reference; score the reference with each aligned pronoun substituted) | aligned-lcs (the same, aligned by longest common subsequence: no training, any test-set size)", "sentence")
+    .option("--mode <m>", `${MODE_HELP}; default sentence`, "sentence")
     .option("-q, --quiet", "no progress on stderr", false);
 }
 
@@ -73,6 +73,10 @@ export async function readCheckedScoringInput(o: Record<string, unknown>, comman
   if (dropped && !o.quiet) process.stderr.write(`proneval ${command}: ${dropped} empty reference segment(s) skipped (--allow-empty)\n`);
   return { refFile, input, refName, dropped };
 }
+
+/** The comparison modes, for --help (docs/meta-eval.md). */
+export const MODE_HELP =
+  "sentence (the scorer reads the system output) | aligned (fast_align the output to the reference; score the reference with each aligned pronoun substituted) | aligned-lcs (the same, aligned by longest common subsequence: no training, any test-set size) | hybrid (the reference with the output's LCS-paired differing pronouns substituted, else the output itself, compared as in sentence mode)";
 
 export function parseMode(v: unknown): CompareMode {
   const m = String(v ?? "sentence");
@@ -189,7 +193,8 @@ export function registerScore(program: Command): void {
                 emptyReferencesSkipped: dropped,
                 testSet: { name: input.testSet.name, langPair: input.testSet.langPair, format: input.testSet.format, documentIds: input.testSet.documentIds },
                 aggregate,
-                systemScoreDefinition: scoreDefinition(aggregate) + "; with pronounSegments 0 there is no score (the table prints n/a, score is 0 here)",
+                mode,
+                systemScoreDefinition: scoreDefinition(aggregate, mode) + "; with pronounSegments 0 there is no score (the table prints n/a, score is 0 here)",
                 systems: results.map((r, i) => (conf ? { ...r, confidence: conf[i] } : r)),
               },
               null,
@@ -226,7 +231,7 @@ export function registerScore(program: Command): void {
           const notes = [
             o.segments
               ? `ref_score, sys_score: the scorer's side scores (sum of pronoun contributions); diff: system vs reference under --aggregate ${aggregate}${aggregate === "pronoun" ? " (mean over the pronouns the system chose differently; empty: no such pronoun)" : ""}; decisions: ref>sys pronoun (contribution difference); status no-pronoun: not scored`
-              : `score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference${mode !== "sentence" ? ` in the reference's context with the system's aligned pronouns substituted (--mode ${mode}; mean over the substitutions)` : aggregate === "pronoun" ? " in any pronoun it chose differently (per-pronoun decisions, mean)" : ` (--aggregate ${aggregate})`}; n/a: no pronoun segments`,
+              : `score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference${mode === "hybrid" ? ` under --aggregate ${aggregate}, the system read as the reference with its differing pronouns substituted where the LCS pairs them, else as its own sentence (--mode hybrid)` : mode !== "sentence" ? ` in the reference's context with the system's aligned pronouns substituted (--mode ${mode}; mean over the substitutions)` : aggregate === "pronoun" ? " in any pronoun it chose differently (per-pronoun decisions, mean)" : ` (--aggregate ${aggregate})`}; n/a: no pronoun segments`,
             contextNote(ctx, input.testSet),
           ];
           if (conf && !o.segments) notes.push(`mean, ci95_low, ci95_high: mean and 95% percentile interval of the score over ${samples} bootstrap resamples of the system's pronoun segments (seed ${seed}); docs/cli.md`);

@@ -17,11 +17,12 @@ import type { ScoredSide } from "../core/scorer.js";
 export type Aggregate = "pronoun" | "mean" | "sum" | "min";
 /**
  * "sentence": the scorer reads the system output; "aligned": reference-aligned with fast_align,
- * "aligned-lcs": reference-aligned with the monolingual LCS (src/metric/ref-aligned.ts).
+ * "aligned-lcs": reference-aligned with the monolingual LCS; "hybrid": the reference with the system's
+ * LCS-paired pronouns substituted, else the system sentence, compared as in sentence mode (src/metric/ref-aligned.ts).
  */
-export type CompareMode = "sentence" | "aligned" | "aligned-lcs";
-export const COMPARE_MODES: readonly CompareMode[] = ["sentence", "aligned", "aligned-lcs"];
-/** The reference aligner of a reference-aligned mode, null for sentence mode. */
+export type CompareMode = "sentence" | "aligned" | "aligned-lcs" | "hybrid";
+export const COMPARE_MODES: readonly CompareMode[] = ["sentence", "aligned", "aligned-lcs", "hybrid"];
+/** The reference aligner of a reference-aligned mode (per-substitution decisions), null for sentence and hybrid mode. */
 export function refAlignerOf(mode: CompareMode): "fast_align" | "lcs" | null {
   return mode === "aligned" ? "fast_align" : mode === "aligned-lcs" ? "lcs" : null;
 }

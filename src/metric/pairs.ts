@@ -2,7 +2,7 @@
 // accuracy that a pronoun-identity prior cannot game.
 import type { ContextMode, PairRecord } from "../core/pair-format.js";
 import { compareSides, refAlignerOf, type Aggregate, type CompareMode } from "./decide.js";
-import { referenceAlignedCompare } from "./ref-aligned.js";
+import { hybridCompare, referenceAlignedCompare } from "./ref-aligned.js";
 import { TIE_EPS, type PronounScorer } from "../core/scorer.js";
 import type { Cell, TableBlock } from "../io/table.js";
 
@@ -24,6 +24,7 @@ export interface CompareItem {
 /** b - a for every item (null: nothing compared). */
 export async function compareMany(scorer: PronounScorer, items: CompareItem[], agg: Aggregate, mode: CompareMode, onBatch?: (done: number, total: number) => void): Promise<Array<number | null>> {
   const aligner = refAlignerOf(mode);
+  if (mode === "hybrid") return (await hybridCompare(scorer, items.map((it) => ({ context: it.context, systemContext: it.contextB, reference: it.a, system: it.b })), agg)).map((r) => r.value);
   if (aligner) return (await referenceAlignedCompare(scorer, items.map((it) => ({ context: it.context, reference: it.a, system: it.b })), { aligner })).map((r) => r.value);
   const prepared = items.flatMap((it) => [scorer.prepare({ context: it.context, sentence: it.a }), scorer.prepare({ context: it.contextB ?? it.context, sentence: it.b })]);
   const s = await scorer.scorePrepared(prepared, { onBatch: onBatch ? (d) => onBatch(d, prepared.length) : undefined });

@@ -9,11 +9,15 @@
 // subsequence of lowercased tokens anchors them, and between two anchors the reference's pronouns are
 // paired in order with the system's (as the "pronoun" aggregate pairs two sides): no training, so it
 // works on a test set of any size.
+// Mode "hybrid": where the LCS pairs differing pronouns, the reference with all of the system's pronouns
+// substituted (R') is compared with the reference as sentence mode compares two sides; elsewhere the system
+// sentence itself is. The pronoun choices are judged in the reference's words, and a segment keeps a decision
+// wherever sentence mode has one.
 import { alignBidirectional } from "../align/index.js";
 import { substituteCase } from "../mine/pairs.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenize } from "../text/tokenize.js";
-import { compareSides, lcsLinks, type PronounDecision, type SideComparison } from "./decide.js";
+import { compareSides, lcsLinks, type Aggregate, type PronounDecision, type SideComparison } from "./decide.js";
 import type { PronounScorer, ScoredSide } from "../core/scorer.js";
 
 export interface AlignedItem {
@@ -21,6 +25,8 @@ export interface AlignedItem {
   context: string[];
   reference: string;
   system: string;
+  /** Context of the system sentence when it is read as a sentence (hybrid fallback; default: context). */
+  systemContext?: string[];
 }
 
 export interface AlignedSubstitution {
@@ -95,5 +101,43 @@ export async function referenceAlignedCompare(scorer: PronounScorer, items: Alig
   return items.map((_, k) => {
     const ds = decisions[k]!;
     return { value: ds.length ? ds.reduce((s, d) => s + d.diff, 0) / ds.length : null, decisions: ds, refSide: scored[k]! };
+  });
+}
+
+/** The reference with every substitution applied at once (substitutions of one item, in any order). */
+export function substituteAll(reference: string, subs: readonly AlignedSubstitution[]): string {
+  let out = reference;
+  for (const s of [...subs].sort((x, y) => y.offsets[0] - x.offsets[0])) {
+    const original = reference.slice(s.offsets[0], s.offsets[1]);
+    out = out.slice(0, s.offsets[0]) + substituteCase(reference, s.offsets[0], original, s.sysPronoun) + out.slice(s.offsets[1]);
+  }
+  return out;
+}
+
+export interface HybridResult extends SideComparison {
+  refSide: ScoredSide;
+  /** The other side: the reference with the system's pronouns (substituted) or the system sentence itself. */
+  otherSide: ScoredSide;
+  /** Whether the other side is the reference with substitutions (else the system sentence). */
+  substituted: boolean;
+}
+
+/**
+ * Hybrid mode: where the LCS pairs system pronouns with different reference pronouns, R' = the reference
+ * with all of them substituted, scored in the reference's context; elsewhere the system sentence itself, in
+ * `systemContext`. Either is compared with the reference under `agg`, as sentence mode compares two sides,
+ * so on a pair that differs only in pronouns this is sentence mode exactly.
+ */
+export async function hybridCompare(scorer: PronounScorer, items: AlignedItem[], agg: Aggregate, opts: { batchSize?: number; onBatch?: (done: number) => void } = {}): Promise<HybridResult[]> {
+  const subs = await alignedSubstitutions(items, "lcs");
+  const prepared = items.map((it) => scorer.prepare({ context: it.context, sentence: it.reference }));
+  items.forEach((it, k) =>
+    prepared.push(subs[k]!.length ? scorer.prepare({ context: it.context, sentence: substituteAll(it.reference, subs[k]!) }) : scorer.prepare({ context: it.systemContext ?? it.context, sentence: it.system })),
+  );
+  const scored = await scorer.scorePrepared(prepared, opts);
+  return items.map((_, k) => {
+    const refSide = scored[k]!;
+    const otherSide = scored[items.length + k]!;
+    return { ...compareSides(refSide, otherSide, agg), refSide, otherSide, substituted: subs[k]!.length > 0 };
   });
 }

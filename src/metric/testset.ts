@@ -6,7 +6,7 @@ import { meanInterval, pairedBootstrap, summedStats } from "../stats/bootstrap.j
 import type { Side } from "../core/scorer.js";
 import { makeSignature, type SignatureField } from "../signature.js";
 import { compareSides, refAlignerOf, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
-import { referenceAlignedCompare, type AlignedItem } from "./ref-aligned.js";
+import { hybridCompare, referenceAlignedCompare, type AlignedItem } from "./ref-aligned.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
 import { TIE_EPS, notBelowReference, systemVerdicts, type PronounScorer, type ScoredSide } from "../core/scorer.js";
@@ -30,6 +30,8 @@ export interface SegmentResult {
   sysPronounScores: number[];
   /** Pronoun decisions (aggregate "pronoun"): which pronoun the system chose where the reference has another, and what it cost. */
   decisions?: PronounDecision[];
+  /** Hybrid mode: the system side is the reference with the system's pronouns substituted (else the system sentence). */
+  substituted?: boolean;
   /** With `withAttention`: the scored sides (attention rounded to 4 decimals); the reference side only in the first system's segments. */
   refSide?: ScoredSide;
   sysSide?: ScoredSide;
@@ -60,7 +62,7 @@ export interface ScoreSetOptions {
   context?: ContextMode;
   reference?: string;
   aggregate?: Aggregate;
-  /** "sentence" (default): the scorer reads the system output; "aligned": reference-aligned pronoun substitutions. */
+  /** "sentence" (default): the scorer reads the system output; "aligned"/"aligned-lcs": reference-aligned pronoun substitutions; "hybrid": the reference with the system's pronouns substituted, else the system sentence, compared as in sentence mode. */
   mode?: CompareMode;
   batchSize?: number;
   onProgress?: (done: number, total: number) => void;
@@ -78,7 +80,7 @@ export function signature(
   return makeSignature("proneval-pronoun", [
     scorer.modelSignature(),
     ["ctx", opts.context ?? scorer.contextMode],
-    ["agg", opts.mode && opts.mode !== "sentence" ? opts.mode : (opts.aggregate ?? DEFAULT_AGGREGATE)],
+    ["agg", opts.mode === "hybrid" ? `hybrid+${opts.aggregate ?? DEFAULT_AGGREGATE}` : opts.mode && opts.mode !== "sentence" ? opts.mode : (opts.aggregate ?? DEFAULT_AGGREGATE)],
     ["keys", scorer.maxKeys],
     ["ref", opts.reference],
     ["tie", TIE_EPS],
@@ -89,9 +91,15 @@ export function signature(
 }
 
 /** What the system score means, for JSON outputs and docs. */
-export function scoreDefinition(agg: Aggregate): string {
+export function scoreDefinition(agg: Aggregate, mode: CompareMode = "sentence"): string {
+  const aligned =
+    "the reference with each system pronoun substituted that the alignment pairs with a different reference pronoun is compared with the reference at that pronoun (contribution difference); the segment's diff is their mean";
   const seg =
-    agg === "pronoun"
+    mode === "aligned" || mode === "aligned-lcs"
+      ? `per segment (--mode ${mode}), ${aligned}, null when there is no such pronoun`
+      : mode === "hybrid"
+        ? `per segment (--mode hybrid), the system side is the reference with every system pronoun substituted that the longest common subsequence pairs with a different reference pronoun, or, where there is none, the system sentence itself; it is compared with the reference under --aggregate ${agg}`
+        : agg === "pronoun"
       ? "per segment, the pronouns the system chose where the reference has a different pronoun (aligned by longest common subsequence of tokens) are each compared with the reference's (contribution difference); the segment's diff is their mean, null when there is no such pronoun"
       : agg === "mean"
         ? "per segment, diff = mean contribution per system pronoun - mean per reference pronoun"
@@ -184,7 +192,7 @@ export async function scoreTestSet(scorer: PronounScorer, ts: TestSet, systems: 
   });
 }
 
-/** scoreTestSet in reference-aligned mode: R vs R' per aligned pronoun substitution. */
+/** scoreTestSet in reference-aligned or hybrid mode (src/metric/ref-aligned.ts). */
 async function alignedTestSet(
   scorer: PronounScorer,
   ts: TestSet,
@@ -195,11 +203,29 @@ async function alignedTestSet(
   opts: ScoreSetOptions,
 ): Promise<SystemResult[]> {
   const items: AlignedItem[] = [];
-  for (const sys of systems) for (const d of ts.docs) d.hyps[sys]!.forEach((h, i) => items.push({ context: refSides[items.length % refSides.length]!.context, reference: d.refs[refName]![i]!, system: h }));
-  const res = await referenceAlignedCompare(scorer, items, { aligner: refAlignerOf(opts.mode ?? "aligned") ?? "fast_align", batchSize: opts.batchSize, onBatch: opts.onProgress ? (k) => opts.onProgress!(k, items.length) : undefined });
+  const rc = (opts.context ?? scorer.contextMode) === "rc";
+  for (const sys of systems)
+    for (const d of ts.docs)
+      d.hyps[sys]!.forEach((h, i, hyp) => {
+        const context = refSides[items.length % refSides.length]!.context;
+        // Hybrid mode reads an output without substitutions as a sentence: in RC, after its own previous segments.
+        items.push({ context, systemContext: rc ? hyp.slice(Math.max(0, i - context.length), i) : context, reference: d.refs[refName]![i]!, system: h });
+      });
+  const mode = opts.mode ?? "aligned";
+  const agg = opts.aggregate ?? DEFAULT_AGGREGATE;
+  // Progress in scored sides: hybrid scores two per item; the aligned modes one plus one per substitution (not known yet).
+  const run = (sides: number) => ({ batchSize: opts.batchSize, onBatch: opts.onProgress ? (k: number) => opts.onProgress!(k, sides) : undefined });
+  const total = refSides.length;
+  if (mode === "hybrid") {
+    const res = await hybridCompare(scorer, items, agg, run(2 * items.length));
+    return systems.map((sys, si) => {
+      const segs = res.slice(si * total, (si + 1) * total).map((r, i) => ({ ...segmentResult({ ...meta[i]!, index: i }, r.refSide, r.otherSide, agg), substituted: r.substituted }));
+      return { system: sys, summary: summarize(segs), segments: segs };
+    });
+  }
+  const res = await referenceAlignedCompare(scorer, items, { ...run(items.length), aligner: refAlignerOf(mode) ?? "fast_align" });
   const inv = pronouns();
   const prons = (s: string): string[] => tokenWords(s).filter((w) => inv.has(w.toLowerCase()));
-  const total = refSides.length;
   return systems.map((sys, si) => {
     const segs: SegmentResult[] = [];
     for (let i = 0; i < total; i++) {
