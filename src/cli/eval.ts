@@ -5,7 +5,8 @@ import { InputError } from "../io/errors.js";
 import { englishShare, loadCliScorer, ZERO_SHOT_AGGREGATE_HELP } from "./scoring.js";
 import { readRankerPairs } from "../nn/data.js";
 import { ProgressLine, bar } from "../core/progress.js";
-import { parseContext, parseAggregate } from "./score.js";
+import { MODE_HELP, parseContext, parseAggregate, parseMode } from "./score.js";
+import { DEFAULT_MODE } from "../metric/decide.js";
 
 export function registerEval(program: Command): void {
   tableOptions(
@@ -19,6 +20,7 @@ export function registerEval(program: Command): void {
       .option("--zero-shot-aggregate <a>", ZERO_SHOT_AGGREGATE_HELP)
       .option("--context <mode>", "crc | rc | nc (default: the checkpoint's)")
       .option("--aggregate <a>", "how the two sides are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions) | sum (the paper's y) | min (the worst pronoun; not count-free)", "mean")
+      .option("--mode <m>", `${MODE_HELP}; default ${DEFAULT_MODE} (on a pair that differs only in pronouns it equals sentence mode)`, DEFAULT_MODE)
       .option("-o, --output <file>", "write the output here ('-' = stdout, the default)")
       .option("--allow-non-english", "evaluate although the pairs do not look English (the metric is for English targets)")
       .option("--top <n>", "pronoun pairs shown in the table", "25")
@@ -35,6 +37,7 @@ export function registerEval(program: Command): void {
       const { formatResult } = await import("../io/table.js");
       const { signature: fullSignature } = await import("../metric/testset.js");
       const aggregate = parseAggregate(o.aggregate);
+      const compareMode = parseMode(o.mode);
       const scorer = await loadCliScorer(o);
       const mode = parseContext(o.context) ?? scorer.contextMode;
       const line = new ProgressLine(process.stderr, Boolean(o.quiet));
@@ -49,10 +52,10 @@ export function registerEval(program: Command): void {
         const { scoringProgress, backendTag } = await import("./scoring.js");
         const progress = scoringProgress(line);
         const items = pairItems(pairs, mode);
-        const values = await compareMany(scorer, items, aggregate, "sentence", progress.onProgress);
+        const values = await compareMany(scorer, items, aggregate, compareMode, progress.onProgress);
         progress.finish(2 * items.length);
         const report = pairAccuracy(String(o.pairs), pairs, marginsOf(values));
-        const signature = fullSignature(scorer, { context: mode, aggregate, backend: await backendTag(scorer) });
+        const signature = fullSignature(scorer, { context: mode, aggregate, mode: compareMode, backend: await backendTag(scorer) });
         const text =
           format === "json"
             ? JSON.stringify({ signature, checkpoint: scorer.dir, pairsFile: o.pairs, seconds: (Date.now() - t0) / 1000, ...report }, null, 1) + "\n"

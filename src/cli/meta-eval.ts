@@ -3,6 +3,7 @@ import { action, checkOneStdin, checkOutputs, emit, intOption, outputFormat, tab
 import { InputError } from "../io/errors.js";
 import { ProgressLine } from "../core/progress.js";
 import { MODE_HELP, parseAggregate, parseContext, parseMode } from "./score.js";
+import { DEFAULT_MODE } from "../metric/decide.js";
 import { parseZeroShotAggregate, ZERO_SHOT_AGGREGATE_HELP } from "./scoring.js";
 
 export function registerMetaEval(program: Command): void {
@@ -21,7 +22,7 @@ export function registerMetaEval(program: Command): void {
       .option("--probe-limit <n>", "pairs drawn for the probe", "1000")
       .option("--aggregate <a>", "mean (default) | pronoun | sum | min", "mean")
       .option("--zero-shot-aggregate <a...>", `${ZERO_SHOT_AGGREGATE_HELP}; one for every -c, or one per -c (each scorer is then named DIR:AGGREGATE, so one model can be compared with itself under two aggregates)`)
-      .option("--mode <m...>", `${MODE_HELP}; one for every -c (default sentence), or one per -c (each scorer is then named DIR:MODE, so one model can be compared with itself in two modes)`)
+      .option("--mode <m...>", `${MODE_HELP}; one for every -c (default ${DEFAULT_MODE}), or one per -c (each scorer is then named DIR:MODE, so one model can be compared with itself in two modes)`)
       .option("--context <mode>", "crc | rc | nc (default: each scorer's)")
       .option("--seed <n>", "seed of the probe's draw and of the bootstrap", "1")
       .option("-b, --bootstrap <n>", "paired bootstrap resamples for 95% intervals and differences between scorers (0 = none)", "1000")
@@ -35,7 +36,7 @@ export function registerMetaEval(program: Command): void {
     action(async (o: Record<string, unknown>) => {
       const format = await outputFormat(o);
       const aggregate = parseAggregate(o.aggregate);
-      const modes = ((o.mode as string[] | undefined) ?? ["sentence"]).map(parseMode);
+      const modes = ((o.mode as string[] | undefined) ?? [DEFAULT_MODE]).map(parseMode);
       // Inputs scored by no -c (the identity prior) take the first mode.
       const mode = modes[0]!;
       const context = parseContext(o.context);

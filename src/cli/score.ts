@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { action, intOption, emit, checkOutputs, checkOneStdin, outputFormat, parseWidth, tableOptions } from "./run.js";
 import { InputError } from "../io/errors.js";
 import type { ScoringInput, SystemResult } from "../metric/testset.js";
-import { AGGREGATES, COMPARE_MODES, type Aggregate, type CompareMode } from "../metric/decide.js";
+import { AGGREGATES, COMPARE_MODES, DEFAULT_MODE, type Aggregate, type CompareMode } from "../metric/decide.js";
 import { CONTEXT_MODES } from "../nn/inputs.js";
 import { ProgressLine, bar } from "../core/progress.js";
 import type { ContextMode } from "../core/pair-format.js";
@@ -47,7 +47,7 @@ export function scoringOptions(cmd: Command, what: string): Command {
     .option("--backend <name>", "auto | gpu | node | wasm | cpu", "auto")
     .option("--threads <n>", "scoring threads (auto = up to 2 on wasm/cpu)", "auto")
     .option("--aggregate <a>", "how two sides of a segment are compared: mean (mean contribution per pronoun; default) | pronoun (per-pronoun decisions where the pronouns differ) | sum (the paper's y) | min (the worst pronoun; not count-free)", "mean")
-    .option("--mode <m>", `${MODE_HELP}; default sentence`, "sentence")
+    .option("--mode <m>", `${MODE_HELP}; default ${DEFAULT_MODE}`, DEFAULT_MODE)
     .option("-q, --quiet", "no progress on stderr", false);
 }
 
@@ -79,7 +79,7 @@ export const MODE_HELP =
   "sentence (the scorer reads the system output) | aligned (fast_align the output to the reference; score the reference with each aligned pronoun substituted) | aligned-lcs (the same, aligned by longest common subsequence: no training, any test-set size) | hybrid (the reference with the output's LCS-paired differing pronouns substituted, else the output itself, compared as in sentence mode)";
 
 export function parseMode(v: unknown): CompareMode {
-  const m = String(v ?? "sentence");
+  const m = String(v ?? DEFAULT_MODE);
   if (!COMPARE_MODES.includes(m as CompareMode)) throw new InputError(`--mode must be ${COMPARE_MODES.join(", ")}, got '${m}'`);
   return m as CompareMode;
 }

@@ -22,6 +22,12 @@ export type Aggregate = "pronoun" | "mean" | "sum" | "min";
  */
 export type CompareMode = "sentence" | "aligned" | "aligned-lcs" | "hybrid";
 export const COMPARE_MODES: readonly CompareMode[] = ["sentence", "aligned", "aligned-lcs", "hybrid"];
+/**
+ * The default mode of score, compare, eval and meta-eval: hybrid agrees with people on real system outputs
+ * where sentence mode is near pronoun identity, and equals sentence mode on pairs that differ only in pronouns
+ * (docs/results.md, "Which mode").
+ */
+export const DEFAULT_MODE: CompareMode = "hybrid";
 /** The reference aligner of a reference-aligned mode (per-substitution decisions), null for sentence and hybrid mode. */
 export function refAlignerOf(mode: CompareMode): "fast_align" | "lcs" | null {
   return mode === "aligned" ? "fast_align" : mode === "aligned-lcs" ? "lcs" : null;

@@ -7,7 +7,7 @@
 // meta-eval-tables.ts (the reports as tables).
 import type { ContextMode } from "../core/pair-format.js";
 import type { PronounScorer } from "../core/scorer.js";
-import type { Aggregate, CompareMode } from "./decide.js";
+import { DEFAULT_MODE, type Aggregate, type CompareMode } from "./decide.js";
 import { compareMany, marginsOf, pairAccuracy, pairItems } from "./pairs.js";
 import type { MetaEvalInputs } from "./meta-eval-inputs.js";
 import { appendProbe, judgedReport, mqmReport, pairSamples, pronounPairReport, type MeasureSamples, type PronounPairReport, type ScorerMetaEval } from "./meta-eval-measures.js";
@@ -47,7 +47,7 @@ export async function metaEvaluate(
   opts: { aggregate: Aggregate; mode?: CompareMode; context?: ContextMode; onStage?: (stage: string) => void },
 ): Promise<ScorerMetaEval> {
   const context = opts.context ?? scorer.contextMode;
-  const mode = opts.mode ?? "sentence";
+  const mode = opts.mode ?? DEFAULT_MODE;
   const samples: MeasureSamples = new Map();
   const out: ScorerMetaEval = { name, kind: scorer.kind, signature, pairs: [], samples };
   const pronounPairs: PronounPairReport[] = [];

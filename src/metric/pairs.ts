@@ -24,10 +24,11 @@ export interface CompareItem {
 /** b - a for every item (null: nothing compared). */
 export async function compareMany(scorer: PronounScorer, items: CompareItem[], agg: Aggregate, mode: CompareMode, onBatch?: (done: number, total: number) => void): Promise<Array<number | null>> {
   const aligner = refAlignerOf(mode);
-  if (mode === "hybrid") return (await hybridCompare(scorer, items.map((it) => ({ context: it.context, systemContext: it.contextB, reference: it.a, system: it.b })), agg)).map((r) => r.value);
+  const progress = onBatch ? (d: number) => onBatch(d, 2 * items.length) : undefined;
+  if (mode === "hybrid") return (await hybridCompare(scorer, items.map((it) => ({ context: it.context, systemContext: it.contextB, reference: it.a, system: it.b })), agg, { onBatch: progress })).map((r) => r.value);
   if (aligner) return (await referenceAlignedCompare(scorer, items.map((it) => ({ context: it.context, reference: it.a, system: it.b })), { aligner })).map((r) => r.value);
   const prepared = items.flatMap((it) => [scorer.prepare({ context: it.context, sentence: it.a }), scorer.prepare({ context: it.contextB ?? it.context, sentence: it.b })]);
-  const s = await scorer.scorePrepared(prepared, { onBatch: onBatch ? (d) => onBatch(d, prepared.length) : undefined });
+  const s = await scorer.scorePrepared(prepared, { onBatch: progress });
   return items.map((_, i) => compareSides(s[2 * i]!, s[2 * i + 1]!, agg).value);
 }
 

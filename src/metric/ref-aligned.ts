@@ -128,7 +128,7 @@ export interface HybridResult extends SideComparison {
  * `systemContext`. Either is compared with the reference under `agg`, as sentence mode compares two sides,
  * so on a pair that differs only in pronouns this is sentence mode exactly.
  */
-export async function hybridCompare(scorer: PronounScorer, items: AlignedItem[], agg: Aggregate, opts: { batchSize?: number; onBatch?: (done: number) => void } = {}): Promise<HybridResult[]> {
+export async function hybridCompare(scorer: PronounScorer, items: AlignedItem[], agg: Aggregate, opts: { batchSize?: number; withAttention?: boolean; onBatch?: (done: number) => void } = {}): Promise<HybridResult[]> {
   const subs = await alignedSubstitutions(items, "lcs");
   const prepared = items.map((it) => scorer.prepare({ context: it.context, sentence: it.reference }));
   items.forEach((it, k) =>

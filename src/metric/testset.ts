@@ -5,7 +5,7 @@ import type { ContextMode } from "../core/pair-format.js";
 import { meanInterval, pairedBootstrap, summedStats } from "../stats/bootstrap.js";
 import type { Side } from "../core/scorer.js";
 import { makeSignature, type SignatureField } from "../signature.js";
-import { compareSides, refAlignerOf, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
+import { compareSides, DEFAULT_MODE, refAlignerOf, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
 import { hybridCompare, referenceAlignedCompare, type AlignedItem } from "./ref-aligned.js";
 import { pronouns } from "../text/pronouns.js";
 import { tokenWords } from "../text/tokenize.js";
@@ -62,7 +62,7 @@ export interface ScoreSetOptions {
   context?: ContextMode;
   reference?: string;
   aggregate?: Aggregate;
-  /** "sentence" (default): the scorer reads the system output; "aligned"/"aligned-lcs": reference-aligned pronoun substitutions; "hybrid": the reference with the system's pronouns substituted, else the system sentence, compared as in sentence mode. */
+  /** "hybrid" (default): the reference with the system's pronouns substituted, else the system sentence, compared as in sentence mode; "sentence": the scorer reads the system output; "aligned"/"aligned-lcs": reference-aligned pronoun substitutions. */
   mode?: CompareMode;
   batchSize?: number;
   onProgress?: (done: number, total: number) => void;
@@ -80,7 +80,7 @@ export function signature(
   return makeSignature("proneval-pronoun", [
     scorer.modelSignature(),
     ["ctx", opts.context ?? scorer.contextMode],
-    ["agg", opts.mode === "hybrid" ? `hybrid+${opts.aggregate ?? DEFAULT_AGGREGATE}` : opts.mode && opts.mode !== "sentence" ? opts.mode : (opts.aggregate ?? DEFAULT_AGGREGATE)],
+    ["agg", aggField(opts.mode ?? DEFAULT_MODE, opts.aggregate ?? DEFAULT_AGGREGATE)],
     ["keys", scorer.maxKeys],
     ["ref", opts.reference],
     ["tie", TIE_EPS],
@@ -90,8 +90,13 @@ export function signature(
   ]);
 }
 
+/** The signature's agg field: the aggregate in sentence mode, the mode in the aligned modes, both in hybrid mode. */
+function aggField(mode: CompareMode, agg: Aggregate): string {
+  return mode === "hybrid" ? `hybrid+${agg}` : mode === "sentence" ? agg : mode;
+}
+
 /** What the system score means, for JSON outputs and docs. */
-export function scoreDefinition(agg: Aggregate, mode: CompareMode = "sentence"): string {
+export function scoreDefinition(agg: Aggregate, mode: CompareMode = DEFAULT_MODE): string {
   const aligned =
     "the reference with each system pronoun substituted that the alignment pairs with a different reference pronoun is compared with the reference at that pronoun (contribution difference); the segment's diff is their mean";
   const seg =
@@ -161,7 +166,7 @@ export async function scoreTestSet(scorer: PronounScorer, ts: TestSet, systems: 
     });
   }
   const total = sides.length;
-  if (opts.mode && opts.mode !== "sentence") return alignedTestSet(scorer, ts, systems, refName, sides, meta, opts);
+  if ((opts.mode ?? DEFAULT_MODE) !== "sentence") return alignedTestSet(scorer, ts, systems, refName, sides, meta, opts);
   for (const sys of systems) {
     for (const d of ts.docs) {
       const ref = d.refs[refName]!;
@@ -211,15 +216,22 @@ async function alignedTestSet(
         // Hybrid mode reads an output without substitutions as a sentence: in RC, after its own previous segments.
         items.push({ context, systemContext: rc ? hyp.slice(Math.max(0, i - context.length), i) : context, reference: d.refs[refName]![i]!, system: h });
       });
-  const mode = opts.mode ?? "aligned";
+  const mode = opts.mode ?? DEFAULT_MODE;
   const agg = opts.aggregate ?? DEFAULT_AGGREGATE;
   // Progress in scored sides: hybrid scores two per item; the aligned modes one plus one per substitution (not known yet).
   const run = (sides: number) => ({ batchSize: opts.batchSize, onBatch: opts.onProgress ? (k: number) => opts.onProgress!(k, sides) : undefined });
   const total = refSides.length;
   if (mode === "hybrid") {
-    const res = await hybridCompare(scorer, items, agg, run(2 * items.length));
+    const res = await hybridCompare(scorer, items, agg, { ...run(2 * items.length), withAttention: opts.withAttention });
     return systems.map((sys, si) => {
-      const segs = res.slice(si * total, (si + 1) * total).map((r, i) => ({ ...segmentResult({ ...meta[i]!, index: i }, r.refSide, r.otherSide, agg), substituted: r.substituted }));
+      const segs = res.slice(si * total, (si + 1) * total).map((r, i) => {
+        const seg: SegmentResult = { ...segmentResult({ ...meta[i]!, index: i }, r.refSide, r.otherSide, agg), substituted: r.substituted };
+        if (opts.withAttention) {
+          if (si === 0) seg.refSide = roundedSide(r.refSide);
+          seg.sysSide = roundedSide(r.otherSide);
+        }
+        return seg;
+      });
       return { system: sys, summary: summarize(segs), segments: segs };
     });
   }
