@@ -18,7 +18,8 @@ const DE = ["Der Mann kaufte ein Auto.", "Er sagte, dass es rot war.", "Seine Fr
 const DE_HYP = ["Der Mann kaufte einen Wagen.", "Er sagte, es sei rot.", "Seine Frau mochte ihn auch.", "Sie fuhr ihn zur Arbeit.", "Sie verkauften ihn ein Jahr später."];
 const EN_HYP = ["The man bought a car.", "She said that it was red.", "His wife liked him too.", "She drove it to work.", "They sold it a year later."];
 
-function mismatch(ref: string, sys: string, refP: string, sysP: string, system: string, seg: string): MismatchRecord {
+/** A mined mismatch record of document d1 (newstest2021 de-en), the pronouns found as the last of their words. */
+export function mismatch(ref: string, sys: string, refP: string, sysP: string, system: string, seg: string, extra: Partial<MismatchRecord> = {}): MismatchRecord {
   const rt = tokenize(ref);
   const st = tokenize(sys);
   const ri = rt.findLastIndex((t) => t.text.toLowerCase() === refP);
@@ -28,7 +29,7 @@ function mismatch(ref: string, sys: string, refP: string, sysP: string, system: 
     ref_sentence: ref, sys_sentence: sys, ref_token: ri, sys_token: si,
     ref_offsets: [rt[ri]!.start, rt[ri]!.end], sys_offsets: [st[si]!.start, st[si]!.end],
     ref_pronoun: refP, sys_pronoun: sysP, ref_context: ["Ref before."], sys_context: ["Sys before."], context_source: "document",
-    src_sentence: `Quelle ${seg}`, src_context: ["Vorher."],
+    src_sentence: `Quelle ${seg}`, src_context: ["Vorher."], ...extra,
   };
 }
 

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Command } from "commander";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli-helper.js";
 import { registerReport } from "../src/cli/report.js";
 import { aptJson, compareJson, contrastiveJson, ctxproJson, curveJson, evalJson, metaEvalJson, mudaJson, onTopJson, pretrainCurveJson, scoreJson, suiteJson } from "./report-fixtures.js";
 
@@ -18,17 +18,7 @@ const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const SCREENSHOT = resolve("docs/report-screenshot.png");
 
 async function cli(...args: string[]): Promise<{ code: number; err: string }> {
-  const program = new Command().exitOverride();
-  registerReport(program);
-  let err = "";
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
-  try {
-    await program.parseAsync(["node", "proneval", "report", ...args]);
-  } finally {
-    e.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
+  const { code, err } = await runCli(registerReport, "report", args);
   return { code, err };
 }
 

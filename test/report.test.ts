@@ -3,8 +3,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { Command } from "commander";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "./cli-helper.js";
 import { registerReport } from "../src/cli/report.js";
 import { buildReport, checkInput, detectKind, parseEvalSetName, readReportInput, renderHtml, renderReportFromInputs, systemLabels, writePngs } from "../src/report/index.js";
 import type { SegmentView } from "../src/report/model.js";
@@ -13,17 +13,7 @@ import { aptJson, compareJson, contrastiveJson, ctxproJson, curveJson, evalJson,
 const tmp = (): string => mkdtempSync(join(tmpdir(), "proneval-report-"));
 
 async function cli(...args: string[]): Promise<{ code: number; err: string }> {
-  const program = new Command().exitOverride();
-  registerReport(program);
-  let err = "";
-  const e = vi.spyOn(process.stderr, "write").mockImplementation((s) => ((err += String(s)), true));
-  try {
-    await program.parseAsync(["node", "proneval", "report", ...args]);
-  } finally {
-    e.mockRestore();
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
+  const { code, err } = await runCli(registerReport, "report", args);
   return { code, err };
 }
 

@@ -8,8 +8,7 @@ import { buildSuites } from "../src/suite/build.js";
 import { readSuite, writeSuite } from "../src/suite/io.js";
 import { scoreSuite } from "../src/suite/score.js";
 import { suiteStats } from "../src/suite/stats.js";
-import type { MismatchRecord } from "../src/mine/mismatch.js";
-import { tokenize } from "../src/text/tokenize.js";
+import { mismatch } from "./cli-fixtures.js";
 
 describe("error types", () => {
   it("maps pronoun features to the paper's categories", () => {
@@ -32,19 +31,7 @@ const FILLER = [
   "Officials said the investigation was still ongoing.",
 ];
 
-function rec(ref: string, sys: string, refP: string, sysP: string, system: string, seg: string, extra: Partial<MismatchRecord> = {}): MismatchRecord {
-  const rt = tokenize(ref);
-  const st = tokenize(sys);
-  const ri = rt.findLastIndex((t) => t.text.toLowerCase() === refP);
-  const si = st.findLastIndex((t) => t.text.toLowerCase() === sysP);
-  return {
-    testset: "newstest2021", lang_pair: "de-en", doc_id: "d1", seg_index: Number(seg) - 1, seg_id: seg, system, reference: "A",
-    ref_sentence: ref, sys_sentence: sys, ref_token: ri, sys_token: si,
-    ref_offsets: [rt[ri]!.start, rt[ri]!.end], sys_offsets: [st[si]!.start, st[si]!.end],
-    ref_pronoun: refP, sys_pronoun: sysP, ref_context: ["Ref before."], sys_context: ["Sys before."], context_source: "document",
-    src_sentence: `Quelle ${seg}`, src_context: ["Vorher."], ...extra,
-  };
-}
+const rec = mismatch;
 
 const R1 = "My sister called yesterday and she said the car was fixed.";
 const mined = [
