@@ -1,6 +1,7 @@
 // Public API of the metric: one scorer interface, scoring test sets and pair files, meta-evaluation.
 export { TIE_EPS, scoreSidesWith, type PronounScorer, type PronounScore, type ScoredSide, type ScoreOptions } from "../core/scorer.js";
-export { AGGREGATES, compareSides, pronounDecisions, type Aggregate, type PronounDecision } from "./decide.js";
+export { AGGREGATES, COMPARE_MODES, DEFAULT_MODE, compareSides, pronounDecisions, type Aggregate, type CompareMode, type PronounDecision } from "./decide.js";
+export { hybridCompare, referenceAlignedCompare, type AlignedItem, type HybridResult } from "./ref-aligned.js";
 export {
   scoreTestSet,
   compareToBaseline,
