@@ -9,6 +9,10 @@ import type { TestSet } from "../src/io/model.js";
 import type { PreparedSide } from "../src/core/scorer.js";
 import { pronouns } from "../src/text/pronouns.js";
 import { FixedScorer } from "./fixed-scorer.js";
+import { join } from "node:path";
+import { registerScore } from "../src/cli/score.js";
+import { PACKAGE_ROOT } from "../src/version.js";
+import { runCli } from "./cli-helper.js";
 
 const inv = pronouns();
 const words = (s: string): string[] => s.toLowerCase().split(" ");
@@ -145,5 +149,21 @@ describe("hybrid mode: the reference with the system's pronouns substituted, els
     expect(r!.summary.score).toBe(0);
     expect(signature(scorer, { mode: "hybrid" })).toContain("agg:hybrid+mean");
     expect(signature(scorer, { mode: "hybrid", aggregate: "pronoun" })).toContain("agg:hybrid+pronoun");
+  });
+});
+
+describe("score --segments in hybrid mode", () => {
+  it("says for each scored segment whether the output was read substituted into the reference or as itself", async () => {
+    const sample = join(PACKAGE_ROOT, "data", "sample", "wmttest2023.ru-en.sample.xml.gz");
+    const r = await runCli(registerScore, "score", ["-r", sample, "-t", "GPT4-5shot", "--segments", "--backend", "cpu", "-q"]);
+    expect(r.code, r.err).toBe(0);
+    const [header, ...rows] = r.out.split("\n").filter((l) => l !== "").map((l) => l.split("\t"));
+    expect(header!.at(-1)).toBe("sys_side");
+    const side = (row: string[]) => row.at(-1);
+    expect(rows.filter((x) => x[3] === "scored").every((x) => side(x) === "substituted" || side(x) === "output")).toBe(true);
+    expect(rows.filter((x) => x[3] === "no-pronoun").every((x) => side(x) === "")).toBe(true);
+    expect(rows.some((x) => side(x) === "substituted")).toBe(true);
+    const sentence = await runCli(registerScore, "score", ["-r", sample, "-t", "GPT4-5shot", "--segments", "--backend", "cpu", "-q", "--mode", "sentence"]);
+    expect(sentence.out.split("\n")[0]!.split("\t").at(-1)).toBe("decisions");
   });
 });

@@ -204,7 +204,7 @@ export function registerScore(program: Command): void {
           const f = (x: number) => x.toFixed(width);
           const table = o.segments
             ? {
-                header: ["system", "doc", "seg", "status", "ref_score", "sys_score", "diff", "ref_pronouns", "sys_pronouns", "decisions"],
+                header: ["system", "doc", "seg", "status", "ref_score", "sys_score", "diff", "ref_pronouns", "sys_pronouns", "decisions", ...(mode === "hybrid" ? ["sys_side"] : [])],
                 rows: results.flatMap((r) =>
                   r.segments.map((s) => [
                     r.system,
@@ -217,6 +217,7 @@ export function registerScore(program: Command): void {
                     s.refPronouns.join(" "),
                     s.sysPronouns.join(" "),
                     (s.decisions ?? []).map((d) => `${d.aToken}>${d.bToken}:${d.diff.toFixed(4)}`).join(" "),
+                    ...(mode === "hybrid" ? [s.status === "no-pronoun" ? "" : s.substituted ? "substituted" : "output"] : []),
                   ]),
                 ),
               }
@@ -230,7 +231,7 @@ export function registerScore(program: Command): void {
           // sacrebleu style: the legend and the signature follow the table on stdout; --quiet keeps only the table.
           const notes = [
             o.segments
-              ? `ref_score, sys_score: the scorer's side scores (sum of pronoun contributions); diff: system vs reference under --aggregate ${aggregate}${aggregate === "pronoun" ? " (mean over the pronouns the system chose differently; empty: no such pronoun)" : ""}; decisions: ref>sys pronoun (contribution difference); status no-pronoun: not scored`
+              ? `ref_score, sys_score: the scorer's side scores (sum of pronoun contributions); diff: system vs reference under --aggregate ${aggregate}${aggregate === "pronoun" ? " (mean over the pronouns the system chose differently; empty: no such pronoun)" : ""}; decisions: ref>sys pronoun (contribution difference); status no-pronoun: not scored${mode === "hybrid" ? "; sys_side: substituted (the reference with the output's differing pronouns, as scored) or output (the output itself)" : ""}`
               : `score: % of pronoun segments (reference or system has a pronoun) where the system is not ranked below the reference${mode === "hybrid" ? ` under --aggregate ${aggregate}, the system read as the reference with its differing pronouns substituted where the LCS pairs them, else as its own sentence (--mode hybrid)` : mode !== "sentence" ? ` in the reference's context with the system's aligned pronouns substituted (--mode ${mode}; mean over the substitutions)` : aggregate === "pronoun" ? " in any pronoun it chose differently (per-pronoun decisions, mean)" : ` (--aggregate ${aggregate})`}; n/a: no pronoun segments`,
             contextNote(ctx, input.testSet),
           ];
