@@ -117,6 +117,13 @@ function roundedSide(s: ScoredSide): ScoredSide {
   return { ...s, pronouns: s.pronouns.map((p) => (p.attention ? { ...p, attention: p.attention.map((a) => Math.round(a * 1e4) / 1e4) } : p)) };
 }
 
+/** A segment result with its scored sides kept for heat maps (`withAttention`): the reference side once, in the first system's segments. */
+function withSides(seg: SegmentResult, r: ScoredSide, s: ScoredSide, keepRef: boolean | undefined, keepSys: boolean | undefined): SegmentResult {
+  if (keepRef) seg.refSide = roundedSide(r);
+  if (keepSys) seg.sysSide = roundedSide(s);
+  return seg;
+}
+
 export function summarize(segs: SegmentResult[]): SystemSummary {
   const scored = segs.filter((s) => s.status === "scored");
   const n = scored.length;
@@ -186,12 +193,7 @@ export async function scoreTestSet(scorer: PronounScorer, ts: TestSet, systems: 
     for (let i = 0; i < total; i++) {
       const r = scored[i]!;
       const s = scored[total * (si + 1) + i]!;
-      const seg = segmentResult({ ...meta[i]!, index: i }, r, s, agg);
-      if (opts.withAttention) {
-        if (si === 0) seg.refSide = roundedSide(r);
-        seg.sysSide = roundedSide(s);
-      }
-      segs.push(seg);
+      segs.push(withSides(segmentResult({ ...meta[i]!, index: i }, r, s, agg), r, s, opts.withAttention && si === 0, opts.withAttention));
     }
     return { system: sys, summary: summarize(segs), segments: segs };
   });
@@ -224,14 +226,9 @@ async function alignedTestSet(
   if (mode === "hybrid") {
     const res = await hybridCompare(scorer, items, agg, { ...run(2 * items.length), withAttention: opts.withAttention });
     return systems.map((sys, si) => {
-      const segs = res.slice(si * total, (si + 1) * total).map((r, i) => {
-        const seg: SegmentResult = { ...segmentResult({ ...meta[i]!, index: i }, r.refSide, r.otherSide, agg), substituted: r.substituted };
-        if (opts.withAttention) {
-          if (si === 0) seg.refSide = roundedSide(r.refSide);
-          seg.sysSide = roundedSide(r.otherSide);
-        }
-        return seg;
-      });
+      const segs = res
+        .slice(si * total, (si + 1) * total)
+        .map((r, i) => withSides({ ...segmentResult({ ...meta[i]!, index: i }, r.refSide, r.otherSide, agg), substituted: r.substituted }, r.refSide, r.otherSide, opts.withAttention && si === 0, opts.withAttention));
       return { system: sys, summary: summarize(segs), segments: segs };
     });
   }
