@@ -8,6 +8,12 @@
  * (`--rounds`), so a change in the machine's load hits them alike. Synthetic windows: lengths spread
  * +-30% around --len, length-sorted like the trainer's buckets.
  *
+ * For every thread count N > 1 the reference "N independent": N threads each computing the gradient
+ * of a whole batch at once with nothing exchanged (and one Adam step on this thread), the most N
+ * threads of this machine give at all. Data-parallel efficiency = the N-thread ratio / that ratio:
+ * what is lost to the shards' exchange rather than to cores that slow each other (shared caches, a
+ * hypervisor's scheduling). `--no-independent` leaves it out.
+ *
  *   node dist/scripts/bench-pretrain.js [--encoder bilstm|transformer] [--hidden 128] [--layers N]
  *     [--width 256] [--heads N] [--ffn N] [--workers 1,2] [--steps 6] [--rounds 2] [--batch 64] [--len 70]
  *     [--backend wasm] [--pause-pid PID[,PID...]]
@@ -26,12 +32,13 @@ import { readFileSync } from "node:fs";
 import { selectBackend, describeBackend } from "../src/nn/backend.js";
 import { PronounLm, N_PRONOUNS, type MaskedWindow } from "../src/pretrain/model.js";
 import { archFromOptions, describeArch, type LmArch } from "../src/pretrain/arch.js";
-import { DataParallelStepper, shardGradients } from "../src/pretrain/shard.js";
+import { DataParallelStepper, shardGradients, type PretrainShardRequest, type PretrainWorkerInit } from "../src/pretrain/shard.js";
+import { ShardPool, compiledScript, gcDescription } from "../src/nn/data-parallel.js";
 import { Adam } from "../src/nn/adam.js";
 import { Rng } from "../src/core/prng.js";
 import type { EmbeddingTable } from "../src/nn/glove.js";
 import { measureInTurns, type TurnStats } from "./bench-turns.js";
-import { int, nums, parseArgs, str } from "./args.js";
+import { flag, int, nums, parseArgs, str } from "./args.js";
 
 const PROTOTYPE_TOKENS_PER_SEC = 3300;
 
@@ -51,6 +58,7 @@ const { opts } = parseArgs({
     batch: int("windows per step", 64),
     len: int("mean window length in tokens", 70),
     backend: str("tfjs backend", "wasm", { value: "NAME" }),
+    noIndependent: flag("leave out the independent-threads reference"),
     pausePid: str("stop these processes (SIGSTOP) during the measured rounds", undefined, { value: "PID[,PID...]" }),
     impls: str("compare these BiLSTM implementations instead", undefined, { value: "js,graph", defaultText: "js,graph" }),
     reference: str("with --impls: also measure wasm with the js BiLSTM in the same process, or not", "wasm", { value: "wasm|none" }),
@@ -141,7 +149,7 @@ async function workersMode(): Promise<void> {
   const pids = opts.pausePid !== undefined ? opts.pausePid.split(",").map(Number) : [];
   if (pids.some((x) => !Number.isInteger(x) || x <= 1)) throw new Error(`--pause-pid expects process ids, got '${opts.pausePid}'`);
   const b = await selectBackend(backendName);
-  console.log(describeBackend(b));
+  console.log(`${describeBackend(b)}; ${gcDescription()}`);
   console.log(`${describeArch(arch)}; ${rounds} rounds x ${steps} steps x ${batch} windows of ~${len} tokens per configuration; threads: ${counts.join(", ")}`);
   const rng = new Rng(1);
   const table = syntheticTable(rng);
@@ -151,11 +159,30 @@ async function workersMode(): Promise<void> {
   const adam = new Adam(params, 2e-3);
   console.log(`parameters: ${[...params.values()].reduce((a, p) => a + p.size, 0)}`);
   const steppers = new Map<number, DataParallelStepper>();
-  for (const w of counts) if (w > 1) steppers.set(w, await DataParallelStepper.start(lm, params, adam, 5, w, { backend: backendName, hidden, dropout: 0, objective: "masked", lstmImpl: "js" }));
+  const workerInit = { backend: backendName, hidden, dropout: 0, objective: "masked", lstmImpl: "js" } as const;
+  for (const w of counts) if (w > 1) steppers.set(w, await DataParallelStepper.start(lm, params, adam, 5, w, workerInit));
+  // The reference: N-1 worker threads and this one, each a whole batch's gradient, nothing exchanged.
+  const pools = new Map<number, ShardPool>();
+  if (!opts.noIndependent) {
+    const script = compiledScript("pretrain", "train-worker.js", import.meta.url);
+    if (!script) throw new Error("the independent-threads reference needs the compiled build (npx tsc -p .)");
+    for (const w of counts) if (w > 1) pools.set(w, await ShardPool.start(script, w - 1, params, { ...workerInit, words: table.words, vectors: table.vectors, dim: table.dim, source: table.source, arch } satisfies PretrainWorkerInit));
+  }
+  type Config = { threads: number; independent: boolean };
+  const configs: Config[] = counts.flatMap((w) => [{ threads: w, independent: false }, ...(pools.has(w) ? [{ threads: w, independent: true }] : [])]);
   let stepNo = 0;
-  const runStep = async (w: number, ws: MaskedWindow[]): Promise<void> => {
-    const s = steppers.get(w);
-    if (s) await s.step(ws, 1, stepNo++);
+  const runStep = async (c: Config, ws: MaskedWindow[]): Promise<void> => {
+    const s = steppers.get(c.threads);
+    const pool = pools.get(c.threads);
+    if (c.independent && pool) {
+      const req: PretrainShardRequest = { step: stepNo++, dropSeed: 1, windows: ws };
+      const others = pool.dispatch(Array.from({ length: c.threads - 1 }, () => req));
+      others.catch(() => {}); // awaited below
+      const r = shardGradients(lm, params, ws, 1);
+      adam.apply(r.grads, 5);
+      tf.dispose([...r.grads.values()]);
+      await others;
+    } else if (s) await s.step(ws, 1, stepNo++);
     else {
       const r = shardGradients(lm, params, ws, 1);
       adam.apply(r.grads, 5);
@@ -163,34 +190,40 @@ async function workersMode(): Promise<void> {
     }
   };
   // Warm-up (kernel compilation, allocation; the workers' first weights).
-  for (const w of counts) await runStep(w, makeBatch(rng, table.words.length));
+  for (const c of configs) await runStep(c, makeBatch(rng, table.words.length));
   const batches = Array.from({ length: rounds * steps }, () => makeBatch(rng, table.words.length));
-  let stats: Map<number, TurnStats>;
+  let stats: Map<Config, TurnStats>;
   const load0 = loadavg();
   const p = pauser(pids);
   p.pause();
   try {
-    stats = await measureInTurns(counts, batches, rounds, runStep, (ws) => ({ items: ws.length, tokens: ws.reduce((x, win) => x + win.rows.length, 0) }));
+    stats = await measureInTurns(configs, batches, rounds, runStep, (ws) => ({ items: ws.length, tokens: ws.reduce((x, win) => x + win.rows.length, 0) }));
   } finally {
     p.resume();
   }
   const load1 = loadavg();
   for (const s of steppers.values()) await s.close();
+  for (const pool of pools.values()) await pool.close();
   adam.dispose();
   lm.dispose();
-  const ref = stats.get(counts[0]!)!;
-  for (const w of counts) {
-    const st = stats.get(w)!;
-    const tps = st.tokens / st.wall;
+  // An independent configuration did N batches for each one counted.
+  for (const c of configs) if (c.independent) stats.get(c)!.tokens *= c.threads;
+  const tps = (c: Config): number => stats.get(c)!.tokens / stats.get(c)!.wall;
+  const ref = tps(configs[0]!);
+  for (const c of configs) {
+    const st = stats.get(c)!;
+    const indep = configs.find((x) => x.independent && x.threads === c.threads);
     console.log(
       JSON.stringify({
         encoder: describeArch(arch),
-        threads: w,
-        tokensPerSec: Math.round(tps),
+        threads: c.threads,
+        ...(c.independent ? { mode: "independent" } : {}),
+        tokensPerSec: Math.round(tps(c)),
         tokensPerCpuSec: Math.round(st.tokens / st.cpu),
         seconds: +st.wall.toFixed(1),
         peakRssMB: mb(st.peakRss),
-        [`ratioVs${counts[0]}`]: +(tps / (ref.tokens / ref.wall)).toFixed(2),
+        [`ratioVs${counts[0]}`]: +(tps(c) / ref).toFixed(2),
+        ...(!c.independent && indep ? { efficiencyVsIndependent: +(tps(c) / tps(indep)).toFixed(2) } : {}),
       }),
     );
   }

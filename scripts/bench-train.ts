@@ -21,6 +21,7 @@ import { RankerModel, marginLoss } from "../src/ranker/model.js";
 import { createModel, type ModelSpec } from "../src/ranker/checkpoint.js";
 import { RankerParallelStepper, rankerShardGradients } from "../src/ranker/shard.js";
 import { Adam } from "../src/nn/adam.js";
+import { gcDescription } from "../src/nn/data-parallel.js";
 import { measureInTurns } from "./bench-turns.js";
 import type { PreparedSide } from "../src/core/scorer.js";
 import { Rng } from "../src/core/prng.js";
@@ -159,7 +160,7 @@ async function workersMode(): Promise<void> {
   const counts = opts.workers ?? [1, 2];
   const rounds = opts.rounds;
   const b = await selectBackend(opts.backend);
-  console.log(describeBackend(b));
+  console.log(`${describeBackend(b)}; ${gcDescription()}`);
   console.log(`batch ${batch} pairs of ~${len} tokens a side, hidden ${hidden}, js BiLSTM; ${rounds} rounds x ${steps} steps per configuration; threads: ${counts.join(", ")}`);
   const rng = new Rng(7);
   const table = syntheticTable(rng);

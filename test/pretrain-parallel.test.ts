@@ -8,9 +8,12 @@ import { PRETRAIN_DEFAULTS } from "../src/pretrain/defaults.js";
 import { PronounLm, N_PRONOUNS, type MaskedWindow } from "../src/pretrain/model.js";
 import type { LmArch } from "../src/pretrain/arch.js";
 import { shardGradients, shardWindows, shardSeed, microBatches, TRANSFORMER_MICRO_BATCH_TOKENS } from "../src/pretrain/shard.js";
-import { averageShards, averageLoss, gradsToFlat, paramLayout, compiledScript } from "../src/nn/data-parallel.js";
+import { averageShards, averageLoss, gradsToFlat, paramLayout, compiledScript, gcDescription } from "../src/nn/data-parallel.js";
 import { registerPretrain } from "../src/cli/pretrain.js";
 import { runCli } from "./cli-helper.js";
+import { wantsSingleThreadedGc } from "../src/cli/single-threaded-gc.js";
+import { spawn, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { writeEmbeddingTable, type EmbeddingTable } from "../src/nn/glove.js";
 import { selectBackend } from "../src/nn/backend.js";
 import { Rng } from "../src/core/prng.js";
@@ -162,6 +165,60 @@ describe.skipIf(!compiledScript("pretrain", "train-worker.js", new URL("../src/p
     const r = await run(b, { maxSteps: 8, workers: 2, resume: true });
     expect(r.steps).toBe(8);
     expect(readFileSync(join(b, "weights.bin")).equals(readFileSync(join(a, "weights.bin")))).toBe(true);
+  }, 120000);
+});
+
+describe("training on several threads starts with single-threaded garbage collection", () => {
+  const argv = (...a: string[]): string[] => ["/usr/bin/node", "/x/proneval", ...a];
+  it("asks for it only for pretrain and train with --workers above 1, in a process without the flag", () => {
+    expect(wantsSingleThreadedGc(argv("pretrain", "--corpus", "c", "--workers", "2"), [])).toBe(true);
+    expect(wantsSingleThreadedGc(argv("train", "--workers=4", "--train", "t"), [])).toBe(true);
+    expect(wantsSingleThreadedGc(argv("pretrain", "--workers", "2"), ["--single-threaded-gc"])).toBe(false);
+    expect(wantsSingleThreadedGc(argv("pretrain", "--workers", "1"), [])).toBe(false);
+    expect(wantsSingleThreadedGc(argv("pretrain", "--corpus", "c"), [])).toBe(false);
+    expect(wantsSingleThreadedGc(argv("pretrain", "--workers", "two"), [])).toBe(false);
+    expect(wantsSingleThreadedGc(argv("score", "--workers", "2"), [])).toBe(false);
+    expect(wantsSingleThreadedGc(argv("pretrain", "--workers", "2", "--workers", "1"), [])).toBe(false);
+    expect(wantsSingleThreadedGc(argv(), [])).toBe(false);
+    expect(gcDescription([])).toMatch(/concurrent/);
+    expect(gcDescription(["--single-threaded-gc"])).toBe("V8 GC single-threaded");
+  });
+
+  const cli = fileURLToPath(new URL("../dist/src/cli/index.js", import.meta.url));
+  it.skipIf(!existsSync(cli) || !compiledScript("pretrain", "train-worker.js", new URL("../src/pretrain/x.js", import.meta.url).href))("the proneval command restarts itself with --single-threaded-gc and trains (needs the compiled build)", () => {
+    const out = join(dir, "cli-gc");
+    mkdirSync(out, { recursive: true });
+    writeEmbeddingTable(join(out, "embeddings.bin"), tinyTable());
+    const common = ["--corpus", corpus, "-o", out, "--hidden", "6", "--batch-size", "6", "--max-steps", "2", "--backend", "cpu", "--force"];
+    const two = spawnSync(process.execPath, [cli, "pretrain", ...common, "--workers", "2"], { encoding: "utf8" });
+    expect(two.status, two.stderr).toBe(0);
+    expect(two.stderr).toMatch(/data parallel: 2 threads .*; V8 GC single-threaded/);
+    expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8")).training.step).toBe(2);
+    // One thread: nothing to restart for.
+    const one = spawnSync(process.execPath, [cli, "pretrain", ...common, "--workers", "1"], { encoding: "utf8" });
+    expect(one.status, one.stderr).toBe(0);
+    expect(one.stderr).not.toMatch(/data parallel/);
+  }, 120000);
+
+  it.skipIf(!existsSync(cli) || !compiledScript("pretrain", "train-worker.js", new URL("../src/pretrain/x.js", import.meta.url).href))("SIGTERM to the restarted command reaches the run, which stops with a resume checkpoint (needs the compiled build)", async () => {
+    const out = join(dir, "cli-gc-signal");
+    mkdirSync(out, { recursive: true });
+    writeEmbeddingTable(join(out, "embeddings.bin"), tinyTable());
+    const child = spawn(process.execPath, [cli, "pretrain", "--corpus", corpus, "-o", out, "--hidden", "6", "--batch-size", "6", "--checkpoint-every", "1000", "--backend", "cpu", "--force", "--workers", "2"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await new Promise<void>((resolve) => {
+      child.stderr.on("data", (b: Buffer) => {
+        stderr += b.toString();
+        // Progress lines mean steps are being trained: the run (not only the restart) is under way.
+        if (/step \d+ loss/.test(stderr)) resolve();
+      });
+    });
+    child.kill("SIGTERM");
+    const code = await exited;
+    expect(stderr).toMatch(/stopped \(signal\) at step \d+/);
+    expect(code).toBe(0);
+    expect(existsSync(join(out, "resume.ckpt"))).toBe(true);
   }, 120000);
 });
 

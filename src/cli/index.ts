@@ -4,6 +4,10 @@ import { VERSION } from "../version.js";
 import { registerCommands } from "./commands.js";
 import { versionText } from "./version-text.js";
 import { exitQuietlyOnEpipe } from "./run.js";
+import { rerunWithSingleThreadedGc, wantsSingleThreadedGc } from "./single-threaded-gc.js";
+
+// Training on several threads runs best with each thread collecting its own garbage (single-threaded-gc.ts).
+if (wantsSingleThreadedGc(process.argv, process.execArgv)) process.exit(await rerunWithSingleThreadedGc());
 
 const program = new Command();
 program
