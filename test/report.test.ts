@@ -158,6 +158,24 @@ describe("report content", () => {
     expect(Object.keys(v.details).length).toBeGreaterThan(0);
   });
 
+  it("marks the systems whose side was scored as the reference with their pronouns substituted (hybrid mode)", () => {
+    const json = scoreJson(2, 30, { sides: true });
+    // System 0 is read substituted on every segment, system 1 as its own output.
+    json.systems.forEach((s, si) => s.segments.forEach((g) => (g.substituted = si === 0)));
+    const v = views(buildReport([checkInput(json, "s.json")], { bootstrap: 0 }))[0]!;
+    const ds = Object.values(v.details);
+    expect(ds.length).toBeGreaterThan(0);
+    const subOf = (name: string): number[] => ds.map((d) => d.sub![v.systems.indexOf(name)]!);
+    expect(subOf(json.systems[0]!.system).every((x) => x === 1)).toBe(true);
+    expect(subOf(json.systems[1]!.system).every((x) => x === 0)).toBe(true);
+    // A file without the field (sentence mode, older files) stores no marks.
+    const plain = views(buildReport([checkInput(scoreJson(2, 30, { sides: true }), "p.json")], { bootstrap: 0 }))[0]!;
+    expect(Object.values(plain.details).every((d) => d.sub === undefined)).toBe(true);
+    const bad = scoreJson(2, 30, { sides: true }) as unknown as { systems: Array<{ segments: Array<Record<string, unknown>> }> };
+    bad.systems[1]!.segments[4]!.substituted = "yes";
+    expect(() => checkInput(bad, "b.json")).toThrow(/systems\[1\]\.segments\[4\]\.substituted.*true or false/);
+  });
+
   it("says so when the score file has no attention", () => {
     const data = buildReport([checkInput(scoreJson(3, 30), "s.json")], { bootstrap: 0 });
     const v = views(data)[0]!;

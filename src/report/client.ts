@@ -222,7 +222,9 @@ export function renderReport(data: ReportData, Chart: any): void {
       const wrap = el("div", { class: "sides" });
       wrap.append(sideBlock(d, d.ref, "Reference"));
       const si = d.sys[st.sys]!;
-      wrap.append(si >= 0 ? sideBlock(d, si, `System ${v.systems[st.sys]}`) : el("p", { class: "note" }, `No scored side stored for ${v.systems[st.sys]} on this segment.`));
+      // In hybrid mode a system whose pronouns differ in place is scored as the reference with them substituted: say so, since that is the text shown.
+      const subNote = d.sub?.[st.sys] ? " (as scored: the reference with this system's pronouns substituted)" : "";
+      wrap.append(si >= 0 ? sideBlock(d, si, `System ${v.systems[st.sys]}${subNote}`) : el("p", { class: "note" }, `No scored side stored for ${v.systems[st.sys]} on this segment.`));
       detail.append(wrap);
     };
 

@@ -70,7 +70,7 @@ export interface ScoredSideJson {
 }
 
 /** A segment of `proneval score --json` (the fields of src/metric/testset.ts SegmentResult the report reads). */
-export interface SegmentJson extends Pick<SegmentResult, "doc" | "seg" | "index" | "status" | "ref" | "sys" | "diff" | "refPronouns" | "sysPronouns"> {
+export interface SegmentJson extends Pick<SegmentResult, "doc" | "seg" | "index" | "status" | "ref" | "sys" | "diff" | "refPronouns" | "sysPronouns" | "substituted"> {
   /** Optional: the scored reference side with per-pronoun scores and attention (for the heat maps). */
   refSide?: ScoredSideJson;
   /** Optional: the scored system side, as refSide. */
@@ -261,6 +261,7 @@ function checkScore(c: Checker, d: Record<string, Json>): ScoreJson {
       c.strArr(x, "sysPronouns", gp);
       if (x.refSide !== undefined) c.side(x.refSide, `${gp}.refSide`);
       if (x.sysSide !== undefined) c.side(x.sysSide, `${gp}.sysSide`);
+      if (x.substituted !== undefined && typeof x.substituted !== "boolean") c.fail(`${gp}.substituted`, "true or false", x.substituted);
     });
   });
   // Segments are matched by position across systems; a reordered file would silently pair wrong rows.

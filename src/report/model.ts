@@ -76,6 +76,12 @@ export interface SegmentDetail {
   ref: number;
   /** Per system (in SegmentView.systems order): index into sides, -1 when that side was not stored. */
   sys: number[];
+  /**
+   * Per system, 1 where its stored side is the reference with the system's pronouns substituted (what
+   * `--mode hybrid` scores where the pronouns differ in place), 0 where it is the output itself;
+   * absent for files without the field.
+   */
+  sub?: number[];
 }
 
 /**

@@ -44,7 +44,8 @@ function segmentDetail(ranked: ScoreSystemJson[], i: number): SegmentDetail | nu
   };
   const ref = add(refSide);
   const sys = ranked.map((s) => (s.segments[i]!.sysSide ? add(s.segments[i]!.sysSide!) : -1));
-  return { ctx, sent, sides, ref, sys };
+  const sub = ranked.some((s) => s.segments[i]!.substituted !== undefined) ? ranked.map((s) => (s.segments[i]!.substituted ? 1 : 0)) : undefined;
+  return { ctx, sent, sides, ref, sys, ...(sub ? { sub } : {}) };
 }
 
 export function segmentView(id: string, ranked: ScoreSystemJson[], aggregate = "the file's"): { view: SegmentView; candidates: number[] } {
