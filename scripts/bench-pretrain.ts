@@ -171,6 +171,11 @@ async function workersMode(): Promise<void> {
   type Config = { threads: number; independent: boolean };
   const configs: Config[] = counts.flatMap((w) => [{ threads: w, independent: false }, ...(pools.has(w) ? [{ threads: w, independent: true }] : [])]);
   let stepNo = 0;
+  const oneThreadStep = (ws: MaskedWindow[]): void => {
+    const r = shardGradients(lm, params, ws, 1);
+    adam.apply(r.grads, 5);
+    tf.dispose([...r.grads.values()]);
+  };
   const runStep = async (c: Config, ws: MaskedWindow[]): Promise<void> => {
     const s = steppers.get(c.threads);
     const pool = pools.get(c.threads);
@@ -178,16 +183,10 @@ async function workersMode(): Promise<void> {
       const req: PretrainShardRequest = { step: stepNo++, dropSeed: 1, windows: ws };
       const others = pool.dispatch(Array.from({ length: c.threads - 1 }, () => req));
       others.catch(() => {}); // awaited below
-      const r = shardGradients(lm, params, ws, 1);
-      adam.apply(r.grads, 5);
-      tf.dispose([...r.grads.values()]);
+      oneThreadStep(ws);
       await others;
     } else if (s) await s.step(ws, 1, stepNo++);
-    else {
-      const r = shardGradients(lm, params, ws, 1);
-      adam.apply(r.grads, 5);
-      tf.dispose([...r.grads.values()]);
-    }
+    else oneThreadStep(ws);
   };
   // Warm-up (kernel compilation, allocation; the workers' first weights).
   for (const c of configs) await runStep(c, makeBatch(rng, table.words.length));

@@ -2,13 +2,12 @@
 // step, usually on as many cores. V8's concurrent garbage collector adds helper threads that then
 // preempt a compute thread, and the whole step waits for the slowest shard: with
 // --single-threaded-gc each thread collects its own garbage and the second core pays off (two
-// threads on two cores, BiLSTM 1 x 128: about 1.45x one thread with the concurrent collector, about
-// 1.8x without it; docs/pretrain.md). The flag only works at startup (setting it later crashes the
+// threads on two cores, BiLSTM 1 x 128: 1.5-1.6x one thread with the concurrent collector, 1.8-1.9x
+// without it; docs/pretrain.md). The flag only works at startup (setting it later crashes the
 // heap) and is not allowed in NODE_OPTIONS, so the command starts itself once more with it.
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-
-export const SINGLE_THREADED_GC = "--single-threaded-gc";
+import { SINGLE_THREADED_GC } from "../nn/data-parallel.js";
 
 /** Subcommands whose `--workers N` (N > 1) trains on several threads. */
 const PARALLEL_COMMANDS = new Set(["pretrain", "train"]);

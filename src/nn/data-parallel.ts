@@ -11,13 +11,16 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker, parentPort, workerData } from "node:worker_threads";
 import { PACKAGE_ROOT } from "../version.js";
 
+/** node's flag under which each thread collects its own garbage (src/cli/single-threaded-gc.ts). */
+export const SINGLE_THREADED_GC = "--single-threaded-gc";
+
 /**
  * How V8 collects garbage in this process, for the data-parallel log line: with its concurrent
  * collector, helper threads compete with the shards for the cores (the proneval command starts
  * itself with --single-threaded-gc for --workers > 1).
  */
 export function gcDescription(execArgv: readonly string[] = process.execArgv): string {
-  return execArgv.includes("--single-threaded-gc") ? "V8 GC single-threaded" : "V8 GC concurrent (node --single-threaded-gc is faster on few cores)";
+  return execArgv.includes(SINGLE_THREADED_GC) ? "V8 GC single-threaded" : "V8 GC concurrent (node --single-threaded-gc is faster on few cores)";
 }
 
 /** Where each parameter sits in a flat float32 vector (the order of the model's parameter map). */
