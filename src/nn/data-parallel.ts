@@ -23,6 +23,11 @@ export function gcDescription(execArgv: readonly string[] = process.execArgv): s
   return execArgv.includes(SINGLE_THREADED_GC) ? "V8 GC single-threaded" : "V8 GC concurrent (node --single-threaded-gc is faster on few cores)";
 }
 
+/** The log line of a data-parallel run: threads, how a batch of `batchSize` `unit` is split, and the collector. */
+export function dataParallelLine(workers: number, batchSize: number, unit: string): string {
+  return `data parallel: ${workers} threads (this one and ${workers - 1} worker thread${workers > 2 ? "s" : ""}), ${batchSize} ${unit} a step split ${shardBatch(Array.from({ length: batchSize }), workers).map((x) => x.length).join("/")}; ${gcDescription()}`;
+}
+
 /** Where each parameter sits in a flat float32 vector (the order of the model's parameter map). */
 export interface ParamLayout {
   names: string[];

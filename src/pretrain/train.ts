@@ -20,8 +20,8 @@ import { zeroShotEval, logPriorFromLabels } from "./zeroshot.js";
 import { savePronounLm, loadPronounLm, archOfConfig } from "./checkpoint.js";
 import { PRETRAIN_DEFAULTS, type PretrainOptions } from "./defaults.js";
 import { describeArch, isDefaultBiLstm, type LmArch } from "./arch.js";
-import { WorkerDiedError, compiledScript, gcDescription } from "../nn/data-parallel.js";
-import { DataParallelStepper, shardGradients, shardWindows } from "./shard.js";
+import { WorkerDiedError, compiledScript, dataParallelLine } from "../nn/data-parallel.js";
+import { DataParallelStepper, shardGradients } from "./shard.js";
 
 
 export { PRETRAIN_DEFAULTS };
@@ -235,7 +235,7 @@ export async function pretrain(opts: PretrainOptions, log: (m: string) => void =
       lm.dispose();
       throw e;
     }
-    log(`data parallel: ${workers} threads (this one and ${workers - 1} worker thread${workers > 2 ? "s" : ""}), ${opts.batchSize} windows a step split ${shardWindows(Array.from({ length: opts.batchSize }), workers).map((x) => x.length).join("/")}; ${gcDescription()}`);
+    log(dataParallelLine(workers, opts.batchSize, "windows"));
   }
   const runStart = Date.now();
   // Training seconds only: dev evaluations are timed separately (in the curve) and left out.

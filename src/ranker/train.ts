@@ -20,7 +20,7 @@ import type { PreparedSide } from "../core/scorer.js";
 import type { PretrainedEncoder } from "../nn/encoder.js";
 import type { RankerModel } from "./model.js";
 import { RankerParallelStepper, rankerShardGradients, rankerWorkerScript } from "./shard.js";
-import { WorkerDiedError, gcDescription, shardBatch } from "../nn/data-parallel.js";
+import { WorkerDiedError, dataParallelLine } from "../nn/data-parallel.js";
 import { packTensors, assignTensors, toHost } from "../nn/tensors.js";
 import { Rng } from "../core/prng.js";
 import { modelNameOf } from "./transformers.js";
@@ -389,7 +389,7 @@ export async function trainRanker(opts: TrainOptions, hooks: TrainHooks = {}): P
       if (e instanceof WorkerDiedError) throw new TrainStoppedError(`train: ${e.message} while starting a ${workers}-thread run; nothing was trained`);
       throw e;
     }
-    log(`data parallel: ${workers} threads (this one and ${workers - 1} worker thread${workers > 2 ? "s" : ""}), ${opts.batchSize} pairs a step split ${shardBatch(Array.from({ length: opts.batchSize }), workers).map((x) => x.length).join("/")}; ${gcDescription()}`);
+    log(dataParallelLine(workers, opts.batchSize, "pairs"));
   }
 
   let stoppedEarly = false;
